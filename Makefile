@@ -1,0 +1,50 @@
+# Two commands matter: `make serve` (set up, build, serve at http://127.0.0.1:8000)
+# and `make test` (set up, run every test). Everything is installed from pinned files.
+
+SHELL := /bin/bash
+export NO_MKDOCS_2_WARNING := 1
+VENV := .venv
+PY := $(VENV)/bin/python
+# Python 3.13, so the build, the tests and the browser's Pyodide run the same Python.
+PYTHON313 ?= $(shell for candidate in python3.13 $$HOME/.pyenv/versions/3.13*/bin/python3.13 /usr/local/bin/python3.13 /usr/bin/python3.13; do \
+	$$candidate -c 'import sys; assert sys.version_info[:2] == (3, 13)' >/dev/null 2>&1 && { echo $$candidate; break; }; done)
+RULES_DATA := rules_core/data/systems.json
+CONTENT := $(shell find content -type f 2>/dev/null)
+
+.PHONY: setup data build serve test lint bench clean
+
+$(VENV)/.installed: requirements.txt
+	@test -n "$(PYTHON313)" || { echo "Python 3.13 is needed (python3.13 on PATH or under ~/.pyenv)" >&2; exit 1; }
+	$(PYTHON313) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip==26.3
+	$(PY) -m pip install --quiet --requirement requirements.txt
+	touch $@
+
+setup: $(VENV)/.installed data
+
+# System rules are data in content/; the rules core reads them compiled to JSON.
+$(RULES_DATA): $(VENV)/.installed $(CONTENT) hooks/rules_data.py
+	$(PY) -m hooks.rules_data $@
+
+data: $(RULES_DATA)
+
+build: setup
+	$(VENV)/bin/mkdocs build --strict --site-dir site
+
+serve: setup
+	$(VENV)/bin/mkdocs serve --dev-addr 127.0.0.1:8000
+
+lint: setup
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
+
+test: setup lint
+	$(PY) -m pytest
+
+bench: setup
+	$(PY) benchmarks/bench_dice.py
+	$(PY) benchmarks/bench_core.py
+	$(PY) benchmarks/bench_build.py
+
+clean:
+	rm -rf site build dist $(RULES_DATA) .pytest_cache .ruff_cache
