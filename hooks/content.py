@@ -1,0 +1,497 @@
+"""Load and validate `content/`: systems, pages, tables and glossaries.
+
+Everything here is plain Python (no MkDocs), so it can be unit-tested and reused by
+the rules-data compiler. Any problem raises ContentError naming the file and line.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from markdown.extensions.toc import slugify
+from markdown_it import MarkdownIt
+
+from hooks.yaml_lines import ContentError, LineDict, LineList, line_of, load_yaml
+
+GLOSSARY_KINDS = (
+    "term",
+    "condition",
+    "action",
+    "damage-type",
+    "keyword",
+    "skill",
+    "ability",
+    "rule",
+)
+TABLE_PLACEHOLDER = re.compile(r"^\[\[table:([a-z0-9-]+)\]\]$")
+HEADING_ID = re.compile(r"\s*\{\s*#([A-Za-z0-9_-]+)\s*\}\s*$")
+GENERATED_PAGES = ("index", "terms", "source")
+
+_markdown = MarkdownIt("commonmark")
+
+
+@dataclass(frozen=True)
+class Heading:
+    level: int
+    text: str
+    anchor: str
+    line: int
+
+
+@dataclass
+class Page:
+    system: str
+    name: str
+    path: Path
+    text: str
+    title: str
+    headings: list[Heading]
+
+    @property
+    def anchors(self) -> set[str]:
+        return {heading.anchor for heading in self.headings}
+
+
+@dataclass(frozen=True)
+class Erratum:
+    row: str
+    column: str
+    note: str
+    line: int
+
+
+@dataclass
+class Table:
+    system: str
+    name: str
+    path: Path
+    title: str
+    columns: list[str]
+    rows: list[list[str]]
+    row_lines: list[int]
+    check: dict[str, str] | None
+    check_line: int
+    errata: list[Erratum]
+
+    def column_index(self, name: str, line: int | None = None) -> int:
+        if name not in self.columns:
+            raise ContentError(
+                self.path, line, f"no column named '{name}' (columns: {', '.join(self.columns)})"
+            )
+        return self.columns.index(name)
+
+
+@dataclass(frozen=True)
+class GlossaryEntry:
+    term: str
+    kind: str
+    plural: str | None
+    aliases: tuple[str, ...]
+    definition: str
+    see_page: str
+    see_anchor: str | None
+    line: int
+
+    @property
+    def forms(self) -> tuple[str, ...]:
+        forms = [self.term, *self.aliases]
+        if self.plural:
+            forms.append(self.plural)
+        return tuple(forms)
+
+
+@dataclass
+class System:
+    slug: str
+    folder: Path
+    title: str
+    short_title: str
+    dice: str
+    summary: str
+    source: dict[str, str]
+    notes: list[str]
+    pages: dict[str, Page]
+    tables: dict[str, Table]
+    glossary: list[GlossaryEntry]
+    rules: dict[str, Any] | None = field(default=None)
+
+
+# --------------------------------------------------------------------------- helpers
+
+
+def _require_mapping(value: Any, path: Path, what: str) -> LineDict:
+    if not isinstance(value, dict):
+        raise ContentError(path, line_of(value), f"{what} must be a mapping of keys to values")
+    return value
+
+
+def _check_keys(
+    mapping: LineDict, path: Path, required: tuple[str, ...], optional: tuple[str, ...], what: str
+) -> None:
+    allowed = required + optional
+    for key in mapping:
+        if key not in allowed:
+            raise ContentError(
+                path,
+                mapping.line_of(str(key)),
+                f"unknown key '{key}' in {what} (allowed: {', '.join(allowed)})",
+            )
+    for key in required:
+        if key not in mapping:
+            raise ContentError(path, mapping.line, f"{what} is missing the key '{key}'")
+
+
+def _text(mapping: LineDict, key: str, path: Path, *, allow_empty: bool = False) -> str:
+    value = mapping[key]
+    if not isinstance(value, str) or (not allow_empty and not value.strip()):
+        raise ContentError(path, mapping.line_of(key), f"'{key}' must be non-empty text")
+    return str(value).strip()
+
+
+def _text_list(value: Any, path: Path, key: str) -> list[str]:
+    if value is None:
+        return []
+    if not isinstance(value, list) or not all(isinstance(item, str) for item in value):
+        raise ContentError(path, line_of(value), f"'{key}' must be a list of text items")
+    return [str(item) for item in value]
+
+
+# --------------------------------------------------------------------------- pages
+
+
+def heading_anchor(inline_source: str) -> tuple[str, str]:
+    """Return (visible text, anchor) for a heading's inline Markdown source."""
+    explicit = HEADING_ID.search(inline_source)
+    source = inline_source[: explicit.start()] if explicit else inline_source
+    tokens = _markdown.parseInline(source)
+    text = "".join(
+        child.content
+        for token in tokens
+        for child in token.children or []
+        if child.type in ("text", "code_inline")
+    ).strip()
+    anchor = explicit.group(1) if explicit else slugify(text, "-")
+    return text, anchor
+
+
+def parse_page(system: str, name: str, path: Path, text: str) -> Page:
+    tokens = _markdown.parse(text)
+    headings: list[Heading] = []
+    for index, token in enumerate(tokens):
+        if token.type != "heading_open":
+            continue
+        level = int(token.tag[1])
+        line = token.map[0] + 1 if token.map else 0
+        heading_text, anchor = heading_anchor(tokens[index + 1].content)
+        if not anchor:
+            raise ContentError(path, line, "a heading needs text (or an explicit {#id})")
+        headings.append(Heading(level, heading_text, anchor, line))
+    if not headings or headings[0].level != 1:
+        raise ContentError(path, 1, "a page must start with one '# Title' heading")
+    previous = 1
+    seen: dict[str, int] = {}
+    for heading in headings[1:]:
+        if heading.level == 1:
+            raise ContentError(path, heading.line, "only one '# Title' heading per page")
+        if heading.level > previous + 1:
+            raise ContentError(
+                path,
+                heading.line,
+                f"heading level jumps from {previous} to {heading.level}: "
+                f"use {'#' * (previous + 1)} here",
+            )
+        previous = heading.level
+    for heading in headings:
+        if heading.anchor in seen:
+            raise ContentError(
+                path,
+                heading.line,
+                f"anchor '{heading.anchor}' already used at line {seen[heading.anchor]}: "
+                f"give this heading an explicit id, e.g. {{#{heading.anchor}-2}}",
+            )
+        seen[heading.anchor] = heading.line
+    return Page(system, name, path, text, headings[0].text, headings)
+
+
+def table_placeholders(page: Page) -> list[tuple[str, int]]:
+    """The `[[table:name]]` paragraphs of a page, with their lines."""
+    found = []
+    for index, token in enumerate(tokens := _markdown.parse(page.text)):
+        if token.type == "paragraph_open":
+            inline = tokens[index + 1]
+            match = TABLE_PLACEHOLDER.match(inline.content.strip())
+            if match:
+                found.append((match.group(1), token.map[0] + 1 if token.map else 0))
+    return found
+
+
+def page_links(page: Page) -> list[tuple[str, int]]:
+    """Every link target written in a page, with its line."""
+    links = []
+    tokens = _markdown.parse(page.text)
+    for token in tokens:
+        if token.type != "inline" or not token.children:
+            continue
+        line = token.map[0] + 1 if token.map else 0
+        for child in token.children:
+            if child.type == "link_open":
+                links.append((str(child.attrs.get("href", "")), line))
+    return links
+
+
+# --------------------------------------------------------------------------- tables
+
+
+CHECK_PARAMETERS = {
+    "ability-modifier": ("score", "modifier"),
+    "cumulative": ("step", "total"),
+    "dice-average": ("count",),
+}
+
+
+def load_table(system: str, path: Path) -> Table:
+    data = _require_mapping(load_yaml(path), path, "a table file")
+    _check_keys(data, path, ("title", "columns", "rows"), ("check", "errata"), "a table")
+    columns = data["columns"]
+    if not isinstance(columns, list) or not columns:
+        raise ContentError(path, data.line_of("columns"), "'columns' must be a non-empty list")
+    rows = data["rows"]
+    if not isinstance(rows, LineList) or not rows:
+        raise ContentError(path, data.line_of("rows"), "'rows' must be a non-empty list of rows")
+    cells: list[list[str]] = []
+    for row, line in zip(rows, rows.item_lines, strict=True):
+        if not isinstance(row, list):
+            raise ContentError(path, line, "each row must be a list of cells")
+        if len(row) != len(columns):
+            raise ContentError(
+                path,
+                line,
+                f"ragged row: {len(row)} cells, but the table has {len(columns)} columns",
+            )
+        for cell in row:
+            if not isinstance(cell, str):
+                raise ContentError(
+                    path, line, f"cell {cell!r} must be quoted text, exactly as printed"
+                )
+        cells.append([str(cell) for cell in row])
+    check = None
+    if "check" in data:
+        raw = _require_mapping(data["check"], path, "'check'")
+        kind = raw.get("kind")
+        if kind not in CHECK_PARAMETERS:
+            raise ContentError(
+                path,
+                raw.line_of("kind"),
+                f"unknown check kind {kind!r} (known: {', '.join(CHECK_PARAMETERS)})",
+            )
+        _check_keys(raw, path, ("kind", *CHECK_PARAMETERS[kind]), (), f"a '{kind}' check")
+        check = {key: str(value) for key, value in raw.items()}
+    errata = []
+    for entry in data.get("errata") or []:
+        entry = _require_mapping(entry, path, "an erratum")
+        _check_keys(entry, path, ("row", "column", "note"), (), "an erratum")
+        errata.append(
+            Erratum(str(entry["row"]), str(entry["column"]), _text(entry, "note", path), entry.line)
+        )
+    table = Table(
+        system=system,
+        name=path.stem,
+        path=path,
+        title=_text(data, "title", path, allow_empty=True),
+        columns=[str(column) for column in columns],
+        rows=cells,
+        row_lines=list(rows.item_lines),
+        check=check,
+        check_line=data.line_of("check"),
+        errata=errata,
+    )
+    for erratum in errata:
+        table.column_index(erratum.column, erratum.line)
+        if erratum.row not in {row[0] for row in cells}:
+            raise ContentError(path, erratum.line, f"no row whose first cell is '{erratum.row}'")
+    return table
+
+
+# --------------------------------------------------------------------------- glossary
+
+
+def _split_target(target: str) -> tuple[str, str | None]:
+    page, _, anchor = target.partition("#")
+    return page.removesuffix(".md"), anchor or None
+
+
+def load_glossary(path: Path) -> list[GlossaryEntry]:
+    data = load_yaml(path)
+    if not isinstance(data, LineList):
+        raise ContentError(path, line_of(data), "the glossary must be a list of entries")
+    entries = []
+    forms_seen: dict[str, int] = {}
+    for item in data:
+        item = _require_mapping(item, path, "a glossary entry")
+        _check_keys(
+            item, path, ("term", "kind", "definition", "see"), ("plural", "aliases"), "an entry"
+        )
+        kind = item["kind"]
+        if kind not in GLOSSARY_KINDS:
+            raise ContentError(
+                path,
+                item.line_of("kind"),
+                f"unknown kind {kind!r} (known: {', '.join(GLOSSARY_KINDS)})",
+            )
+        plural = item.get("plural")
+        if plural is not None and not isinstance(plural, str):
+            raise ContentError(path, item.line_of("plural"), "'plural' must be text or null")
+        page, anchor = _split_target(_text(item, "see", path))
+        entry = GlossaryEntry(
+            term=_text(item, "term", path),
+            kind=str(kind),
+            plural=str(plural).strip() if plural else None,
+            aliases=tuple(_text_list(item.get("aliases"), path, "aliases")),
+            definition=_text(item, "definition", path),
+            see_page=page,
+            see_anchor=anchor,
+            line=item.line,
+        )
+        for form in entry.forms:
+            key = form.casefold()
+            if key in forms_seen:
+                raise ContentError(
+                    path,
+                    item.line,
+                    f"glossary term '{form}' is defined twice (also at line {forms_seen[key]})",
+                )
+            forms_seen[key] = item.line
+        entries.append(entry)
+    return entries
+
+
+# --------------------------------------------------------------------------- systems
+
+
+def load_system(folder: Path) -> System:
+    path = folder / "system.yml"
+    if not path.exists():
+        raise ContentError(path, None, "every system folder needs a system.yml")
+    data = _require_mapping(load_yaml(path), path, "system.yml")
+    _check_keys(
+        data,
+        path,
+        ("title", "short_title", "dice", "summary", "source", "pages"),
+        ("notes",),
+        "system.yml",
+    )
+    source = _require_mapping(data["source"], path, "'source'")
+    _check_keys(source, path, ("file", "document", "license"), ("license_page",), "'source'")
+    slug = folder.name
+    page_names = _text_list(data["pages"], path, "pages")
+    pages: dict[str, Page] = {}
+    for name, line in zip(page_names, data["pages"].item_lines, strict=True):
+        if name in GENERATED_PAGES:
+            raise ContentError(path, line, f"'{name}' is a generated page; choose another name")
+        if name in pages:
+            raise ContentError(path, line, f"page '{name}' is listed twice")
+        page_path = folder / "pages" / f"{name}.md"
+        if not page_path.exists():
+            raise ContentError(
+                path, line, f"page '{name}' is listed but {page_path} does not exist"
+            )
+        pages[name] = parse_page(slug, name, page_path, page_path.read_text(encoding="utf-8"))
+    for page_path in sorted((folder / "pages").glob("*.md")):
+        if page_path.stem not in pages:
+            raise ContentError(
+                page_path, None, "this page is not listed under 'pages' in system.yml"
+            )
+    tables = {
+        table_path.stem: load_table(slug, table_path)
+        for table_path in sorted((folder / "tables").glob("*.yml"))
+    }
+    glossary_path = folder / "glossary.yml"
+    glossary = load_glossary(glossary_path) if glossary_path.exists() else []
+    rules_path = folder / "rules.yml"
+    system = System(
+        slug=slug,
+        folder=folder,
+        title=_text(data, "title", path),
+        short_title=_text(data, "short_title", path),
+        dice=_text(data, "dice", path),
+        summary=_text(data, "summary", path),
+        source={key: str(value) for key, value in source.items()},
+        notes=_text_list(data.get("notes"), path, "notes"),
+        pages=pages,
+        tables=tables,
+        glossary=glossary,
+        rules=load_yaml(rules_path) if rules_path.exists() else None,
+    )
+    license_page = system.source.get("license_page")
+    if license_page and license_page not in pages:
+        raise ContentError(path, source.line_of("license_page"), f"no page named '{license_page}'")
+    _validate_references(system, glossary_path)
+    return system
+
+
+def resolve_target(system: System, target: str) -> tuple[str, str | None] | None:
+    """Resolve 'page#anchor' within a system; None when it points nowhere."""
+    page, anchor = _split_target(target)
+    if page not in system.pages:
+        return None
+    if anchor is not None and anchor not in system.pages[page].anchors:
+        return None
+    return page, anchor
+
+
+def _validate_references(system: System, glossary_path: Path) -> None:
+    placed: dict[str, tuple[Path, int]] = {}
+    for page in system.pages.values():
+        for name, line in table_placeholders(page):
+            if name not in system.tables:
+                raise ContentError(
+                    page.path, line, f"no table 'tables/{name}.yml' for [[table:{name}]]"
+                )
+            if name in placed:
+                where, first = placed[name]
+                raise ContentError(
+                    page.path, line, f"table '{name}' is already placed at {where}:{first}"
+                )
+            placed[name] = (page.path, line)
+        for href, line in page_links(page):
+            if "://" in href or href.startswith(("mailto:", "/")):
+                continue
+            target = href if href.split("#")[0] else f"{page.name}{href}"
+            if resolve_target(system, target) is None:
+                raise ContentError(page.path, line, f"link to a missing page or anchor: '{href}'")
+    for table in system.tables.values():
+        if table.name not in placed:
+            raise ContentError(
+                table.path,
+                1,
+                f"table '{table.name}' is placed on no page: add [[table:{table.name}]]",
+            )
+    for entry in system.glossary:
+        if resolve_target(system, f"{entry.see_page}#{entry.see_anchor or ''}") is None:
+            raise ContentError(
+                glossary_path,
+                entry.line,
+                f"'see: {entry.see_page}#{entry.see_anchor}' points to no page or heading",
+            )
+
+
+def load_content(root: Path) -> dict[str, System]:
+    """Every system listed in `systems.yml`, validated, in that order."""
+    path = root / "systems.yml"
+    data = _require_mapping(load_yaml(path), path, "systems.yml")
+    _check_keys(data, path, ("systems",), (), "systems.yml")
+    slugs = _text_list(data["systems"], path, "systems")
+    if not slugs:
+        raise ContentError(path, data.line_of("systems"), "list at least one system")
+    folders = {folder.name for folder in root.iterdir() if folder.is_dir()}
+    for folder in sorted(folders - set(slugs)):
+        raise ContentError(path, data.line, f"the folder '{folder}' is not listed under 'systems'")
+    systems = {}
+    for slug, line in zip(slugs, data["systems"].item_lines, strict=True):
+        if slug not in folders:
+            raise ContentError(path, line, f"no folder content/{slug}/ for the system '{slug}'")
+        systems[slug] = load_system(root / slug)
+    return systems

@@ -1,0 +1,108 @@
+"""Compile each system's `rules.yml` (and the tables it names) into the rules core's JSON.
+
+The rules core is standard library only, so it cannot read YAML; it reads the JSON this
+module writes. Every `cite` is resolved to the page and section it names (and must
+exist), and every `table` is replaced by the table's rows, so a calculator and a page
+always show the same numbers.
+
+Usage: python -m hooks.rules_data rules_core/data/systems.json
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from hooks.content import System, load_content, resolve_target
+from hooks.yaml_lines import ContentError, LineDict, line_of
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _citation(system: System, target: Any, path: Path) -> dict[str, str]:
+    if not isinstance(target, str):
+        raise ContentError(path, line_of(target), "a citation is text such as 'combat#cover'")
+    resolved = resolve_target(system, target)
+    if resolved is None:
+        raise ContentError(path, line_of(target), f"cited section '{target}' does not exist")
+    page_name, anchor = resolved
+    page = system.pages[page_name]
+    section = next(
+        (heading.text for heading in page.headings if heading.anchor == anchor), page.title
+    )
+    url = f"{system.slug}/{page_name}/" + (f"#{anchor}" if anchor else "")
+    return {"page": page.title, "section": section, "url": url}
+
+
+def _table_rows(system: System, name: Any, path: Path) -> dict[str, Any]:
+    if not isinstance(name, str) or name not in system.tables:
+        raise ContentError(path, line_of(name), f"no table named '{name}' in tables/")
+    table = system.tables[name]
+    return {
+        "name": table.name,
+        "title": table.title,
+        "columns": table.columns,
+        "rows": [dict(zip(table.columns, row, strict=True)) for row in table.rows],
+        "errata": [
+            {"row": erratum.row, "column": erratum.column, "note": erratum.note}
+            for erratum in table.errata
+        ],
+    }
+
+
+def _compile(system: System, value: Any, path: Path) -> Any:
+    if isinstance(value, LineDict | dict):
+        compiled: dict[str, Any] = {}
+        for key, item in value.items():
+            if key == "cite":
+                if not isinstance(item, list):
+                    raise ContentError(path, line_of(item), "'cite' must be a list of sections")
+                compiled[key] = [_citation(system, target, path) for target in item]
+            elif key == "table":
+                compiled[key] = _table_rows(system, item, path)
+            else:
+                compiled[str(key)] = _compile(system, item, path)
+        return compiled
+    if isinstance(value, list):
+        return [_compile(system, item, path) for item in value]
+    if isinstance(value, str):
+        return str(value)
+    return value
+
+
+def compile_system(system: System) -> dict[str, Any]:
+    path = system.folder / "rules.yml"
+    rules = _compile(system, system.rules or {}, path)
+    return {
+        "slug": system.slug,
+        "title": system.title,
+        "short_title": system.short_title,
+        "dice": system.dice,
+        "rules": rules,
+    }
+
+
+def compile_all(content: Path) -> dict[str, Any]:
+    systems = load_content(content)
+    return {"systems": {slug: compile_system(system) for slug, system in systems.items()}}
+
+
+def main(argv: list[str]) -> int:
+    if len(argv) != 1:
+        print("usage: python -m hooks.rules_data OUTPUT.json", file=sys.stderr)
+        return 2
+    try:
+        data = compile_all(ROOT / "content")
+    except ContentError as error:
+        print(f"content error: {error}", file=sys.stderr)
+        return 1
+    output = Path(argv[0])
+    output.parent.mkdir(parents=True, exist_ok=True)
+    output.write_text(json.dumps(data, indent=1, sort_keys=True) + "\n", encoding="utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main(sys.argv[1:]))

@@ -1,0 +1,87 @@
+"""YAML loading that remembers where every value came from.
+
+Validation errors must name the file and line a contributor has to fix, so the
+loader builds plain dicts, lists and strings that carry their source line.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+
+class ContentError(Exception):
+    """Malformed content: the message names the file and line to fix."""
+
+    def __init__(self, path: Path | str, line: int | None, message: str) -> None:
+        self.path = str(path)
+        self.line = line
+        self.message = message
+        where = f"{self.path}:{line}" if line else self.path
+        super().__init__(f"{where}: {message}")
+
+
+class LineDict(dict):
+    """A mapping that knows its own line and the line of each key."""
+
+    line: int
+    key_lines: dict[str, int]
+
+    def line_of(self, key: str) -> int:
+        return self.key_lines.get(key, self.line)
+
+
+class LineList(list):
+    line: int
+    item_lines: list[int]
+
+
+class LineStr(str):
+    line: int
+
+
+def _construct(node: yaml.Node, path: Path) -> Any:
+    line = node.start_mark.line + 1
+    if isinstance(node, yaml.MappingNode):
+        result = LineDict()
+        result.line = line
+        result.key_lines = {}
+        for key_node, value_node in node.value:
+            key = _construct(key_node, path)
+            if not isinstance(key, str | int):
+                raise ContentError(path, key_node.start_mark.line + 1, "keys must be plain text")
+            if key in result:
+                raise ContentError(path, key_node.start_mark.line + 1, f"duplicate key '{key}'")
+            result[key] = _construct(value_node, path)
+            result.key_lines[str(key)] = key_node.start_mark.line + 1
+        return result
+    if isinstance(node, yaml.SequenceNode):
+        items = LineList(_construct(item, path) for item in node.value)
+        items.line = line
+        items.item_lines = [item.start_mark.line + 1 for item in node.value]
+        return items
+    value = yaml.constructor.SafeConstructor().construct_object(node, deep=True)
+    if isinstance(value, str):
+        text = LineStr(value)
+        text.line = line
+        return text
+    return value
+
+
+def load_yaml(path: Path) -> Any:
+    """Parse one YAML file into line-aware values; syntax errors become ContentError."""
+    try:
+        node = yaml.compose(path.read_text(encoding="utf-8"), Loader=yaml.SafeLoader)
+    except yaml.MarkedYAMLError as error:
+        mark = error.problem_mark or error.context_mark
+        line = mark.line + 1 if mark else None
+        raise ContentError(path, line, f"invalid YAML: {error.problem or error}") from None
+    if node is None:
+        raise ContentError(path, 1, "the file is empty")
+    return _construct(node, path)
+
+
+def line_of(value: Any, default: int | None = None) -> int | None:
+    return getattr(value, "line", default)

@@ -1,0 +1,147 @@
+"""Damage: a roll's distribution under each system's critical, resistance and floor rules."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from fractions import Fraction
+
+from rules_core.dice import Distribution, Expression, parse
+from rules_core.systems import RulesError, Sources, System
+
+
+@dataclass(frozen=True)
+class DamageSetup:
+    expression: str
+    crit: bool = False
+    weapon_die: int | None = None
+    level: int | None = None
+    extra_crit: str | None = None  # bonus dice an effect adds on a critical hit
+    resistance: int | None = None  # Orcus: reduce by X; Into the Unknown: any value halves
+    vulnerability: int | None = None
+    halved: bool = False  # the 3d6 rules' Resist X+: the attack's natural roll was below X
+    hp: int | None = None
+
+
+@dataclass(frozen=True)
+class DamageResult:
+    expression: str  # what was rolled, after the critical-hit rule
+    distribution: Distribution
+    at_least_hp: Fraction | None
+    sources: Sources = field(compare=False)
+
+    @property
+    def minimum(self) -> int:
+        return self.distribution.min
+
+    @property
+    def maximum(self) -> int:
+        return self.distribution.max
+
+    @property
+    def mean(self) -> Fraction:
+        return self.distribution.mean()
+
+
+def _critical(
+    system: System, rule: dict, expression: Expression, setup: DamageSetup, sources: Sources
+) -> tuple[Expression, Distribution | None, int]:
+    """The expression rolled on a critical hit, any extra rolled dice, and a total multiplier."""
+    critical = rule["critical"]
+    sources.cite(critical.get("cite"))
+    sources.interpret(critical.get("interpretation"))
+    extra = None
+    if setup.extra_crit:
+        if critical.get("extra_dice") != "rolled":
+            raise system.not_defined("extra_crit", "extra critical-hit dice")
+        extra = parse(setup.extra_crit, weapon_die=setup.weapon_die, level=setup.level)
+    kind = critical["kind"]
+    if kind == "maximise":
+        return expression.with_dice_maximised(), extra.distribution() if extra else None, 1
+    if kind == "double-dice":
+        return expression.doubled_dice(), extra.distribution() if extra else None, 1
+    if kind == "double-total":
+        return expression, extra.distribution() if extra else None, 2
+    raise RulesError(f"Unknown critical-hit rule '{kind}' in the rules data.")
+
+
+def _resist(system: System, rule: dict, setup: DamageSetup, sources: Sources):
+    """The function applying resistance and vulnerability to a total, per the text."""
+    steps = []
+    for name, value in (("resistance", setup.resistance), ("vulnerability", setup.vulnerability)):
+        if value is None:
+            continue
+        entry = rule.get(name)
+        if entry is None:
+            raise system.not_defined(name, f"damage {name}")
+        sources.cite(entry.get("cite"))
+        sources.interpret(entry.get("interpretation"))
+        kind = entry["kind"]
+        if kind in ("subtract", "add"):
+            if value < 1:
+                raise RulesError(f"{system.short_title} {name} needs its value, e.g. 5.")
+            amount = value if kind == "add" else -value
+            steps.append(lambda total, amount=amount: total + amount)
+        elif kind in ("halve", "double"):
+            if value:
+                raise RulesError(
+                    f"In {system.short_title}, {name} {kind}s damage; it takes no value."
+                )
+            steps.append(
+                (lambda total: total // 2) if kind == "halve" else (lambda total: total * 2)
+            )
+        elif kind == "natural-threshold":
+            raise RulesError(
+                f"In {system.short_title}, resistance depends on the attack's natural roll: "
+                "use the attack calculator with --resist."
+            )
+        else:
+            raise RulesError(f"Unknown {name} rule '{kind}' in the rules data.")
+    return steps
+
+
+def damage(system: System, setup: DamageSetup) -> DamageResult:
+    rule = system.rule("damage", "damage")
+    sources = Sources()
+    sources.cite(rule.get("cite"))
+    expression = parse(setup.expression, weapon_die=setup.weapon_die, level=setup.level)
+    if not expression.dice_terms() and not expression.terms:
+        raise RulesError("Give a damage roll such as 2d6+3.")
+    extra: Distribution | None = None
+    multiplier = 1
+    if setup.crit:
+        expression, extra, multiplier = _critical(system, rule, expression, setup, sources)
+    elif setup.extra_crit:
+        raise RulesError("Extra critical-hit dice apply only to a critical hit (add --crit).")
+    floor = rule["floor"]
+    sources.cite(floor.get("cite"))
+    sources.interpret(floor.get("interpretation"))
+    lowest = int(floor["value"])
+    steps = _resist(system, rule, setup, sources)
+    if setup.halved:
+        halving = rule.get("halving") or {}
+        sources.cite(halving.get("cite"))
+        sources.interpret(halving.get("interpretation"))
+
+    def apply(total: int) -> int:
+        total = max(lowest, total * multiplier)
+        if setup.halved:
+            total //= 2
+        for step in steps:
+            total = max(lowest, step(total))
+        return total
+
+    distribution = expression.distribution()
+    if extra is not None:
+        distribution = distribution + extra
+    distribution = distribution.map(apply)
+    at_least = None
+    if setup.hp is not None:
+        if setup.hp < 1:
+            raise RulesError("Hit points to reach must be at least 1.")
+        at_least = distribution.at_least(setup.hp)
+    text = expression.text
+    if extra is not None:
+        text += f" + {setup.extra_crit}"
+    if multiplier != 1:
+        text = f"({text}) x {multiplier}"
+    return DamageResult(text, distribution, at_least, sources)

@@ -1,0 +1,82 @@
+"""XP and level: the level an XP total reaches, its level bonus, tier and grants."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from rules_core.numbers import is_blank, parse_printed_int, parse_printed_range
+from rules_core.systems import RulesError, Sources, System
+
+
+@dataclass(frozen=True)
+class LevelResult:
+    xp: int
+    level: int
+    level_bonus: int
+    tier: str
+    xp_for_next_level: int | None  # total XP at which the next level is reached
+    xp_needed: int | None  # XP still to earn for it
+    grants: dict[str, str]  # what the table lists at this level (ability scores, feats, ...)
+    sources: Sources = field(compare=False)
+
+
+@dataclass(frozen=True)
+class LevelRow:
+    level: int
+    total: int
+    grants: dict[str, str]
+
+
+def level_rows(system: System) -> list[LevelRow]:
+    rule = system.rule("levels", "XP and levels")
+    columns = rule["columns"]
+    rows = []
+    for row in rule["table"]["rows"]:
+        total = row[columns["total"]]
+        grants = {
+            name: row[column].strip()
+            for name, column in columns.get("grants", {}).items()
+            if not is_blank(row[column])
+        }
+        rows.append(
+            LevelRow(
+                level=parse_printed_int(row[columns["level"]]),
+                total=0 if is_blank(total) else parse_printed_int(total),
+                grants=grants,
+            )
+        )
+    return rows
+
+
+def tier_of(system: System, level: int, sources: Sources) -> str:
+    rule = system.rule("levels", "XP and levels")
+    sources.cite(rule["tiers"].get("cite"))
+    for tier in rule["tiers"]["ranges"]:
+        if level in parse_printed_range(tier["levels"]):
+            sources.interpret(tier.get("erratum"))
+            return str(tier["name"])
+    raise RulesError(f"Level {level} is in no tier of {system.short_title}.")
+
+
+def level_for_xp(system: System, xp: int) -> LevelResult:
+    rule = system.rule("levels", "XP and levels")
+    if xp < 0:
+        raise RulesError("XP cannot be negative.")
+    sources = Sources()
+    sources.cite(rule.get("cite"))
+    rows = level_rows(system)
+    reached = [row for row in rows if row.total <= xp]
+    current = reached[-1]
+    following = next((row for row in rows if row.level == current.level + 1), None)
+    bonus_rule = rule["level_bonus"]
+    sources.cite(bonus_rule.get("cite"))
+    return LevelResult(
+        xp=xp,
+        level=current.level,
+        level_bonus=current.level // int(bonus_rule["divisor"]),
+        tier=tier_of(system, current.level, sources),
+        xp_for_next_level=following.total if following else None,
+        xp_needed=following.total - xp if following else None,
+        grants=current.grants,
+        sources=sources,
+    )

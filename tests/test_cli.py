@@ -1,0 +1,164 @@
+"""The command line is a public interface: its JSON keys, exact fractions and error exits."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def run(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "rules_core", *args],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+
+
+def run_json(*args: str) -> dict:
+    result = run(*args, "--json")
+    assert result.returncode == 0, result.stderr
+    assert result.stderr == ""
+    return json.loads(result.stdout)
+
+
+def test_modifier() -> None:
+    out = run_json("modifier", "--system", "orcus", "--score", "15")
+    assert out["modifier"] == 2
+    assert out["citations"][0]["url"] == "orcus/abilities/#ability-scores-and-modifiers"
+
+
+def test_pointbuy() -> None:
+    out = run_json("pointbuy", "--system", "orcus", "--scores", "18,16,9,8,10,10")
+    assert (out["cost"], out["budget"], out["remaining"], out["valid"]) == (34, 32, -2, False)
+    assert len(out["problems"]) == 2
+
+
+def test_level() -> None:
+    out = run_json("level", "--system", "orcus", "--xp", "826500")
+    assert out["level"] == 30 and out["tier"] == "epic"
+    assert out["level_bonus"] == 15 and out["xp_for_next_level"] is None
+    out = run_json("level", "--system", "orcus", "--xp", "12000")
+    assert (out["level"], out["tier"], out["xp_for_next_level"]) == (7, "adventurer", 13000)
+
+
+def test_attack_fractions_are_exact_strings() -> None:
+    out = run_json(
+        "attack", "--system", "into-the-unknown", "--bonus", "6", "--defense", "16", "--advantage"
+    )
+    assert (out["hit"], out["crit"], out["miss"]) == ("319/400", "39/400", "81/400")
+    assert out["crit_fail"] is None
+    assert out["roll"] == "2d20kh1"
+    out = run_json("attack", "--system", "3d6-combat", "--bonus", "0", "--defense", "40")
+    assert (out["hit"], out["crit"], out["crit_fail"]) == ("1/54", "1/54", "1/216")
+    assert out["interpretations"]
+
+
+def test_attack_situations_and_damage() -> None:
+    out = run_json(
+        "attack",
+        "--system",
+        "orcus",
+        "--bonus",
+        "5",
+        "--defense",
+        "16",
+        "--situation",
+        "combat-advantage",
+        "--damage",
+        "1d8+4",
+        "--attacks",
+        "2",
+    )
+    assert out["hit"] == "3/5"
+    assert out["at_least_one_hit"] == "21/25"
+    assert out["expected_damage"] == "211/40"  # 11/20 x 17/2 + 1/20 x 12
+
+
+def test_damage() -> None:
+    out = run_json("damage", "--system", "orcus", "3dW+4", "--weapon", "d10", "--crit")
+    assert (out["min"], out["max"], out["mean"]) == (34, 34, "34")
+    assert out["distribution"] == {"34": "1"}
+    out = run_json("damage", "--system", "into-the-unknown", "2d6", "--hp", "12")
+    assert out["at_least_hp"] == "1/36"
+    assert sum(map(__import__("fractions").Fraction, out["distribution"].values())) == 1
+
+
+def test_encounter() -> None:
+    out = run_json(
+        "encounter",
+        "--system",
+        "orcus",
+        "--party",
+        "5",
+        "--level",
+        "3",
+        "--monster",
+        "3:elite",
+        "--monster",
+        "2:mook:4",
+    )
+    assert (out["budget"], out["total_xp"], out["share"]) == (750, 424, "212/375")
+    assert out["xp_per_character"] == "424/5"
+
+
+def test_roll_is_reproducible_with_a_seed() -> None:
+    first = run_json("roll", "4d6kh3", "--seed", "7")
+    assert first == run_json("roll", "4d6kh3", "--seed", "7")
+    assert 3 <= first["total"] <= 18
+    assert first["dice"]
+
+
+def test_text_output_names_sections_and_interpretations() -> None:
+    result = run("attack", "--system", "3d6-combat", "--bonus", "2", "--defense", "15")
+    assert result.returncode == 0
+    assert "Rules applied:" in result.stdout
+    assert "Interpretation:" in result.stdout
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (
+            ["modifier", "--system", "3d6-combat", "--score", "12"],
+            "does not define ability modifiers",
+        ),
+        (["modifier", "--system", "orcus", "--score", "abc"], "invalid int value"),
+        (["modifier", "--system", "nowhere", "--score", "12"], "invalid choice"),
+        (["level", "--system", "into-the-unknown", "--xp", "10"], "Gold for XP"),
+        (
+            ["attack", "--system", "orcus", "--bonus", "1", "--defense", "10", "--advantage"],
+            "does not define advantage",
+        ),
+        (
+            ["attack", "--system", "orcus", "--bonus", "1", "--defense", "10", "--situation", "x"],
+            "not a situation",
+        ),
+        (["damage", "--system", "orcus", "10000d10000"], "dice"),
+        (["damage", "--system", "orcus", "3dW"], "weapon die"),
+        (["damage", "--system", "orcus", "2d6+"], ""),
+        (["encounter", "--system", "orcus", "--party", "-1", "--level", "1"], "at least one"),
+        (
+            ["encounter", "--system", "orcus", "--party", "4", "--level", "1", "--monster", "x"],
+            "LEVEL:RANK",
+        ),
+        (["roll", "1d6", "--seed", "-3"], "seed"),
+        ([], "required"),
+    ],
+)
+def test_invalid_input_is_one_line_on_stderr_with_status_2(args: list[str], message: str) -> None:
+    result = run(*args)
+    assert result.returncode == 2
+    assert result.stdout == ""
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1, result.stderr
+    assert lines[0].startswith("error: ")
+    assert message in lines[0]
+    assert "Traceback" not in result.stderr

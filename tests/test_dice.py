@@ -1,0 +1,489 @@
+"""Tests of rules_core.dice: icepool is the independent oracle for exact distributions."""
+
+from __future__ import annotations
+
+import random
+import time
+from fractions import Fraction
+
+import icepool
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from rules_core import dice
+from rules_core.dice import (
+    MAX_COMBINED_TABLE_BITS,
+    MAX_CONSTANT,
+    MAX_DICE,
+    MAX_KEEP_DICE,
+    MAX_SIDES,
+    MAX_TABLE_BITS,
+    MAX_TERMS,
+    MAX_TEXT_LENGTH,
+    DiceError,
+    Distribution,
+    Expression,
+    Term,
+    keep,
+    parse,
+    roll,
+)
+
+SETTINGS = settings(max_examples=250, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+def exact(die: icepool.Die) -> dict[int, Fraction]:
+    """icepool's distribution as {value: probability}, nonzero values only."""
+    denominator = die.denominator()
+    return {outcome: Fraction(q, denominator) for outcome, q in die.items() if q}
+
+
+def as_dict(distribution: Distribution) -> dict[int, Fraction]:
+    return dict(distribution.items())
+
+
+# ------------------------------------------------------------ icepool as oracle
+
+
+@st.composite
+def expressions(draw: st.DrawFn) -> tuple[str, icepool.Die]:
+    """A random expression (text with random spacing and case) and icepool's die for it."""
+    pieces: list[str] = []
+    oracle = icepool.Die([0])
+    for index in range(draw(st.integers(1, 4))):
+        sign = draw(st.sampled_from(["+", "-"])) if index else draw(st.sampled_from(["", "-"]))
+        kind = draw(st.sampled_from(["sum", "sum", "keep", "constant"]))
+        if kind == "constant":
+            value = draw(st.integers(0, 30))
+            text, die = str(value), icepool.Die([value])
+        elif kind == "sum":
+            count = draw(st.integers(1, 6))
+            sides = draw(st.sampled_from([1, 2, 3, 4, 6, 8, 10, 12, 20, 100]))
+            shown = "" if count == 1 and draw(st.booleans()) else str(count)
+            text, die = f"{shown}d{sides}", count @ icepool.d(sides)
+        else:
+            count = draw(st.integers(2, 5))
+            sides = draw(st.sampled_from([1, 2, 3, 4, 6, 8, 10, 12]))
+            kept = draw(st.integers(1, count))
+            highest = draw(st.booleans())
+            text = f"{count}d{sides}{'kh' if highest else 'kl'}{kept}"
+            if highest and draw(st.booleans()):
+                text = f"{count}d{sides}k{kept}"
+            die = (
+                icepool.d(sides).highest(count, kept)
+                if highest
+                else icepool.d(sides).lowest(count, kept)
+            )
+        if draw(st.booleans()):
+            text = text.upper()
+        space = draw(st.sampled_from(["", " ", "  "]))
+        pieces.append(f"{space}{sign}{space}{text}" if sign else text)
+        oracle = oracle - die if sign == "-" else oracle + die
+    return "".join(pieces), oracle
+
+
+@SETTINGS
+@given(expressions())
+def test_expressions_match_icepool(case: tuple[str, icepool.Die]) -> None:
+    text, oracle = case
+    expression = parse(text)
+    distribution = expression.distribution()
+    assert as_dict(distribution) == exact(oracle)
+    assert distribution.total == sum(distribution.counts)
+    assert distribution.counts[0] > 0 and distribution.counts[-1] > 0
+    assert (expression.minimum(), expression.maximum()) == (distribution.min, distribution.max)
+    assert distribution.mean() == Fraction(oracle.mean())
+    # The normalised text reads back as the same expression.
+    again = parse(expression.text)
+    assert again.text == expression.text
+    assert again.distribution() == distribution
+
+
+@SETTINGS
+@given(expressions())
+def test_fast_path_reads_like_the_full_parser(case: tuple[str, icepool.Die]) -> None:
+    text, _ = case
+    lowered = text.translate(dice._TRANSLATE)
+    fast = dice._parse_simple(lowered)
+    assert fast is not None
+    assert fast == dice._Parser(text, dice._tokenize(text, lowered), None, None).parse()
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.one_of(
+        st.text(alphabet="0123456789dDkKhHlLwWxX%+-−×*[] ()", max_size=30),
+        st.text(max_size=30),
+    )
+)
+def test_any_text_parses_or_raises_dice_error(text: str) -> None:
+    start = time.perf_counter()
+    try:
+        expression = parse(text, weapon_die=8, level=3)
+    except DiceError as error:
+        assert str(error) and "\n" not in str(error)
+    else:
+        if expression.maximum() - expression.minimum() < 2000:
+            distribution = expression.distribution()
+            assert distribution.min == expression.minimum()
+            assert distribution.max == expression.maximum()
+    assert time.perf_counter() - start < 1.0
+
+
+@SETTINGS
+@given(
+    st.integers(1, 40),
+    st.sampled_from([2, 3, 4, 6, 7, 10]),
+    st.data(),
+)
+def test_keep_matches_icepool(n: int, sides: int, data: st.DataObject) -> None:
+    kept = data.draw(st.integers(1, min(n, 12)))
+    highest = data.draw(st.booleans())
+    if n * sides > 120:  # keep icepool's share of the run time small
+        n = max(kept, 120 // sides)
+    oracle = icepool.d(sides).highest(n, kept) if highest else icepool.d(sides).lowest(n, kept)
+    assert as_dict(keep(n, sides, kept, highest)) == exact(oracle)
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    st.dictionaries(st.integers(-20, 20), st.integers(0, 9), min_size=1, max_size=6).filter(
+        lambda weights: any(weights.values())
+    ),
+    st.dictionaries(st.integers(-20, 20), st.integers(1, 9), min_size=1, max_size=6),
+    st.integers(0, 6),
+)
+def test_distribution_arithmetic_matches_icepool(
+    left: dict[int, int], right: dict[int, int], copies: int
+) -> None:
+    a, b = Distribution.from_weights(left), Distribution.from_weights(right)
+    ia, ib = icepool.Die(left), icepool.Die(right)
+    assert as_dict(a) == exact(ia)
+    assert as_dict(a + b) == exact(ia + ib)
+    assert as_dict(a - b) == exact(ia - ib)
+    assert as_dict(-a) == exact(-ia)
+    assert as_dict(a + 7) == exact(ia + 7)
+    assert as_dict(3 - a) == exact(3 - ia)
+    assert as_dict(a.repeat_sum(copies)) == exact(copies @ ia)
+    assert as_dict(a.map(lambda x: max(0, x - 5))) == exact(ia.map(lambda x: max(0, x - 5)))
+    assert as_dict(a.map(lambda x: x // 2)) == exact(ia.map(lambda x: x // 2))
+    for n in range(-22, 23):
+        assert a.at_least(n) == sum((p for v, p in a.items() if v >= n), Fraction(0))
+        assert a.at_most(n) == sum((p for v, p in a.items() if v <= n), Fraction(0))
+        assert a.probability(n) == exact(ia).get(n, 0)
+
+
+# ------------------------------------------------------------- explicit cases
+
+
+def test_one_sided_die() -> None:
+    distribution = parse("1d1").distribution()
+    assert (distribution.min, distribution.max, distribution.total) == (1, 1, 1)
+    assert distribution.probability(1) == 1
+    assert parse("5d1+2").distribution() == Distribution.constant(7)
+    assert keep(3, 1, 2, True) == Distribution.constant(2)
+
+
+def test_percentile_die() -> None:
+    expression = parse("d%")
+    assert expression.text == "d%"
+    assert expression.terms[0].percentile
+    distribution = expression.distribution()
+    assert (distribution.min, distribution.max) == (1, 100)
+    assert all(p == Fraction(1, 100) for _, p in distribution.items())
+    assert parse("2D%").distribution() == parse("2d100").distribution()
+
+
+def test_four_d6_keep_highest_three() -> None:
+    distribution = parse("4d6kh3").distribution()
+    assert distribution.mean() == Fraction(15869, 1296)
+    assert (distribution.min, distribution.max, distribution.total) == (3, 18, 6**4)
+    assert distribution.probability(18) == Fraction(21, 1296)
+    assert distribution.probability(3) == Fraction(1, 1296)
+
+
+def test_advantage_and_disadvantage() -> None:
+    advantage = parse("2d20kh1").distribution()
+    disadvantage = parse("2d20kl1").distribution()
+    for v in range(1, 21):
+        assert advantage.probability(v) == Fraction(2 * v - 1, 400)
+        assert disadvantage.probability(v) == Fraction(41 - 2 * v, 400)
+    assert advantage.mean() == Fraction(553, 40)
+    assert disadvantage.mean() == Fraction(287, 40)
+
+
+def test_range_and_mean_of_sums() -> None:
+    small = parse("3d4+3")
+    assert (small.minimum(), small.maximum()) == (6, 15)
+    assert [v for v, _ in small.distribution().items()] == list(range(6, 16))
+    assert parse("36d10").distribution().mean() == 198
+
+
+def test_forty_d12() -> None:
+    distribution = parse("40d12").distribution()
+    assert (distribution.min, distribution.max, distribution.total) == (40, 480, 12**40)
+    assert distribution.mean() == 260
+    assert distribution.counts == distribution.counts[::-1]
+    oracle = exact(40 @ icepool.d(12))
+    assert as_dict(distribution) == oracle
+
+
+def test_both_sum_methods_agree() -> None:
+    """Kronecker substitution and prefix sums give the same tables (both code paths)."""
+    for group in ([(6, 3)], [(7, 5)], [(2, 9)], [(10, 4)], [(6, 3), (4, 2), (20, 1)], [(3, 2)]):
+        length = 1 + sum(n * (s - 1) for s, n in group)
+        number = sum(n for _, n in group)
+        prefix = dice._dice_sum_by_prefix_sums(group, length, number)
+        size = dice._slot_bytes(max(prefix))
+        packed = dice._product([dice._ones(s, size) ** n for s, n in group])
+        assert dice._unpack(packed, length, size) == prefix
+        oracle = icepool.Die([0])
+        for s, n in group:
+            oracle += n @ icepool.d(s)
+        assert prefix == [oracle.quantity(v) for v in range(number, number + length)]
+    # A large case that the cost model sends to prefix sums, checked against Kronecker.
+    assert not dice._kronecker_is_faster(1001, 65, 200)
+    size = dice._slot_bytes(6**199)
+    assert dice._dice_sum_counts([(6, 200)]) == dice._unpack(dice._ones(6, size) ** 200, 1001, size)
+
+
+def test_weapon_dice() -> None:
+    expression = parse("3dW+2", weapon_die=10)
+    assert expression.text == "3d10+2"
+    assert expression.terms[0].is_weapon and expression.terms[0].sides == 10
+    assert expression.distribution().mean() == Fraction(37, 2)
+    assert parse("2[W] + 4", weapon_die=8).distribution() == parse("2d8+4").distribution()
+    assert parse("dw", weapon_die=6).text == "1d6"
+    with pytest.raises(DiceError) as error:
+        parse("3dW+2")
+    assert str(error.value) == "dW needs a weapon die (for example --weapon d8)."
+
+
+def test_dice_times_level() -> None:
+    expression = parse("d8 x Level + 3", level=4)
+    assert expression.text == "4d8+3"
+    assert expression.terms[0].per_level and expression.terms[0].count == 4
+    assert expression.distribution().mean() == 21
+    assert parse("Level × d6", level=3).text == "3d6"
+    assert parse("d8 x 3").text == "3d8"
+    assert parse("2d6 * 2").text == "4d6"
+    assert parse("2 x level + LEVEL", level=5).distribution() == Distribution.constant(15)
+    assert parse("d8 x level", level=0).distribution() == Distribution.constant(0)
+    with pytest.raises(DiceError) as error:
+        parse("d8 x Level")
+    assert str(error.value) == "Level needs a character level (for example --level 5)."
+    with pytest.raises(DiceError, match="Cannot multiply Level by Level"):
+        parse("Level x Level", level=3)
+    with pytest.raises(DiceError, match="Cannot multiply dice by dice"):
+        parse("d8 x d6")
+
+
+def test_with_dice_maximised() -> None:
+    critical = parse("2d6+3").with_dice_maximised()
+    assert critical.text == "12+3"
+    assert not critical.dice_terms()
+    assert critical.distribution() == Distribution.constant(15)
+    assert parse("4d6kh3+1d4+1").with_dice_maximised().text == "18+4+1"
+    assert parse("1d8-1d4").with_dice_maximised().text == "8-1"
+    assert parse("1d8-1d4").with_dice_maximised().maximum() == parse("1d8-1d4").maximum()
+    assert parse("2dW+d%", weapon_die=12).with_dice_maximised().distribution().min == 124
+
+
+def test_doubled_dice() -> None:
+    doubled = parse("2d6+3").doubled_dice()
+    assert doubled.text == "4d6+3"
+    assert doubled.distribution() == parse("4d6+3").distribution()
+    kept = parse("4d6kh3-1").doubled_dice()
+    assert kept.text == "4d6kh3+4d6kh3-1"
+    oracle = icepool.d(6).highest(4, 3) + icepool.d(6).highest(4, 3) - 1
+    assert as_dict(kept.distribution()) == exact(oracle)
+    assert parse("5").doubled_dice().text == "5"
+    with pytest.raises(DiceError, match=r"Too many dice: 300d2 rolls 300 \(at most 200"):
+        parse("150d2").doubled_dice()
+
+
+def test_at_least_and_at_most() -> None:
+    two_d6 = parse("2d6").distribution()
+    assert two_d6.at_least(10) == Fraction(6, 36)
+    assert two_d6.at_least(2) == 1 and two_d6.at_least(-5) == 1
+    assert two_d6.at_least(13) == 0
+    assert two_d6.at_most(4) == Fraction(6, 36)
+    assert two_d6.at_most(1) == 0 and two_d6.at_most(12) == 1
+    assert parse("1d20+5").distribution().at_least(16) == Fraction(1, 2)
+
+
+def test_distribution_constructors() -> None:
+    normalised = Distribution(3, (0, 2, 0, 4, 0))
+    assert (normalised.offset, normalised.counts, normalised.total) == (4, (2, 0, 4), 6)
+    assert normalised == Distribution.from_weights({4: Fraction(1, 3), 6: Fraction(2, 3)})
+    assert Distribution.from_weights({0: 3, 1: 6}).counts == (1, 2)
+    assert Distribution.die(6) == parse("1d6").distribution()
+    assert hash(Distribution.die(4)) == hash(Distribution(1, (5, 5, 5, 5)))
+    assert Distribution(1, (5, 5, 5, 5)) == Distribution.die(4)
+    assert Distribution.die(4) != Distribution.die(5)
+    for bad in ((0, ()), (0, (0, 0)), (0, (1, -1)), (0, (1.0,)), ("1", (1,))):
+        with pytest.raises(DiceError):
+            Distribution(*bad)
+    with pytest.raises(DiceError):
+        Distribution.from_weights({1: 0.5})
+    with pytest.raises(DiceError):
+        Distribution.from_weights({1: 0})
+    with pytest.raises(DiceError):
+        Distribution.die(0)
+
+
+def test_mix() -> None:
+    hit = parse("1d8+2").distribution()
+    miss = Distribution.constant(0)
+    mixture = Distribution.mix([(Fraction(3, 5), hit), (Fraction(2, 5), miss)])
+    assert mixture.probability(0) == Fraction(2, 5)
+    assert mixture.probability(3) == Fraction(3, 40)
+    assert mixture.mean() == Fraction(3, 5) * hit.mean()
+    assert sum(p for _, p in mixture.items()) == 1
+    with pytest.raises(DiceError, match="add up to 1"):
+        Distribution.mix([(Fraction(1, 2), hit)])
+    with pytest.raises(DiceError, match="cannot be negative"):
+        Distribution.mix([(Fraction(3, 2), hit), (Fraction(-1, 2), miss)])
+
+
+def test_repeat_sum() -> None:
+    d6 = Distribution.die(6)
+    assert d6.repeat_sum(3) == d6 + d6 + d6
+    assert d6.repeat_sum(0) == Distribution.constant(0)
+    skewed = Distribution.from_weights({0: 1, 1: 2, 5: 1})
+    assert skewed.repeat_sum(4) == skewed + skewed + skewed + skewed
+    scaled = Distribution(2, (3, 3, 3))
+    assert as_dict(scaled.repeat_sum(5)) == exact(5 @ icepool.Die([2, 3, 4]))
+    start = time.perf_counter()
+    with pytest.raises(DiceError, match="Too large to compute exactly"):
+        d6.repeat_sum(10**9)
+    assert time.perf_counter() - start < 0.5
+
+
+def test_roll_is_reproducible_and_in_range() -> None:
+    expression = parse("4d6kh3 + 2d8 - 1d4 + 3")
+    first = roll(expression, random.Random(7))
+    assert first == roll(expression, random.Random(7))
+    low, high = expression.minimum(), expression.maximum()
+    results = [roll(expression, random.Random(seed)) for seed in range(300)]
+    assert len({total for total, _ in results}) > 5
+    for total, rolled in results:
+        assert low <= total <= high
+        kept_group, plain, subtracted, constant = rolled
+        assert len(kept_group) == 4 and len(plain) == 2 and len(subtracted) == 1
+        assert constant == []
+        assert all(1 <= v <= 6 for v in kept_group)
+        assert sorted(kept_group[:3], reverse=True) == sorted(kept_group, reverse=True)[:3]
+        assert total == sum(kept_group[:3]) + sum(plain) - sum(subtracted) + 3
+    lowest = parse("3d20kl1")
+    for seed in range(50):
+        total, (rolled,) = roll(lowest, random.Random(seed))
+        assert total == rolled[0] == min(rolled)
+
+
+def test_terms_and_text() -> None:
+    expression = parse("  -1D4 + 2d6kl1 −3 ")
+    assert expression.text == "-1d4+2d6kl1-3"
+    assert str(expression) == expression.text
+    assert [term.sign for term in expression.terms] == [-1, 1, -1]
+    assert expression.dice_terms() == expression.terms[:2]
+    assert expression.terms[2] == Term(sign=-1, constant=3)
+    built = Expression.from_terms([Term(count=2, sides=6), Term(constant=1)])
+    assert built.text == "2d6+1"
+
+
+# ----------------------------------------------------------- errors and bounds
+
+MALFORMED = [
+    ("", "Empty dice expression: write something such as 2d6+3."),
+    ("   ", "Empty dice expression: write something such as 2d6+3."),
+    ("3d", "Missing number of sides after 'd' in '3d' (for example 3d6)."),
+    ("d", "Missing number of sides after 'd' in 'd' (for example 3d6)."),
+    ("d0", "A die needs at least 1 side: d0."),
+    ("2d6kh3", "Cannot keep 3 dice in 2d6kh3: only 2 are rolled."),
+    ("2d6kh0", "Cannot keep 0 dice in 2d6kh0: keep at least 1."),
+    ("0d6", "0d6 rolls no dice: the number of dice must be at least 1."),
+    (
+        "abc",
+        "Cannot read 'abc': unknown word 'abc' (use numbers, dice such as 2d6 or 4d6kh3, + and -).",
+    ),
+    ("1d6 / 2", "Cannot read '1d6 / 2': unexpected '/'"),
+    ("1d6++2", "Missing term between '+' and '+' in '1d6++2'."),
+    ("1d6+", "Missing term after '+' at the end of '1d6+'."),
+    ("-", "Missing term after '-' at the end of '-'."),
+    ("2 3", "Missing '+' or '-' before '3' in '2 3'."),
+    ("1d6d6", "Missing '+' or '-' before 'd' in '1d6d6'."),
+    ("d6 x", "Missing number or Level after 'x' in 'd6 x'."),
+    ("x3", "Unexpected 'x' in 'x3': expected a number or dice such as 2d6."),
+    ("5kh1", "Keep ('kh') must follow dice, as in 4d6kh3, in '5kh1'."),
+    ("4d6kh3 x 2", "Cannot multiply a group that keeps dice: 4d6kh3 x 2"),
+    ("2[W]", "[W] needs a weapon die (for example --weapon d8)."),
+    ("10000d6", "Too many dice: 10000d6 (at most 200 dice in all)."),
+    ("10000d10000", "Too many dice: 10000d10000 (at most 200 dice in all)."),
+    ("100d6+101d6", "Too many dice: 100d6+101d6 rolls 201 (at most 200 dice in all)."),
+    ("d6 x 1000", "Too many dice: d6 x 1000 gives 1000 (at most 200 dice in all)."),
+    ("d1001", "Too many sides: d1001 (at most d1000)."),
+    ("50d6kh3", "Too many dice to keep from: 50d6kh3 (at most 40 dice in a group with keep)."),
+    ("1000001", "Number too large: 1000001 (at most 1,000,000)."),
+    ("3 x 400000", "Number too large: 3 x 400000 gives 1,200,000 (at most 1,000,000)."),
+    ("200d20", "Too large to compute exactly: 200d20 has 3,801 possible totals with counts of up"),
+    (
+        "40d20kh20+40d20kh20+40d20kh20",
+        "Too large to compute exactly: 40d20kh20+40d20kh20+40d20kh20 has 1,141 possible "
+        "totals with counts of up to 519 bits (592,179 bits; at most 300,000 for a group that "
+        "keeps dice combined with other dice).",
+    ),
+    ("+".join(["1"] * (MAX_TERMS + 1)), "Too many terms in '1+1+1"),
+    ("1" * (MAX_TEXT_LENGTH + 1), "Dice expression too long: 201 characters (at most 200)."),
+]
+
+
+@pytest.mark.parametrize(("text", "message"), MALFORMED)
+def test_malformed_and_out_of_bounds(text: str, message: str) -> None:
+    start = time.perf_counter()
+    with pytest.raises(DiceError) as error:
+        parse(text)
+    assert time.perf_counter() - start < 0.1
+    assert str(error.value).startswith(message)
+    assert "\n" not in str(error.value)
+
+
+def test_bad_arguments() -> None:
+    with pytest.raises(DiceError, match="A weapon die has 1 to 1000 sides, not 0"):
+        parse("1d6", weapon_die=0)
+    with pytest.raises(DiceError, match="The level must be a whole number from 0 to 100"):
+        parse("1d6", level=-1)
+    with pytest.raises(DiceError, match="must be text"):
+        parse(None)  # type: ignore[arg-type]
+    with pytest.raises(DiceError, match="Cannot keep 5 of 4d6"):
+        keep(4, 6, 5, True)
+
+
+def test_bounds_are_the_documented_constants() -> None:
+    assert (MAX_DICE, MAX_SIDES, MAX_KEEP_DICE, MAX_CONSTANT) == (200, 1000, 40, 10**6)
+    parse(f"{MAX_DICE}d2")
+    parse(f"1d{MAX_SIDES}")
+    parse(f"{MAX_KEEP_DICE}d6kh20")
+    parse(f"{MAX_CONSTANT}")
+    parse("-".join(["1d6"] * MAX_TERMS))
+    parse(" + ".join(["1d6"] * MAX_TERMS).ljust(MAX_TEXT_LENGTH))
+    # 200d6: 1,001 totals x 517 bits; two 40d20kh20: 761 totals x 346 bits.
+    assert 1001 * (6**200).bit_length() <= MAX_TABLE_BITS
+    assert 761 * (20**80).bit_length() <= MAX_COMBINED_TABLE_BITS
+    parse("200d6")
+    parse("40d20kh20+40d20kh20")
+
+
+@pytest.mark.parametrize("text", ["200d6", "30d100kh29", "40d60kh39", "19d100+100d2"])
+def test_expressions_at_the_bounds_are_fast(text: str) -> None:
+    expression = parse(text)
+    start = time.perf_counter()
+    distribution = expression.distribution()
+    # About 15 ms on a desktop CPU; generous for slow or busy machines.
+    assert time.perf_counter() - start < 1.0
+    rolls = 1
+    for term in expression.dice_terms():
+        rolls *= term.sides**term.count
+    assert distribution.total == sum(distribution.counts) == rolls
+    assert (distribution.min, distribution.max) == (expression.minimum(), expression.maximum())
