@@ -1,0 +1,107 @@
+"""Site build cost: hooks versus plain MkDocs, and 10x content versus 1x, in one run.
+
+1. The real build (hooks on) against `mkdocs build` of the very Markdown the hooks
+   produce, written out as plain files, with no hooks (target: at most 1.30x).
+2. The real build with every system replicated ten times against the real build
+   (target: at most 11x).
+
+Each figure is the best of a few builds, each in a fresh process, in temporary copies of
+the project. Run from the repository root: .venv/bin/python benchmarks/bench_build.py
+"""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import yaml
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from hooks.content import load_content  # noqa: E402
+from hooks.site import navigation, render_site  # noqa: E402
+
+REPEATS = 3
+MKDOCS = str(Path(sys.executable).parent / "mkdocs")
+
+
+def copy_project(target: Path) -> None:
+    for name in ("mkdocs.yml", "docs", "hooks", "content", "rules_core"):
+        source = ROOT / name
+        if source.is_dir():
+            shutil.copytree(source, target / name, ignore=shutil.ignore_patterns("__pycache__"))
+        else:
+            shutil.copy(source, target / name)
+
+
+def build_seconds(project: Path) -> float:
+    best = float("inf")
+    for _ in range(REPEATS):
+        site = project / "site"
+        shutil.rmtree(site, ignore_errors=True)
+        start = time.perf_counter()
+        subprocess.run(
+            [MKDOCS, "build", "--quiet", "--site-dir", str(site)], cwd=project, check=True
+        )
+        best = min(best, time.perf_counter() - start)
+    return best
+
+
+def plain_project(target: Path) -> None:
+    """The hooks' output as ordinary Markdown files and a config without hooks."""
+    copy_project(target)
+    systems = load_content(ROOT / "content")
+    for path, markdown in render_site(systems).items():
+        file = target / "docs" / path
+        file.parent.mkdir(parents=True, exist_ok=True)
+        file.write_text(markdown, encoding="utf-8")
+    config = yaml.safe_load((ROOT / "mkdocs.yml").read_text(encoding="utf-8"))
+    config.pop("hooks")
+    config["nav"] = navigation(systems, config["nav"])
+    (target / "mkdocs.yml").write_text(yaml.safe_dump(config, sort_keys=False), encoding="utf-8")
+
+
+def replicated_project(target: Path, copies: int) -> None:
+    copy_project(target)
+    content = target / "content"
+    slugs = yaml.safe_load((content / "systems.yml").read_text(encoding="utf-8"))["systems"]
+    listed = list(slugs)
+    for copy in range(2, copies + 1):
+        for slug in slugs:
+            shutil.copytree(content / slug, content / f"{slug}-{copy}")
+            system_file = content / f"{slug}-{copy}" / "system.yml"
+            text = system_file.read_text(encoding="utf-8")
+            short = yaml.safe_load(text)["short_title"]
+            system_file.write_text(
+                text.replace(f"short_title: {short}", f"short_title: {short} {copy}"),
+                encoding="utf-8",
+            )
+            listed.append(f"{slug}-{copy}")
+    (content / "systems.yml").write_text(yaml.safe_dump({"systems": listed}), encoding="utf-8")
+
+
+def main() -> int:
+    with tempfile.TemporaryDirectory() as temporary:
+        base = Path(temporary)
+        real, plain, tenfold = base / "real", base / "plain", base / "tenfold"
+        copy_project(real)
+        plain_project(plain)
+        replicated_project(tenfold, 10)
+        with_hooks = build_seconds(real)
+        without_hooks = build_seconds(plain)
+        ten_times = build_seconds(tenfold)
+    print(f"build with hooks:            {with_hooks:7.2f} s")
+    print(f"same Markdown, plain MkDocs: {without_hooks:7.2f} s")
+    print(f"content replicated 10x:      {ten_times:7.2f} s")
+    print(f"hooks / plain ratio: {with_hooks / without_hooks:.2f} (target <= 1.30)")
+    print(f"10x / 1x ratio:      {ten_times / with_hooks:.2f} (target <= 11)")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

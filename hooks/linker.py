@@ -1,0 +1,186 @@
+"""Link glossary terms in a page's Markdown, deciding from markdown-it-py's token stream.
+
+The token stream says what is prose: text inside headings, code, links, raw HTML and
+images is never touched. Edits are spliced back into the source at the positions of
+the text tokens, so everything else in the page (admonitions, attribute lists) stays
+byte for byte as written.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+
+from markdown_it import MarkdownIt
+from markdown_it.token import Token
+
+_markdown = MarkdownIt("commonmark")
+VOID_ELEMENTS = {"br", "hr", "img", "wbr", "input", "source"}
+
+
+@dataclass(frozen=True)
+class LinkTarget:
+    """Where a term points: the page, the anchor and the tooltip text."""
+
+    key: str  # one key per glossary entry, so each entry links once per section
+    href: str
+    title: str
+    page: str
+    anchor: str | None
+
+
+@dataclass(frozen=True)
+class Edit:
+    line: int  # 0-based source line
+    start: int
+    end: int
+    replacement: str
+
+
+class TermMatcher:
+    """Finds whole-word, case-insensitive mentions of any term form, longest first."""
+
+    def __init__(self, forms: dict[str, LinkTarget]) -> None:
+        self.targets = {form.casefold(): target for form, target in forms.items()}
+        ordered = sorted(forms, key=len, reverse=True)
+        alternatives = "|".join(re.escape(form) for form in ordered)
+        self.pattern = re.compile(rf"(?<![\w-])(?:{alternatives})(?![\w-])", re.IGNORECASE)
+
+    def find(self, text: str) -> Iterable[tuple[int, int, LinkTarget]]:
+        if not self.targets:
+            return
+        for match in self.pattern.finditer(text):
+            yield match.start(), match.end(), self.targets[match.group(0).casefold()]
+
+
+def _escape_title(text: str) -> str:
+    return text.replace("\\", "\\\\").replace('"', '\\"').replace("\n", " ")
+
+
+def _link(text: str, target: LinkTarget) -> str:
+    return f'[{text}]({target.href} "{_escape_title(target.title)}")'
+
+
+def _inline_edits(
+    inline: Token,
+    lines: list[str],
+    matcher: TermMatcher,
+    linked: set[str],
+    skip_keys: set[str],
+) -> list[Edit]:
+    """Edits for one inline token (a paragraph, list item or similar)."""
+    if inline.map is None or not inline.children:
+        return []
+    raw = inline.content
+    raw_lines = raw.split("\n")
+    first = inline.map[0]
+    # Where each line of the inline content starts in the source file.
+    line_starts: list[tuple[int, int]] = []
+    for offset, raw_line in enumerate(raw_lines):
+        source_line = lines[first + offset] if first + offset < len(lines) else ""
+        column = source_line.find(raw_line)
+        if column < 0:
+            return []  # content does not map back to the source verbatim: leave it alone
+        line_starts.append((first + offset, column))
+    line_offsets = [0]
+    for raw_line in raw_lines[:-1]:
+        line_offsets.append(line_offsets[-1] + len(raw_line) + 1)
+
+    def locate(position: int) -> tuple[int, int]:
+        for index in range(len(line_offsets) - 1, -1, -1):
+            if position >= line_offsets[index]:
+                source_line, column = line_starts[index]
+                return source_line, column + position - line_offsets[index]
+        raise AssertionError("position before the start of the inline content")
+
+    edits: list[Edit] = []
+    cursor = 0
+    depth_link = 0
+    depth_html = 0  # inside an inline HTML element written by hand: leave its text alone
+    for child in inline.children:
+        if child.type == "link_open":
+            depth_link += 1
+            continue
+        if child.type == "link_close":
+            depth_link -= 1
+            # Move past the link's destination so later text is never found inside it.
+            closing = raw.find(")", cursor)
+            if closing >= 0:
+                cursor = closing + 1
+            continue
+        if child.type == "html_inline":
+            tag = child.content
+            if tag.startswith("</"):
+                depth_html = max(0, depth_html - 1)
+            elif tag[1:2].isalpha() and not tag.endswith("/>"):
+                name = tag[1:].split(None, 1)[0].rstrip(">").lower()
+                depth_html += name not in VOID_ELEMENTS
+        if child.type in ("code_inline", "html_inline", "image"):
+            found = raw.find(child.content, cursor) if child.content else -1
+            if found >= 0:
+                cursor = found + len(child.content)
+            continue
+        if child.type != "text" or not child.content:
+            continue
+        found = raw.find(child.content, cursor)
+        if found < 0:
+            continue  # escapes or entities changed the text: do not guess positions
+        cursor = found + len(child.content)
+        if depth_link or depth_html:
+            continue
+        for start, end, target in matcher.find(child.content):
+            if target.key in linked or target.key in skip_keys:
+                continue
+            line, column = locate(found + start)
+            if lines[line].lstrip().startswith(("!!!", "???")):
+                continue  # an admonition's title line: a link would break its syntax
+            linked.add(target.key)
+            text = child.content[start:end]
+            edits.append(Edit(line, column, column + len(text), _link(text, target)))
+    return edits
+
+
+def link_terms(
+    markdown: str,
+    matcher: TermMatcher,
+    *,
+    page: str,
+    anchors_of_headings: list[str],
+    skip: Callable[[str], bool] = lambda content: False,
+) -> str:
+    """Link the first mention of each term per section of one page.
+
+    `anchors_of_headings` lists the page's heading anchors in document order (as the
+    content loader computed them), so that a term is not linked inside the section that
+    defines it. Inline content for which `skip` returns true is left alone.
+    """
+    lines = markdown.split("\n")
+    tokens = _markdown.parse(markdown)
+    edits: list[Edit] = []
+    linked: set[str] = set()
+    section: str | None = None
+    heading_number = 0
+    skip_keys: set[str] = set()
+    in_heading = False
+    for token in tokens:
+        if token.type == "heading_open":
+            section = anchors_of_headings[heading_number]
+            heading_number += 1
+            linked = set()
+            skip_keys = {
+                target.key
+                for target in matcher.targets.values()
+                if target.page == page and target.anchor == section
+            }
+            in_heading = True
+            continue
+        if token.type == "heading_close":
+            in_heading = False
+            continue
+        if token.type == "inline" and not in_heading and not skip(token.content):
+            edits.extend(_inline_edits(token, lines, matcher, linked, skip_keys))
+    for edit in sorted(edits, key=lambda edit: (edit.line, edit.start), reverse=True):
+        line = lines[edit.line]
+        lines[edit.line] = line[: edit.start] + edit.replacement + line[edit.end :]
+    return "\n".join(lines)

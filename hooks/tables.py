@@ -1,0 +1,173 @@
+"""Recompute arithmetic tables, compare with the print, and render tables as Markdown."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from fractions import Fraction
+
+from hooks.content import Table
+from hooks.yaml_lines import ContentError
+from rules_core.dice import parse as parse_dice
+
+MINUS_SIGNS = str.maketrans({"−": "-", "–": "-"})
+
+
+@dataclass(frozen=True)
+class Mismatch:
+    row: str
+    column: str
+    printed: str
+    computed: str
+    line: int
+
+
+def parse_number(cell: str) -> Fraction:
+    """'1,250' -> 1250, '+3' -> 3, '−2' -> -2, '5.5' -> 11/2."""
+    text = cell.strip().translate(MINUS_SIGNS).replace(",", "")
+    return Fraction(text.removeprefix("+"))
+
+
+def parse_range(cell: str) -> range:
+    """'2-3' -> range(2, 4); '7' -> range(7, 8)."""
+    low, _, high = cell.strip().translate(MINUS_SIGNS).partition("-")
+    return range(int(low), int(high or low) + 1)
+
+
+def _show(value: Fraction) -> str:
+    return str(value.numerator) if value.denominator == 1 else str(float(value))
+
+
+def _check_ability_modifier(table: Table) -> list[Mismatch]:
+    score = table.column_index(table.check["score"], table.check_line)
+    modifier = table.column_index(table.check["modifier"], table.check_line)
+    found = []
+    for row, line in zip(table.rows, table.row_lines, strict=True):
+        printed = parse_number(row[modifier])
+        expected = {(value - 10) // 2 for value in parse_range(row[score])}
+        if expected != {printed}:
+            computed = ", ".join(f"{value:+d}" for value in sorted(expected))
+            found.append(Mismatch(row[0], table.columns[modifier], row[modifier], computed, line))
+    return found
+
+
+def _check_cumulative(table: Table) -> list[Mismatch]:
+    step = table.column_index(table.check["step"], table.check_line)
+    total = table.column_index(table.check["total"], table.check_line)
+    found = []
+    previous_total: Fraction | None = None
+    previous_step: Fraction | None = None
+    for row, line in zip(table.rows, table.row_lines, strict=True):
+        printed = Fraction(0) if row[total].strip() == "-" else parse_number(row[total])
+        if previous_total is not None:
+            if previous_step is None:
+                raise ContentError(table.path, line, "a row follows a row with no next step (N/A)")
+            expected = previous_total + previous_step
+            if expected != printed:
+                found.append(
+                    Mismatch(row[0], table.columns[total], row[total], f"{_show(expected)}", line)
+                )
+        previous_total = printed
+        previous_step = None if row[step].strip().upper() == "N/A" else parse_number(row[step])
+    return found
+
+
+def _check_dice_average(table: Table) -> list[Mismatch]:
+    count = table.column_index(table.check["count"], table.check_line)
+    found = []
+    for row, line in zip(table.rows, table.row_lines, strict=True):
+        for index, column in enumerate(table.columns):
+            if index == count:
+                continue
+            expression = f"{row[count].strip()}{column.strip()}"
+            mean = parse_dice(expression).distribution().mean()
+            if parse_number(row[index]) != mean:
+                found.append(Mismatch(row[0], column, row[index], _show(mean), line))
+    return found
+
+
+CHECKS: dict[str, Callable[[Table], list[Mismatch]]] = {
+    "ability-modifier": _check_ability_modifier,
+    "cumulative": _check_cumulative,
+    "dice-average": _check_dice_average,
+}
+
+CHECK_DESCRIPTIONS = {
+    "ability-modifier": "every modifier is (score − 10) ÷ 2, rounded down",
+    "cumulative": "every cumulative total is the previous total plus the previous step",
+    "dice-average": "every average is the number of dice × (sides + 1) ÷ 2",
+}
+
+
+def check_table(table: Table) -> list[Mismatch]:
+    """Recompute a checked table; every difference must be a recorded erratum and vice versa."""
+    if table.check is None:
+        return []
+    mismatches = CHECKS[table.check["kind"]](table)
+    recorded = {(erratum.row, erratum.column): erratum for erratum in table.errata}
+    for mismatch in mismatches:
+        if (mismatch.row, mismatch.column) not in recorded:
+            raise ContentError(
+                table.path,
+                mismatch.line,
+                f"row '{mismatch.row}', column '{mismatch.column}' prints {mismatch.printed} "
+                f"but computes to {mismatch.computed}: fix the transcription, or record the "
+                "misprint under 'errata' with a note",
+            )
+    wrong = {(mismatch.row, mismatch.column) for mismatch in mismatches}
+    for key, erratum in recorded.items():
+        if key not in wrong:
+            raise ContentError(
+                table.path,
+                erratum.line,
+                f"erratum for row '{erratum.row}', column '{erratum.column}' but that cell "
+                "computes correctly: remove the erratum or fix the cell",
+            )
+    return mismatches
+
+
+def _cell(text: str) -> str:
+    return text.replace("|", "\\|").strip() or " "
+
+
+def render_table(table: Table, mismatches: list[Mismatch]) -> str:
+    """The table as Markdown: caption, rows as printed, erratum marks and notes."""
+    computed = {(mismatch.row, mismatch.column): mismatch.computed for mismatch in mismatches}
+    errata = {(erratum.row, erratum.column): erratum for erratum in table.errata}
+    anchor = f"table-{table.name}"
+    lines = [f'<span id="{anchor}"></span>', ""]
+    if table.title:
+        lines += [f"**{table.title}**", ""]
+    lines.append("| " + " | ".join(_cell(column) for column in table.columns) + " |")
+    lines.append("|" + "|".join(" --- " for _ in table.columns) + "|")
+    for row in table.rows:
+        cells = []
+        for column, text in zip(table.columns, row, strict=True):
+            cell = _cell(text)
+            if (row[0], column) in errata:
+                cell += f' <sup>[erratum](#{anchor}-errata "Misprint: see the erratum note")</sup>'
+            cells.append(cell)
+        lines.append("| " + " | ".join(cells) + " |")
+    lines.append("")
+    if table.check is not None:
+        lines += [
+            f'<p class="table-check" markdown>Checked by the build: '
+            f"{CHECK_DESCRIPTIONS[table.check['kind']]}.</p>",
+            "",
+        ]
+    if table.errata:
+        lines += [f'<span id="{anchor}-errata"></span>', "", '!!! erratum "Erratum"']
+        for erratum in table.errata:
+            detail = f"printed {_cell(_find(table, erratum.row, erratum.column))}"
+            if (erratum.row, erratum.column) in computed:
+                detail += f", computed {computed[(erratum.row, erratum.column)]}"
+            lines.append(
+                f"    - Row {erratum.row}, column {erratum.column}: {detail}. {erratum.note}"
+            )
+        lines.append("")
+    return "\n".join(lines)
+
+
+def _find(table: Table, row_key: str, column: str) -> str:
+    index = table.columns.index(column)
+    return next(row[index] for row in table.rows if row[0] == row_key)

@@ -1,0 +1,96 @@
+"""Glossary linking decided on markdown-it-py tokens: what is linked and what never is."""
+
+from __future__ import annotations
+
+from hooks.linker import LinkTarget, TermMatcher, link_terms
+
+COVER = LinkTarget("Cover", "combat.md#cover", 'Harder to "hit".', "combat", "cover")
+ADVANTAGE = LinkTarget(
+    "Combat advantage", "combat.md#combat-advantage", "+2.", "combat", "combat-advantage"
+)
+MATCHER = TermMatcher({"cover": COVER, "combat advantage": ADVANTAGE})
+ANCHORS = ["combat", "cover", "attacks", "more"]
+
+
+def link(markdown: str, page: str = "combat") -> str:
+    return link_terms(markdown, MATCHER, page=page, anchors_of_headings=ANCHORS)
+
+
+PAGE = """# Combat
+
+## Cover
+
+Cover protects. Combat advantage helps.
+
+## Attacks
+
+Behind cover, and more cover.
+
+## More
+
+Some `cover` in code, a [cover](other.md) link, and <span>cover</span> in HTML.
+"""
+
+
+def test_first_mention_per_section_only() -> None:
+    out = link(PAGE).split("\n")
+    assert out[8] == 'Behind [cover](combat.md#cover "Harder to \\"hit\\"."), and more cover.'
+
+
+def test_not_in_the_defining_section_but_other_terms_are() -> None:
+    out = link(PAGE).split("\n")
+    assert out[4] == 'Cover protects. [Combat advantage](combat.md#combat-advantage "+2.") helps.'
+
+
+def test_never_in_headings_code_links_or_html() -> None:
+    out = link(PAGE).split("\n")
+    assert out[2] == "## Cover"
+    assert (
+        out[12] == "Some `cover` in code, a [cover](other.md) link, and <span>cover</span> in HTML."
+    )
+
+
+def test_text_after_a_link_is_found_after_its_destination() -> None:
+    source = "# T\n\n## Attacks\n\nSee [x](cover.md) then cover.\n"
+    out = link_terms(source, MATCHER, page="p", anchors_of_headings=["t", "attacks"])
+    assert (
+        out.split("\n")[4]
+        == 'See [x](cover.md) then [cover](combat.md#cover "Harder to \\"hit\\".").'
+    )
+
+
+def test_whole_words_only_and_case_kept() -> None:
+    source = "# T\n\nCOVERED discovery; Cover-up; COVER.\n"
+    out = link_terms(source, MATCHER, page="p", anchors_of_headings=["t"])
+    assert out.split("\n")[2] == (
+        'COVERED discovery; Cover-up; [COVER](combat.md#cover "Harder to \\"hit\\".").'
+    )
+
+
+def test_lists_bold_and_admonitions() -> None:
+    source = '# T\n\n- With **cover** here.\n\n!!! erratum "Cover"\n    The cover note.\n'
+    out = link_terms(source, MATCHER, page="p", anchors_of_headings=["t"]).split("\n")
+    assert out[2] == '- With **[cover](combat.md#cover "Harder to \\"hit\\".")** here.'
+    assert out[4] == '!!! erratum "Cover"'  # an admonition title is never rewritten
+    assert out[5] == "    The cover note."  # already linked once in this section
+
+
+def test_skip_predicate_leaves_placeholders_alone() -> None:
+    matcher = TermMatcher({"table": COVER})
+    source = "# T\n\n[[table:cover]]\n"
+    out = link_terms(
+        source,
+        matcher,
+        page="p",
+        anchors_of_headings=["t"],
+        skip=lambda content: content.startswith("[[table:"),
+    )
+    assert out == source
+
+
+def test_longest_form_wins() -> None:
+    matcher = TermMatcher({"advantage": COVER, "combat advantage": ADVANTAGE})
+    out = link_terms(
+        "# T\n\nGain combat advantage.\n", matcher, page="p", anchors_of_headings=["t"]
+    )
+    assert "[combat advantage](combat.md#combat-advantage" in out
