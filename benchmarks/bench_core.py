@@ -9,8 +9,6 @@ Prints, for each question, the best-of-N time of each and the ratio core / icepo
 from __future__ import annotations
 
 import sys
-import time
-from collections.abc import Callable
 from fractions import Fraction
 from pathlib import Path
 
@@ -18,30 +16,13 @@ import icepool
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bench_dice import best_of  # clears icepool's caches before every call
+
 from rules_core.attacks import AttackSetup, attack
 from rules_core.systems import get_system
 
 REPEATS = 7
 DEFENSES = range(5, 31)
-
-
-def best_of(function: Callable[[], object]) -> float:
-    best = float("inf")
-    for _ in range(REPEATS):
-        clear_icepool_caches()
-        start = time.perf_counter()
-        function()
-        best = min(best, time.perf_counter() - start)
-    return best
-
-
-def clear_icepool_caches() -> None:
-    # icepool memoises dice and evaluations; clear what it exposes so every repetition
-    # computes from scratch, as the core does.
-    for name in ("_cache_clear", "cache_clear"):
-        clear = getattr(icepool, name, None)
-        if callable(clear):
-            clear()
 
 
 def core_itu(advantage: bool, disadvantage: bool) -> list[tuple[Fraction, Fraction]]:
@@ -62,11 +43,11 @@ def core_itu(advantage: bool, disadvantage: bool) -> list[tuple[Fraction, Fracti
 
 def icepool_itu(advantage: bool, disadvantage: bool) -> list[tuple[Fraction, Fraction]]:
     if advantage:
-        natural = icepool.highest(icepool.d20, icepool.d20)
+        natural = icepool.highest(icepool.d(20), icepool.d(20))
     elif disadvantage:
-        natural = icepool.lowest(icepool.d20, icepool.d20)
+        natural = icepool.lowest(icepool.d(20), icepool.d(20))
     else:
-        natural = icepool.d20
+        natural = icepool.d(20)
     answers = []
     for defense in DEFENSES:
 
@@ -93,7 +74,7 @@ def core_3d6(situations: tuple[str, ...]) -> list[tuple[Fraction, Fraction]]:
 
 def icepool_3d6(situations: tuple[str, ...]) -> list[tuple[Fraction, Fraction]]:
     crit_from = 17 - len(situations)
-    natural = 3 @ icepool.d6
+    natural = 3 @ icepool.d(6)
     answers = []
     for defense in DEFENSES:
 
@@ -142,7 +123,7 @@ def main() -> int:
         if core() != oracle():
             print(f"{name}: the core and icepool disagree", file=sys.stderr)
             return 1
-        core_time, oracle_time = best_of(core), best_of(oracle)
+        core_time, oracle_time = best_of(core, REPEATS), best_of(oracle, REPEATS)
         ratio = core_time / oracle_time
         worst = max(worst, ratio)
         print(f"{name:36} {core_time * 1e3:9.3f} {oracle_time * 1e3:11.3f} {ratio:7.2f}")
