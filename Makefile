@@ -10,6 +10,8 @@ PYTHON313 ?= $(shell for candidate in python3.13 $$HOME/.pyenv/versions/3.13*/bi
 	$$candidate -c 'import sys; assert sys.version_info[:2] == (3, 13)' >/dev/null 2>&1 && { echo $$candidate; break; }; done)
 RULES_DATA := rules_core/data/systems.json
 CONTENT := $(shell find content -type f 2>/dev/null)
+RULES_CORE_SOURCES := $(shell find rules_core -name '*.py' -not -path '*/__pycache__/*' 2>/dev/null)
+PYODIDE_BUNDLE := build/pyodide
 
 .PHONY: setup data build serve test lint bench clean
 
@@ -20,13 +22,22 @@ $(VENV)/.installed: requirements.txt
 	$(PY) -m pip install --quiet --requirement requirements.txt
 	touch $@
 
-setup: $(VENV)/.installed data
+setup: $(VENV)/.installed data node_modules/.package-lock.json $(PYODIDE_BUNDLE)/pyodide-lock.json
 
 # System rules are data in content/; the rules core reads them compiled to JSON.
 $(RULES_DATA): $(VENV)/.installed $(CONTENT) hooks/rules_data.py
 	$(PY) -m hooks.rules_data $@
 
 data: $(RULES_DATA)
+
+# The Pyodide runtime, pinned in package-lock.json; the site serves it itself (no CDN).
+node_modules/.package-lock.json: package-lock.json
+	npm ci --no-audit --no-fund
+
+# Pyodide's runtime files and the compiled rules_core wheel, served as the indexURL.
+$(PYODIDE_BUNDLE)/pyodide-lock.json: $(VENV)/.installed node_modules/.package-lock.json $(RULES_DATA) \
+		$(RULES_CORE_SOURCES) pyproject.toml hooks/pyodide_bundle.py
+	$(PY) -m hooks.pyodide_bundle $(PYODIDE_BUNDLE)
 
 build: setup
 	$(VENV)/bin/mkdocs build --strict --site-dir site
@@ -40,6 +51,7 @@ lint: setup
 
 test: setup lint
 	$(PY) -m pytest
+	node --test tests/node/
 
 bench: setup
 	$(PY) benchmarks/bench_dice.py

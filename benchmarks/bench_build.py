@@ -23,6 +23,7 @@ import yaml
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from hooks.calculators import expand_calculators  # noqa: E402
 from hooks.content import load_content  # noqa: E402
 from hooks.site import navigation, render_site  # noqa: E402
 
@@ -31,7 +32,8 @@ MKDOCS = str(Path(sys.executable).parent / "mkdocs")
 
 
 def copy_project(target: Path) -> None:
-    for name in ("mkdocs.yml", "docs", "hooks", "content", "rules_core"):
+    target.mkdir(parents=True)
+    for name in ("mkdocs.yml", "docs", "hooks", "content", "rules_core", "build"):
         source = ROOT / name
         if source.is_dir():
             shutil.copytree(source, target / name, ignore=shutil.ignore_patterns("__pycache__"))
@@ -60,6 +62,13 @@ def plain_project(target: Path) -> None:
         file = target / "docs" / path
         file.parent.mkdir(parents=True, exist_ok=True)
         file.write_text(markdown, encoding="utf-8")
+    for file in (target / "docs").rglob("*.md"):
+        # Calculator pages get their build-time results, as the hook would give them.
+        relative = file.relative_to(target / "docs").with_suffix("")
+        depth = len(relative.parts) - (relative.name == "index")
+        markdown = file.read_text(encoding="utf-8")
+        file.write_text(expand_calculators(markdown, "../" * depth), encoding="utf-8")
+    shutil.copytree(ROOT / "build" / "pyodide", target / "docs" / "assets" / "pyodide")
     config = yaml.safe_load((ROOT / "mkdocs.yml").read_text(encoding="utf-8"))
     config.pop("hooks")
     config["nav"] = navigation(systems, config["nav"])

@@ -13,6 +13,7 @@ from typing import Any
 
 from markdown.extensions.toc import slugify
 from markdown_it import MarkdownIt
+from markdown_it.token import Token
 
 from hooks.yaml_lines import ContentError, LineDict, LineList, line_of, load_yaml
 
@@ -49,6 +50,7 @@ class Page:
     text: str
     title: str
     headings: list[Heading]
+    tokens: list[Token]  # the page parsed once; every later pass reads these
 
     @property
     def anchors(self) -> set[str]:
@@ -213,13 +215,14 @@ def parse_page(system: str, name: str, path: Path, text: str) -> Page:
                 f"give this heading an explicit id, e.g. {{#{heading.anchor}-2}}",
             )
         seen[heading.anchor] = heading.line
-    return Page(system, name, path, text, headings[0].text, headings)
+    return Page(system, name, path, text, headings[0].text, headings, tokens)
 
 
 def table_placeholders(page: Page) -> list[tuple[str, int]]:
     """The `[[table:name]]` paragraphs of a page, with their lines."""
     found = []
-    for index, token in enumerate(tokens := _markdown.parse(page.text)):
+    tokens = page.tokens
+    for index, token in enumerate(tokens):
         if token.type == "paragraph_open":
             inline = tokens[index + 1]
             match = TABLE_PLACEHOLDER.match(inline.content.strip())
@@ -231,8 +234,7 @@ def table_placeholders(page: Page) -> list[tuple[str, int]]:
 def page_links(page: Page) -> list[tuple[str, int]]:
     """Every link target written in a page, with its line."""
     links = []
-    tokens = _markdown.parse(page.text)
-    for token in tokens:
+    for token in page.tokens:
         if token.type != "inline" or not token.children:
             continue
         line = token.map[0] + 1 if token.map else 0

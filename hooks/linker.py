@@ -16,6 +16,7 @@ from markdown_it import MarkdownIt
 from markdown_it.token import Token
 
 _markdown = MarkdownIt("commonmark")
+_WORD = re.compile(r"\w+")
 VOID_ELEMENTS = {"br", "hr", "img", "wbr", "input", "source"}
 
 
@@ -46,12 +47,23 @@ class TermMatcher:
         ordered = sorted(forms, key=len, reverse=True)
         alternatives = "|".join(re.escape(form) for form in ordered)
         self.pattern = re.compile(rf"(?<![\w-])(?:{alternatives})(?![\w-])", re.IGNORECASE)
+        # Trying every alternative at every character is slow; try them only where a
+        # word starts that some form starts with.
+        self.first_words = {
+            match.group(0).casefold() for form in forms if (match := _WORD.match(form))
+        }
 
     def find(self, text: str) -> Iterable[tuple[int, int, LinkTarget]]:
         if not self.targets:
             return
-        for match in self.pattern.finditer(text):
-            yield match.start(), match.end(), self.targets[match.group(0).casefold()]
+        end = 0
+        for word in _WORD.finditer(text):
+            if word.start() < end or word.group(0).casefold() not in self.first_words:
+                continue
+            match = self.pattern.match(text, word.start())
+            if match:
+                end = match.end()
+                yield match.start(), end, self.targets[match.group(0).casefold()]
 
 
 def _escape_title(text: str) -> str:
@@ -148,15 +160,17 @@ def link_terms(
     page: str,
     anchors_of_headings: list[str],
     skip: Callable[[str], bool] = lambda content: False,
+    tokens: list[Token] | None = None,
 ) -> str:
     """Link the first mention of each term per section of one page.
 
     `anchors_of_headings` lists the page's heading anchors in document order (as the
     content loader computed them), so that a term is not linked inside the section that
-    defines it. Inline content for which `skip` returns true is left alone.
+    defines it. Inline content for which `skip` returns true is left alone. `tokens`,
+    when given, are the page already parsed.
     """
     lines = markdown.split("\n")
-    tokens = _markdown.parse(markdown)
+    tokens = _markdown.parse(markdown) if tokens is None else tokens
     edits: list[Edit] = []
     linked: set[str] = set()
     section: str | None = None

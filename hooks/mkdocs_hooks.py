@@ -17,9 +17,13 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
+from hooks.calculators import expand_calculators  # noqa: E402
 from hooks.content import System, load_content  # noqa: E402
+from hooks.pyodide_bundle import bundle_files  # noqa: E402
 from hooks.site import edit_source, navigation, render_site  # noqa: E402
 from hooks.yaml_lines import ContentError  # noqa: E402
+
+PYODIDE_BUNDLE = ROOT / "build" / "pyodide"
 
 _systems: dict[str, System] = {}
 _pages: dict[str, str] = {}
@@ -39,7 +43,29 @@ def on_config(config):
 def on_files(files: Files, config) -> Files:
     for path, markdown in _pages.items():
         files.append(File.generated(config, path, content=markdown))
+    # The calculators' Python runtime and the rules core wheel, served by the site itself.
+    if not (PYODIDE_BUNDLE / "pyodide-lock.json").exists():
+        raise PluginError(f"{PYODIDE_BUNDLE} is missing: run `make setup` to build it")
+    for path in bundle_files(PYODIDE_BUNDLE):
+        relative = path.relative_to(PYODIDE_BUNDLE).as_posix()
+        files.append(
+            File(
+                relative,
+                src_dir=str(PYODIDE_BUNDLE),
+                dest_dir=config["site_dir"],
+                use_directory_urls=False,
+                dest_uri=f"assets/pyodide/{relative}",
+            )
+        )
     return files
+
+
+def on_page_markdown(markdown: str, page, config, files) -> str:
+    if "[[calculator:" not in markdown:
+        return markdown
+    # Links in a prerendered result are relative to the site root.
+    base = "../" * page.url.count("/")
+    return expand_calculators(markdown, base)
 
 
 def on_page_context(context, page, config, nav):

@@ -62,6 +62,7 @@ def render_page(system: System, page: Page, matcher: TermMatcher, tables: dict[s
         page=page.name,
         anchors_of_headings=[heading.anchor for heading in page.headings],
         skip=lambda content: TABLE_PLACEHOLDER.match(content.strip()) is not None,
+        tokens=page.tokens,
     )
     lines = markdown.split("\n")
     for name, line in table_placeholders(page):

@@ -11,6 +11,9 @@ from typing import Any
 
 import yaml
 
+# libyaml's parser when PyYAML was built with it (it is, in the pinned wheels): ~10x faster.
+SAFE_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
 
 class ContentError(Exception):
     """Malformed content: the message names the file and line to fix."""
@@ -73,7 +76,7 @@ def _construct(node: yaml.Node, path: Path) -> Any:
 def load_yaml(path: Path) -> Any:
     """Parse one YAML file into line-aware values; syntax errors become ContentError."""
     try:
-        node = yaml.compose(path.read_text(encoding="utf-8"), Loader=yaml.SafeLoader)
+        node = yaml.compose(path.read_text(encoding="utf-8"), Loader=SAFE_LOADER)
     except yaml.MarkedYAMLError as error:
         mark = error.problem_mark or error.context_mark
         line = mark.line + 1 if mark else None

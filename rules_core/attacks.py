@@ -5,9 +5,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
+from functools import cache
 
 from rules_core.damage import DamageSetup, damage
-from rules_core.dice import parse
+from rules_core.dice import Distribution, parse
 from rules_core.systems import RulesError, Sources, System
 
 MAX_ATTACKS = 100
@@ -43,6 +44,12 @@ class AttackResult:
     at_least_one_hit: Fraction  # over `attacks` attacks
     expected_damage: Fraction | None
     sources: Sources = field(compare=False)
+
+
+@cache
+def _natural_distribution(roll: str) -> Distribution:
+    """The natural roll's distribution ('1d20', '2d20kh1', '3d6'): a handful, reused."""
+    return parse(roll).distribution()
 
 
 def situations(system: System) -> dict[str, dict]:
@@ -107,63 +114,118 @@ def _check_setup(system: System, rule: dict, setup: AttackSetup, sources: Source
         raise system.not_defined("resist", "resistance tied to the natural roll (Resist X+)")
 
 
-def attack(system: System, setup: AttackSetup) -> AttackResult:
+@dataclass(frozen=True)
+class _NaturalRules:
+    """A system's natural-roll rules for one attack, with the situations applied."""
+
+    always_hit: frozenset[int]
+    always_miss: frozenset[int]
+    crit_fails: frozenset[int]
+    crit_from: int
+    requires_hit: bool
+
+    def outcome(self, natural: int, reaches: bool) -> str:
+        if natural in self.always_miss:
+            return "miss"
+        if natural in self.crit_fails:
+            return "crit_fail"
+        if natural >= self.crit_from and (reaches or not self.requires_hit):
+            return "crit"
+        if reaches or natural in self.always_hit:
+            return "hit"
+        return "miss"
+
+
+@dataclass(frozen=True)
+class _Prepared:
+    roll: str
+    modifier: int
+    defense: int
+    rules: _NaturalRules
+
+
+def _prepare(system: System, setup: AttackSetup, sources: Sources) -> _Prepared:
+    """Validate a setup and resolve everything but the dice: roll, modifiers, rules."""
     rule = system.rule("attack", "attack rolls")
-    sources = Sources()
     sources.cite(rule.get("cite"))
     _check_setup(system, rule, setup, sources)
     roll = _natural_roll(system, rule, setup, sources)
     attack_mods, defense_mods, crit_shift = _modifiers(system, rule, setup, sources)
-    modifier = setup.bonus + setup.escalation + attack_mods
-    defense = setup.defense + defense_mods
-
-    always_hit = set(rule.get("always_hit", {}).get("naturals", []))
-    always_miss = set(rule.get("always_miss", {}).get("naturals", []))
     critical = rule["critical"]
-    crit_from = int(critical["from"]) + crit_shift
-    requires_hit = bool(critical.get("requires_hit", False))
     fail_rule = rule.get("crit_fail")
-    crit_fails = set(fail_rule["naturals"]) if fail_rule else set()
     for entry in (rule.get("always_hit"), rule.get("always_miss"), critical, fail_rule):
         if entry:
             sources.cite(entry.get("cite"))
             sources.interpret(entry.get("interpretation"))
     for note in rule.get("unstated", []):
         sources.interpret(note)
+    rules = _NaturalRules(
+        always_hit=frozenset(rule.get("always_hit", {}).get("naturals", [])),
+        always_miss=frozenset(rule.get("always_miss", {}).get("naturals", [])),
+        crit_fails=frozenset(fail_rule["naturals"] if fail_rule else []),
+        crit_from=int(critical["from"]) + crit_shift,
+        requires_hit=bool(critical.get("requires_hit", False)),
+    )
+    return _Prepared(
+        roll, setup.bonus + setup.escalation + attack_mods, setup.defense + defense_mods, rules
+    )
 
-    hit = crit = crit_fail = Fraction(0)
-    outcomes: list[tuple[int, str, Fraction]] = []  # natural, outcome, probability
-    for natural, probability in parse(roll).distribution().items():
-        reaches = natural + modifier >= defense
-        if natural in always_miss:
-            outcome = "miss"
-        elif natural in crit_fails:
-            outcome = "crit_fail"
-        elif natural >= crit_from and (reaches or not requires_hit):
-            outcome = "crit"
-        elif reaches or natural in always_hit:
-            outcome = "hit"
-        else:
-            outcome = "miss"
-        outcomes.append((natural, outcome, probability))
-        if outcome in ("hit", "crit"):
-            hit += probability
-        if outcome == "crit":
-            crit += probability
-        if outcome == "crit_fail":
-            crit_fail += probability
 
+def _count_outcomes(prepared: _Prepared, defense: int) -> list[tuple[int, str, int]]:
+    """(natural, outcome, ways) for every natural roll, in whole numbers of ways."""
+    natural_roll = _natural_distribution(prepared.roll)
+    return [
+        (natural, prepared.rules.outcome(natural, natural + prepared.modifier >= defense), count)
+        for natural, count in enumerate(natural_roll.counts, start=natural_roll.offset)
+        if count
+    ]
+
+
+def hit_chance_by_defense(
+    system: System, setup: AttackSetup, defenses: Sequence[int]
+) -> list[tuple[int, Fraction]]:
+    """P(hit) against each defense (before situational defense modifiers), for charts."""
+    prepared = _prepare(system, setup, Sources())
+    shift = prepared.defense - setup.defense
+    total = _natural_distribution(prepared.roll).total
+    return [
+        (
+            defense,
+            Fraction(
+                sum(
+                    ways
+                    for _, outcome, ways in _count_outcomes(prepared, defense + shift)
+                    if outcome in ("hit", "crit")
+                ),
+                total,
+            ),
+        )
+        for defense in defenses
+    ]
+
+
+def attack(system: System, setup: AttackSetup) -> AttackResult:
+    sources = Sources()
+    prepared = _prepare(system, setup, sources)
+    total = _natural_distribution(prepared.roll).total
+    counted = _count_outcomes(prepared, prepared.defense)
+    ways = dict.fromkeys(("hit", "crit", "miss", "crit_fail"), 0)
+    for _, outcome, count in counted:
+        ways[outcome] += count
+    hit = Fraction(ways["hit"] + ways["crit"], total)
+    rule = system.rule("attack", "attack rolls")
     expected = None
     if setup.damage is not None:
+        outcomes = [(natural, outcome, Fraction(n, total)) for natural, outcome, n in counted]
         expected = _expected_damage(system, rule, setup, outcomes, sources)
     return AttackResult(
-        roll=roll,
-        attack_modifier=modifier,
-        defense=defense,
+        roll=prepared.roll,
+        attack_modifier=prepared.modifier,
+        defense=prepared.defense,
         hit=hit,
-        crit=crit,
+        crit=Fraction(ways["crit"], total),
         miss=1 - hit,
-        crit_fail=crit_fail if fail_rule else None,
+        crit_fail=Fraction(ways["crit_fail"], total) if rule.get("crit_fail") else None,
         at_least_one_hit=1 - (1 - hit) ** setup.attacks,
         expected_damage=expected,
         sources=sources,

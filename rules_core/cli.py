@@ -36,6 +36,15 @@ class _Parser(argparse.ArgumentParser):
     def error(self, message: str) -> NoReturn:
         raise UsageError(message)
 
+    def _check_value(self, action: argparse.Action, value: object) -> None:
+        # Our own wording: argparse's changed between Python patch releases, and the
+        # browser's Python must print exactly what the command line prints.
+        if action.choices is not None and value not in action.choices:
+            choices = ", ".join(map(str, action.choices))
+            raise argparse.ArgumentError(
+                action, f"invalid choice: {value!r} (choose from {choices})"
+            )
+
 
 def _fraction(value: Fraction | None) -> str | None:
     return None if value is None else str(value)
@@ -143,9 +152,8 @@ def run_level(args: argparse.Namespace) -> tuple[dict[str, Any], list[str]]:
     return _with_sources(payload, result.sources), text + _sources_text(result.sources)
 
 
-def run_attack(args: argparse.Namespace) -> tuple[dict[str, Any], list[str]]:
-    system = get_system(args.system)
-    setup = AttackSetup(
+def attack_setup(args: argparse.Namespace) -> AttackSetup:
+    return AttackSetup(
         bonus=args.bonus,
         defense=args.defense,
         advantage=args.advantage,
@@ -160,6 +168,11 @@ def run_attack(args: argparse.Namespace) -> tuple[dict[str, Any], list[str]]:
         extra_crit=args.extra_crit,
         resist=args.resist,
     )
+
+
+def run_attack(args: argparse.Namespace) -> tuple[dict[str, Any], list[str]]:
+    system = get_system(args.system)
+    setup = attack_setup(args)
     result = attack(system, setup)
     payload = {
         "system": system.slug,

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 from functools import cache
-from importlib import resources
+from pathlib import Path
 from typing import Any
 
 SYSTEM_SLUGS = ("orcus", "3d6-combat", "into-the-unknown", "4e-core")
@@ -87,11 +87,13 @@ class System:
         return NotDefined(message, citations)
 
 
+DATA = Path(__file__).with_name("data") / "systems.json"
+
+
 @cache
 def _load() -> dict[str, Any]:
-    data = resources.files("rules_core").joinpath("data/systems.json")
     try:
-        return json.loads(data.read_text(encoding="utf-8"))["systems"]
+        return json.loads(DATA.read_text(encoding="utf-8"))["systems"]
     except FileNotFoundError:
         raise RuntimeError(
             "rules_core/data/systems.json is missing: run `make data` to compile content/"

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from fractions import Fraction
 
 import pytest
 
 from rules_core.abilities import modifier, point_buy, rolled_score
-from rules_core.attacks import AttackSetup, attack
+from rules_core.attacks import AttackSetup, attack, hit_chance_by_defense
 from rules_core.damage import DamageSetup, damage
 from rules_core.dice import parse
 from rules_core.encounters import Monster, encounter, xp_table
@@ -308,3 +309,20 @@ def test_encounter_budget() -> None:
         encounter(ORCUS, 4, 1, [Monster(1, "minion")])
     with pytest.raises(NotDefined):
         encounter(ITU, 4, 1, [])
+
+
+@pytest.mark.parametrize(
+    ("system", "setup"),
+    [
+        (ORCUS, AttackSetup(bonus=4, defense=0, situations=("half-cover",))),
+        (ITU, AttackSetup(bonus=2, defense=0, advantage=True, situations=("half-cover",))),
+        (DICE3, AttackSetup(bonus=3, defense=0, escalation=2, situations=("weak",))),
+        (CORE4E, AttackSetup(bonus=1, defense=0)),
+    ],
+)
+def test_hit_chance_by_defense_matches_single_attacks(system, setup) -> None:
+    defenses = range(-5, 35)
+    curve = hit_chance_by_defense(system, setup, defenses)
+    assert [d for d, _ in curve] == list(defenses)
+    for defense, chance in curve:
+        assert chance == attack(system, replace(setup, defense=defense)).hit

@@ -1,0 +1,31 @@
+// Runs the rules core in Pyodide, off the page's thread, and stays warm between requests.
+// The page sends {id, request} (request: a JSON string for rules_core.web.handle_json)
+// and gets back {id, response}; {ready: true} once Python and the core are loaded.
+import { loadPyodide } from "../pyodide/pyodide.mjs";
+
+const indexURL = new URL("../pyodide/", import.meta.url).href;
+
+const handle = (async () => {
+  const pyodide = await loadPyodide({ indexURL });
+  await pyodide.loadPackage("rules_core");
+  const handleJson = pyodide.pyimport("rules_core.web").handle_json;
+  // What is loaded now lives as long as the page: keep the garbage collector from
+  // walking it on every collection, which would stall calculations at random.
+  pyodide.runPython("import gc; gc.collect(); gc.freeze()");
+  return handleJson;
+})();
+
+handle.then(
+  () => self.postMessage({ ready: true }),
+  (error) => self.postMessage({ failed: String(error) }),
+);
+
+self.onmessage = async (event) => {
+  const { id, request } = event.data;
+  try {
+    const handleJson = await handle;
+    self.postMessage({ id, response: handleJson(request) });
+  } catch (error) {
+    self.postMessage({ id, failed: String(error) });
+  }
+};

@@ -1,0 +1,126 @@
+"""Calculator widgets: the form, rendered from the core's field specs, and a result
+computed at build time by the same `rules_core.web.handle` the browser runs.
+
+A page asks for a calculator with a paragraph holding only `[[calculator:NAME]]`.
+"""
+
+from __future__ import annotations
+
+import re
+from html import escape
+
+from markdown_it import MarkdownIt
+
+from rules_core.systems import get_system
+from rules_core.web import CALCULATORS, Field, handle, situation_choices
+
+PLACEHOLDER = re.compile(r"^\[\[calculator:([a-z]+)\]\]$")
+_markdown = MarkdownIt("commonmark")
+
+
+def _attributes(field: Field) -> str:
+    systems = f' data-systems="{" ".join(field.systems)}"' if field.systems else ""
+    return f'class="calc-field calc-field--{field.kind}"{systems}'
+
+
+def _control(calculator: str, field: Field) -> str:
+    ident = f"{calculator}-{field.name}"
+    described = f'aria-describedby="{ident}-error{" " + ident + "-hint" if field.hint else ""}"'
+    common = f'id="{ident}" name="{field.name}" {described}'
+    if field.kind in ("system", "choice"):
+        options = []
+        for value, label in field.choices:
+            if field.kind == "system":
+                label = get_system(value).title
+            selected = " selected" if value == field.default else ""
+            options.append(f'<option value="{escape(value)}"{selected}>{escape(label)}</option>')
+        return f"<select {common}>{''.join(options)}</select>"
+    if field.kind == "check":
+        checked = " checked" if field.default == "on" else ""
+        return f'<input type="checkbox" {common}{checked}>'
+    if field.kind == "situations":
+        boxes = []
+        for system, choices in situation_choices().items():
+            for value, label in choices:
+                box_id = f"{ident}-{system}-{value}"
+                boxes.append(
+                    f'<label class="calc-check" for="{box_id}" data-systems="{system}">'
+                    f'<input type="checkbox" id="{box_id}" data-situation="{escape(value)}"> '
+                    f"{escape(label)}</label>"
+                )
+        hidden = f'<input type="hidden" {common} value="">'
+        return hidden + "".join(boxes)
+    if field.kind == "int":
+        bounds = ""
+        if field.minimum is not None:
+            bounds = f' min="{field.minimum}" max="{field.maximum}"'
+        return (
+            f'<input type="text" inputmode="numeric" autocomplete="off" {common}{bounds} '
+            f'value="{escape(field.default)}">'
+        )
+    return (
+        f'<input type="text" autocomplete="off" spellcheck="false" {common} '
+        f'value="{escape(field.default)}">'
+    )
+
+
+def render_form(name: str) -> str:
+    calculator = CALCULATORS[name]
+    parts = []
+    for field in calculator.fields:
+        ident = f"{name}-{field.name}"
+        hint = (
+            f'<span class="calc-hint" id="{ident}-hint">{escape(field.hint)}</span>'
+            if field.hint
+            else ""
+        )
+        if field.kind == "situations":
+            label = f'<span class="calc-label" id="{ident}-label">{escape(field.label)}</span>'
+        elif field.kind == "check":
+            label = ""
+        else:
+            label = f'<label class="calc-label" for="{ident}">{escape(field.label)}</label>'
+        control = _control(name, field)
+        if field.kind == "check":
+            control = (
+                f'<label class="calc-check" for="{ident}">{control} {escape(field.label)}</label>'
+            )
+        if field.name == "rolled":
+            control = (
+                '<button type="button" class="md-button md-button--primary calc-roll">Roll</button>'
+            )
+        error = f'<span class="calc-error" id="{ident}-error" role="alert"></span>'
+        parts.append(f"<div {_attributes(field)}>{label}{control}{hint}{error}</div>")
+    return f'<form class="calc-form" novalidate>{"".join(parts)}</form>'
+
+
+def render_calculator(name: str, base: str) -> str:
+    """The whole widget as one block of HTML (no blank lines, so Markdown keeps it raw)."""
+    if name not in CALCULATORS:
+        raise KeyError(f"no calculator named '{name}'")
+    calculator = CALCULATORS[name]
+    result = handle(name, {}, base)
+    if not result["ok"]:
+        raise ValueError(f"the default inputs of '{name}' do not compute: {result}")
+    return (
+        f'<section class="calc" data-calculator="{name}" aria-labelledby="{name}-title">'
+        f'<h2 id="{name}-title">{escape(calculator.title)}</h2>'
+        f"{render_form(name)}"
+        f'<p class="calc-status" role="status"><span class="calc-status-text">'
+        f"Results for the default inputs, computed when the site was built.</span></p>"
+        f'<div class="calc-result" id="{name}-result" aria-live="polite">{result["html"]}</div>'
+        "</section>"
+    )
+
+
+def expand_calculators(markdown: str, base: str) -> str:
+    """Replace each `[[calculator:NAME]]` paragraph of a page with its widget."""
+    lines = markdown.split("\n")
+    tokens = _markdown.parse(markdown)
+    for index, token in enumerate(tokens):
+        if token.type != "paragraph_open" or token.map is None:
+            continue
+        match = PLACEHOLDER.match(tokens[index + 1].content.strip())
+        if match:
+            lines[token.map[0]] = render_calculator(match.group(1), base)
+    return "\n".join(lines)

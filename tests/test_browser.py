@@ -1,0 +1,214 @@
+"""The calculators in a real Chromium (Debian's package, driven by Playwright).
+
+The site is built once into a temporary folder and served on 127.0.0.1; every page
+must compute with the Python core running in Pyodide, keep its inputs in the address,
+show bad input next to its field, log no console error, and request nothing from any
+other host. Screenshots at desktop and phone widths go to test-artifacts/.
+"""
+
+from __future__ import annotations
+
+import functools
+import http.server
+import os
+import subprocess
+import sys
+import threading
+from collections.abc import Iterator
+from fractions import Fraction
+from pathlib import Path
+from urllib.parse import parse_qs, urlsplit
+
+import pytest
+from playwright.sync_api import Browser, Page, expect, sync_playwright
+
+ROOT = Path(__file__).resolve().parent.parent
+ARTIFACTS = ROOT / "test-artifacts"
+CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
+LAUNCH_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+PAGES = {
+    "abilities": ("modifier", "pointbuy", "abilityroll"),
+    "level": ("level",),
+    "attack": ("attack",),
+    "damage": ("damage",),
+    "encounter": ("encounter",),
+    "dice": ("roll",),
+}
+
+
+class _QuietHandler(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, format, *args):
+        pass
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory) -> Iterator[str]:
+    site = tmp_path_factory.mktemp("site")
+    subprocess.run(
+        [sys.executable, "-m", "mkdocs", "build", "--strict", "--quiet", "--site-dir", str(site)],
+        cwd=ROOT,
+        check=True,
+    )
+    assert (site / "assets" / "pyodide" / "pyodide.mjs").exists(), "the site must serve Pyodide"
+    handler = functools.partial(_QuietHandler, directory=str(site))
+    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{httpd.server_address[1]}/"
+    httpd.shutdown()
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    assert Path(CHROMIUM).exists(), f"Debian's chromium is expected at {CHROMIUM}"
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=LAUNCH_ARGS)
+        yield browser
+        browser.close()
+
+
+class Watched:
+    """A page with its console errors and its requests to other hosts recorded."""
+
+    def __init__(self, browser: Browser, origin: str, width: int = 1280) -> None:
+        self.context = browser.new_context(viewport={"width": width, "height": 900})
+        self.page: Page = self.context.new_page()
+        self.errors: list[str] = []
+        self.foreign: list[str] = []
+        self.page.on("console", lambda m: m.type == "error" and self.errors.append(m.text))
+        self.page.on("pageerror", lambda e: self.errors.append(str(e)))
+        self.page.on("request", lambda r: r.url.startswith(origin) or self.foreign.append(r.url))
+
+    def close(self) -> None:
+        self.context.close()
+        assert self.errors == []
+        assert self.foreign == []
+
+
+def wait_live(page: Page, calculator: str) -> None:
+    """Wait until the widget shows a live (not stale, not loading) result."""
+    widget = page.locator(f'.calc[data-calculator="{calculator}"]')
+    expect(widget.locator(".calc-result")).to_have_attribute("aria-busy", "false", timeout=60_000)
+    expect(widget.locator(".calc-result")).not_to_have_class("calc-result--stale")
+
+
+def figure(page: Page, calculator: str, label: str) -> str:
+    row = page.locator(f'.calc[data-calculator="{calculator}"] .calc-figures tr', has_text=label)
+    return row.locator("td").first.inner_text()
+
+
+def test_every_calculator_computes_live(browser: Browser, server: str) -> None:
+    ARTIFACTS.mkdir(exist_ok=True)
+    for width, label in ((1280, "desktop"), (375, "phone")):
+        watched = Watched(browser, server, width)
+        for slug, calculators in PAGES.items():
+            watched.page.goto(f"{server}calculators/{slug}/")
+            for calculator in calculators:
+                wait_live(watched.page, calculator)
+            watched.page.screenshot(path=str(ARTIFACTS / f"{slug}-{label}.png"), full_page=True)
+        watched.close()
+
+
+def test_attack_changes_round_trip_through_the_address(browser: Browser, server: str) -> None:
+    watched = Watched(browser, server)
+    page = watched.page
+    page.goto(f"{server}calculators/attack/")
+    wait_live(page, "attack")
+    assert figure(page, "attack", "Hit").startswith("55.00%")
+    page.select_option("#attack-system", "into-the-unknown")
+    page.select_option("#attack-mode", "advantage")
+    page.fill("#attack-bonus", "6")
+    page.fill("#attack-defense", "16")
+    expect(page.locator("#attack-result")).to_contain_text("79.75%")  # 319/400
+    address = page.url
+    query = parse_qs(urlsplit(address).query)
+    assert query["system"] == ["into-the-unknown"] and query["mode"] == ["advantage"]
+    # Back goes to the previous state (the system changed, advantage not yet chosen),
+    # forward returns to the result.
+    page.go_back()
+    expect(page.locator("#attack-mode")).to_have_value("normal")
+    expect(page.locator("#attack-result")).to_contain_text("11/20")
+    page.go_forward()
+    expect(page.locator("#attack-mode")).to_have_value("advantage")
+    expect(page.locator("#attack-result")).to_contain_text("319/400")
+    # The address alone reproduces the result, in a fresh page.
+    fresh = watched.context.new_page()
+    fresh.goto(address)
+    wait_live(fresh, "attack")
+    expect(fresh.locator("#attack-result")).to_contain_text("319/400")
+    assert fresh.locator("#attack-mode").input_value() == "advantage"
+    watched.close()
+
+
+def test_bad_input_is_shown_next_to_the_field(browser: Browser, server: str) -> None:
+    watched = Watched(browser, server)
+    page = watched.page
+    page.goto(f"{server}calculators/damage/")
+    wait_live(page, "damage")
+    before = page.locator("#damage-result").inner_html()
+    page.fill("#damage-expression", "10000d10000")
+    expect(page.locator("#damage-expression-error")).to_contain_text("dice")
+    expect(page.locator("#damage-expression")).to_have_attribute("aria-invalid", "true")
+    assert page.locator("#damage-result").inner_html() == before  # the last good result stays
+    page.fill("#damage-expression", "abc")
+    expect(page.locator("#damage-expression-error")).not_to_be_empty()
+    page.fill("#damage-expression", "2d6+3")
+    expect(page.locator("#damage-expression-error")).to_be_empty()
+    page.goto(f"{server}calculators/encounter/")
+    wait_live(page, "encounter")
+    page.fill("#encounter-party", "-4")
+    expect(page.locator("#encounter-party-error")).to_contain_text("from 1 to 100")
+    page.goto(f"{server}calculators/abilities/")
+    wait_live(page, "modifier")
+    page.fill("#modifier-score", "x")
+    expect(page.locator("#modifier-score-error")).to_contain_text("whole number")
+    watched.close()
+
+
+def test_a_system_without_the_rule_says_so(browser: Browser, server: str) -> None:
+    watched = Watched(browser, server)
+    page = watched.page
+    page.goto(f"{server}calculators/level/?system=into-the-unknown")
+    wait_live(page, "level")
+    result = page.locator("#level-result")
+    expect(result).to_contain_text("does not define XP and levels")
+    link = result.locator("a").first
+    expect(link).to_have_attribute("href", "../../into-the-unknown/adventuring/#gold-for-xp")
+    watched.close()
+
+
+def test_point_buy_shows_live_remaining_points(browser: Browser, server: str) -> None:
+    watched = Watched(browser, server)
+    page = watched.page
+    page.goto(f"{server}calculators/abilities/")
+    wait_live(page, "pointbuy")
+    page.fill("#pointbuy-str", "18")
+    expect(page.locator("#pointbuy-result")).to_contain_text("Not valid")
+    assert figure(page, "pointbuy", "Remaining") == "-7"
+    # The page's other widgets follow a change of system.
+    page.select_option("#modifier-system", "into-the-unknown")
+    expect(page.locator("#pointbuy-system")).to_have_value("into-the-unknown")
+    expect(page.locator("#pointbuy-result")).to_contain_text("does not define a point-buy")
+    watched.close()
+
+
+def test_dice_roller_rolls_with_a_seed(browser: Browser, server: str) -> None:
+    watched = Watched(browser, server)
+    page = watched.page
+    page.goto(f"{server}calculators/dice/?expression=3d6&seed=42")
+    wait_live(page, "roll")
+    page.click(".calc-roll")
+    expect(page.locator("#roll-result .calc-rolled")).to_contain_text("Rolled")
+    first = page.locator("#roll-result .calc-rolled").inner_text()
+    page.click(".calc-roll")
+    expect(page.locator("#roll-result .calc-rolled")).to_have_text(first)
+    mean = figure(page, "roll", "Mean").split()[0]
+    assert Fraction(mean) == Fraction("10.50")
+    watched.close()

@@ -1,0 +1,111 @@
+"""The calculator API the browser runs: defaults, field errors, escaping, not-defined rules."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from hooks.calculators import expand_calculators, render_calculator, render_form
+from rules_core.web import CALCULATORS, handle, handle_json
+
+HOSTILE = ["<script>alert(1)</script>", '"><img src=x onerror=alert(1)>', "javascript:alert(1)"]
+
+
+@pytest.mark.parametrize("name", sorted(CALCULATORS))
+def test_default_inputs_compute(name: str) -> None:
+    result = handle(name, {}, "../../")
+    assert result["ok"], result
+    assert result["errors"] == {}
+    assert result["html"]
+
+
+def test_results_match_the_cli_payload() -> None:
+    result = handle("attack", {"system": "into-the-unknown", "mode": "advantage"}, "")
+    assert (result["data"]["hit"], result["data"]["roll"]) == ("319/400", "2d20kh1")
+    assert "79.75%" in result["html"]
+    assert 'href="into-the-unknown/combat/#rolling-1-or-20"' in result["html"]
+
+
+def test_field_errors_name_their_field() -> None:
+    result = handle(
+        "attack",
+        {"bonus": "abc", "defense": "999", "damage": "10000d10000", "escalation": "9"},
+    )
+    assert not result["ok"] and result["html"] == ""
+    assert result["errors"]["bonus"] == "Enter a whole number."
+    assert result["errors"]["defense"] == "Enter a number from -100 to 200."
+    assert result["errors"]["escalation"] == "Enter a number from 0 to 6."
+    assert "Too many dice" in result["errors"]["damage"]
+    assert handle("encounter", {"party": "-2"})["errors"] == {
+        "party": "Enter a number from 1 to 100."
+    }
+
+
+def test_library_errors_land_on_the_primary_field() -> None:
+    result = handle("damage", {"system": "3d6-combat", "resistance": "12"})
+    # Resistance in the 3d6 rules depends on the attack's natural roll.
+    assert not result["ok"]
+    assert "natural roll" in result["errors"]["expression"]
+
+
+def test_not_defined_is_plain_and_links_to_what_the_text_says() -> None:
+    result = handle("level", {"system": "into-the-unknown"}, "../../")
+    assert result["ok"]
+    assert "does not define XP and levels" in result["html"]
+    assert 'href="../../into-the-unknown/adventuring/#gold-for-xp"' in result["html"]
+
+
+@pytest.mark.parametrize("payload", HOSTILE)
+@pytest.mark.parametrize("name", sorted(CALCULATORS))
+def test_hostile_input_never_becomes_markup(name: str, payload: str) -> None:
+    for field in CALCULATORS[name].fields:
+        # The HTML is the only markup the page takes from Python; errors become text.
+        result = handle(name, {field.name: payload}, payload)
+        assert "<script" not in result["html"]
+        assert "<img" not in result["html"]
+        assert 'href="javascript:' not in result["html"]
+
+
+def test_unknown_calculator_and_malformed_requests() -> None:
+    assert handle("nope", {})["message"] == "Unknown calculator 'nope'."
+    assert json.loads(handle_json("not json"))["message"] == "The request was malformed."
+    assert json.loads(handle_json('{"inputs": {}}'))["ok"] is False
+    response = json.loads(handle_json('{"calculator": "modifier", "inputs": {"score": "18"}}'))
+    assert response["ok"] and "<td>+4</td>" in response["html"]
+    assert "data" not in response  # the page needs only the markup
+
+
+def test_overlong_input_is_refused() -> None:
+    result = handle("damage", {"expression": "1" * 5000})
+    assert result["errors"]["expression"] == "At most 200 characters."
+
+
+def test_dice_roller_rolls_only_when_asked() -> None:
+    odds = handle("roll", {"expression": "2d6"})
+    assert "Press “Roll” to roll." in odds["html"]
+    rolled = handle("roll", {"expression": "2d6", "seed": "5", "rolled": "on"})
+    assert (
+        rolled["data"]["total"]
+        == handle("roll", {"expression": "2d6", "seed": "5", "rolled": "on"})["data"]["total"]
+    )
+
+
+def test_widget_is_prerendered_with_the_live_markup() -> None:
+    widget = render_calculator("attack", "../../")
+    assert handle("attack", {}, "../../")["html"] in widget
+    assert "\n\n" not in widget  # one raw HTML block for Markdown
+    form = render_form("attack")
+    for field in CALCULATORS["attack"].fields:
+        assert f'id="attack-{field.name}"' in form or field.name == "rolled"
+        assert f'id="attack-{field.name}-error"' in form
+    assert 'data-systems="3d6-combat"' in form  # the escalation die is a 3d6 rule
+
+
+def test_placeholders_are_expanded_and_unknown_ones_fail() -> None:
+    page = "# Page\n\n[[calculator:level]]\n\nText `[[calculator:level]]` stays.\n"
+    out = expand_calculators(page, "../")
+    assert out.count('data-calculator="level"') == 1
+    assert "Text `[[calculator:level]]` stays." in out
+    with pytest.raises(KeyError, match="no calculator named 'nope'"):
+        expand_calculators("[[calculator:nope]]\n", "")
