@@ -65,6 +65,16 @@ class Erratum:
     line: int
 
 
+@dataclass(frozen=True)
+class TableCalculator:
+    """A table whose rows (or cells) open a calculator prefilled from the row."""
+
+    name: str
+    link: str  # "row": the first cell of each row links; "cells": every cell but the first
+    inputs: dict[str, str]  # field -> template such as "{Cumulative XP}" or "{#}{column}"
+    line: int
+
+
 @dataclass
 class Table:
     system: str
@@ -77,6 +87,7 @@ class Table:
     check: dict[str, str] | None
     check_line: int
     errata: list[Erratum]
+    calculator: TableCalculator | None = None
 
     def column_index(self, name: str, line: int | None = None) -> int:
         if name not in self.columns:
@@ -256,7 +267,9 @@ CHECK_PARAMETERS = {
 
 def load_table(system: str, path: Path) -> Table:
     data = _require_mapping(load_yaml(path), path, "a table file")
-    _check_keys(data, path, ("title", "columns", "rows"), ("check", "errata"), "a table")
+    _check_keys(
+        data, path, ("title", "columns", "rows"), ("check", "errata", "calculator"), "a table"
+    )
     columns = data["columns"]
     if not isinstance(columns, list) or not columns:
         raise ContentError(path, data.line_of("columns"), "'columns' must be a non-empty list")
@@ -309,12 +322,40 @@ def load_table(system: str, path: Path) -> Table:
         check=check,
         check_line=data.line_of("check"),
         errata=errata,
+        calculator=_table_calculator(data, path, [str(column) for column in columns]),
     )
     for erratum in errata:
         table.column_index(erratum.column, erratum.line)
         if erratum.row not in {row[0] for row in cells}:
             raise ContentError(path, erratum.line, f"no row whose first cell is '{erratum.row}'")
     return table
+
+
+TEMPLATE_FIELD = re.compile(r"\{([^{}]+)\}")
+
+
+def _table_calculator(data: LineDict, path: Path, columns: list[str]) -> TableCalculator | None:
+    if "calculator" not in data:
+        return None
+    raw = _require_mapping(data["calculator"], path, "'calculator'")
+    _check_keys(raw, path, ("name", "link", "inputs"), (), "a table's calculator")
+    if raw["link"] not in ("row", "cells"):
+        raise ContentError(path, raw.line_of("link"), "'link' is 'row' or 'cells'")
+    inputs = _require_mapping(raw["inputs"], path, "'inputs'")
+    for name_of_input, template in inputs.items():
+        for name in TEMPLATE_FIELD.findall(str(template)):
+            if name not in columns and name != "column":
+                raise ContentError(
+                    path,
+                    inputs.line_of(str(name_of_input)),
+                    f"'{{{name}}}' names no column (columns: {', '.join(columns)})",
+                )
+    return TableCalculator(
+        name=_text(raw, "name", path),
+        link=str(raw["link"]),
+        inputs={str(key): str(template) for key, template in inputs.items()},
+        line=raw.line,
+    )
 
 
 # --------------------------------------------------------------------------- glossary

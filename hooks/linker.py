@@ -74,12 +74,53 @@ def _link(text: str, target: LinkTarget) -> str:
     return f'[{text}]({target.href} "{_escape_title(target.title)}")'
 
 
+Rewrite = Callable[[str, str | None], list[tuple[int, int, str]]]
+"""Given a text token and the anchor of its section: (start, end, replacement) edits."""
+
+
+class GlossaryLinker:
+    """Links the first mention of each term per section, never in the defining section."""
+
+    def __init__(self, matcher: TermMatcher, page: str) -> None:
+        self.matcher = matcher
+        self.page = page
+        self.section: str | None = None
+        self.linked: set[str] = set()
+        self.skip_keys: set[str] = set()
+
+    def __call__(self, text: str, section: str | None) -> list[tuple[int, int, str]]:
+        if section != self.section:
+            self.section, self.linked = section, set()
+            self.skip_keys = {
+                target.key
+                for target in self.matcher.targets.values()
+                if target.page == self.page and target.anchor == section
+            }
+        edits = []
+        for start, end, target in self.matcher.find(text):
+            if target.key in self.linked or target.key in self.skip_keys:
+                continue
+            self.linked.add(target.key)
+            edits.append((start, end, _link(text[start:end], target)))
+        return edits
+
+
+def combine(*rewrites: Rewrite) -> Rewrite:
+    """Apply several rewrites to the same text; an earlier one wins where they overlap."""
+
+    def rewrite(text: str, section: str | None) -> list[tuple[int, int, str]]:
+        taken: list[tuple[int, int, str]] = []
+        for each in rewrites:
+            for start, end, replacement in each(text, section):
+                if all(end <= s or start >= e for s, e, _ in taken):
+                    taken.append((start, end, replacement))
+        return taken
+
+    return rewrite
+
+
 def _inline_edits(
-    inline: Token,
-    lines: list[str],
-    matcher: TermMatcher,
-    linked: set[str],
-    skip_keys: set[str],
+    inline: Token, lines: list[str], rewrite: Rewrite, section: str | None
 ) -> list[Edit]:
     """Edits for one inline token (a paragraph, list item or similar)."""
     if inline.map is None or not inline.children:
@@ -141,16 +182,48 @@ def _inline_edits(
         cursor = found + len(child.content)
         if depth_link or depth_html:
             continue
-        for start, end, target in matcher.find(child.content):
-            if target.key in linked or target.key in skip_keys:
-                continue
-            line, column = locate(found + start)
-            if lines[line].lstrip().startswith(("!!!", "???")):
-                continue  # an admonition's title line: a link would break its syntax
-            linked.add(target.key)
-            text = child.content[start:end]
-            edits.append(Edit(line, column, column + len(text), _link(text, target)))
+        line, column = locate(found)
+        if lines[line].lstrip().startswith(("!!!", "???")):
+            continue  # an admonition's title line: a link would break its syntax
+        for start, end, replacement in rewrite(child.content, section):
+            edits.append(Edit(line, column + start, column + end, replacement))
     return edits
+
+
+def rewrite_prose(
+    markdown: str,
+    rewrite: Rewrite,
+    *,
+    anchors_of_headings: list[str],
+    skip: Callable[[str], bool] = lambda content: False,
+    tokens: list[Token] | None = None,
+) -> str:
+    """Apply `rewrite` to the prose of a page: every text token outside headings, code,
+    links and inline HTML, with the anchor of the section it sits in.
+
+    `anchors_of_headings` lists the page's heading anchors in document order (as the
+    content loader computed them). Inline content for which `skip` returns true is left
+    alone. `tokens`, when given, are the page already parsed.
+    """
+    lines = markdown.split("\n")
+    tokens = _markdown.parse(markdown) if tokens is None else tokens
+    edits: list[Edit] = []
+    section: str | None = None
+    heading_number = 0
+    in_heading = False
+    for token in tokens:
+        if token.type == "heading_open":
+            section = anchors_of_headings[heading_number]
+            heading_number += 1
+            in_heading = True
+        elif token.type == "heading_close":
+            in_heading = False
+        elif token.type == "inline" and not in_heading and not skip(token.content):
+            edits.extend(_inline_edits(token, lines, rewrite, section))
+    for edit in sorted(edits, key=lambda edit: (edit.line, edit.start), reverse=True):
+        line = lines[edit.line]
+        lines[edit.line] = line[: edit.start] + edit.replacement + line[edit.end :]
+    return "\n".join(lines)
 
 
 def link_terms(
@@ -162,39 +235,11 @@ def link_terms(
     skip: Callable[[str], bool] = lambda content: False,
     tokens: list[Token] | None = None,
 ) -> str:
-    """Link the first mention of each term per section of one page.
-
-    `anchors_of_headings` lists the page's heading anchors in document order (as the
-    content loader computed them), so that a term is not linked inside the section that
-    defines it. Inline content for which `skip` returns true is left alone. `tokens`,
-    when given, are the page already parsed.
-    """
-    lines = markdown.split("\n")
-    tokens = _markdown.parse(markdown) if tokens is None else tokens
-    edits: list[Edit] = []
-    linked: set[str] = set()
-    section: str | None = None
-    heading_number = 0
-    skip_keys: set[str] = set()
-    in_heading = False
-    for token in tokens:
-        if token.type == "heading_open":
-            section = anchors_of_headings[heading_number]
-            heading_number += 1
-            linked = set()
-            skip_keys = {
-                target.key
-                for target in matcher.targets.values()
-                if target.page == page and target.anchor == section
-            }
-            in_heading = True
-            continue
-        if token.type == "heading_close":
-            in_heading = False
-            continue
-        if token.type == "inline" and not in_heading and not skip(token.content):
-            edits.extend(_inline_edits(token, lines, matcher, linked, skip_keys))
-    for edit in sorted(edits, key=lambda edit: (edit.line, edit.start), reverse=True):
-        line = lines[edit.line]
-        lines[edit.line] = line[: edit.start] + edit.replacement + line[edit.end :]
-    return "\n".join(lines)
+    """Link the first mention of each term per section of one page."""
+    return rewrite_prose(
+        markdown,
+        GlossaryLinker(matcher, page),
+        anchors_of_headings=anchors_of_headings,
+        skip=skip,
+        tokens=tokens,
+    )

@@ -12,8 +12,11 @@ from collections import defaultdict
 from dataclasses import dataclass
 
 from hooks.content import TABLE_PLACEHOLDER, Page, System, table_placeholders
-from hooks.linker import LinkTarget, TermMatcher, link_terms
+from hooks.dice_chips import dice_rewriter
+from hooks.linker import GlossaryLinker, LinkTarget, TermMatcher, combine, rewrite_prose
 from hooks.tables import check_table, render_table
+
+CALCULATORS_FROM_PAGE = "../calculators/"  # a system's pages sit one folder below the root
 
 KIND_TITLES = {
     "term": "Terms",
@@ -56,10 +59,13 @@ def term_matcher(system: System) -> TermMatcher:
 
 
 def render_page(system: System, page: Page, matcher: TermMatcher, tables: dict[str, str]) -> str:
-    markdown = link_terms(
+    # Dice first: a term is never linked inside a dice expression.
+    rewrite = combine(
+        dice_rewriter(system.slug, CALCULATORS_FROM_PAGE), GlossaryLinker(matcher, page.name)
+    )
+    markdown = rewrite_prose(
         page.text,
-        matcher,
-        page=page.name,
+        rewrite,
         anchors_of_headings=[heading.anchor for heading in page.headings],
         skip=lambda content: TABLE_PLACEHOLDER.match(content.strip()) is not None,
         tokens=page.tokens,

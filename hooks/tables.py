@@ -5,10 +5,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
+from urllib.parse import urlencode
 
-from hooks.content import Table
+from hooks.content import TEMPLATE_FIELD, Table
 from hooks.yaml_lines import ContentError
 from rules_core.dice import parse as parse_dice
+from rules_core.web import CALCULATOR_PAGES, CALCULATORS
 
 MINUS_SIGNS = str.maketrans({"−": "-", "–": "-"})
 
@@ -130,8 +132,49 @@ def _cell(text: str) -> str:
     return text.replace("|", "\\|").strip() or " "
 
 
-def render_table(table: Table, mismatches: list[Mismatch]) -> str:
-    """The table as Markdown: caption, rows as printed, erratum marks and notes."""
+def _input_value(cell: str) -> str:
+    """A printed cell as a calculator input: '1,250' -> '1250', '-' -> '0', '2-3' -> '2'."""
+    text = cell.strip().translate(MINUS_SIGNS).replace(",", "").removeprefix("+")
+    if text == "-":
+        return "0"
+    low, dash, _ = text.partition("-")
+    return low if dash and low.isdigit() else text
+
+
+def _calculator_links(table: Table, calculators: str) -> Callable[[list[str], int], str | None]:
+    """For a table with a `calculator`, the link of each row's cell (None where none)."""
+    spec = table.calculator
+    if spec is None:
+        return lambda row, index: None
+    if spec.name not in CALCULATORS:
+        raise ContentError(table.path, spec.line, f"no calculator named '{spec.name}'")
+    fields = {field.name for field in CALCULATORS[spec.name].fields}
+    for name in spec.inputs:
+        if name not in fields:
+            raise ContentError(
+                table.path, spec.line, f"the {spec.name} calculator has no input '{name}'"
+            )
+    title = f"Open in the {CALCULATORS[spec.name].title} calculator"
+    page = CALCULATOR_PAGES[spec.name]
+
+    def link(row: list[str], index: int) -> str | None:
+        if (spec.link == "row") != (index == 0):
+            return None
+        values = {**dict(zip(table.columns, row, strict=True)), "column": table.columns[index]}
+        inputs = {"system": table.system}
+        for field, template in spec.inputs.items():
+            inputs[field] = TEMPLATE_FIELD.sub(
+                lambda match: _input_value(values[match.group(1)]), template
+            )
+        return f'{calculators}{page}.md?{urlencode(inputs)} "{title}"'
+
+    return link
+
+
+def render_table(
+    table: Table, mismatches: list[Mismatch], calculators: str = "../calculators/"
+) -> str:
+    """The table as Markdown: caption, rows as printed, calculator links, errata."""
     computed = {(mismatch.row, mismatch.column): mismatch.computed for mismatch in mismatches}
     errata = {(erratum.row, erratum.column): erratum for erratum in table.errata}
     anchor = f"table-{table.name}"
@@ -140,10 +183,14 @@ def render_table(table: Table, mismatches: list[Mismatch]) -> str:
         lines += [f"**{table.title}**", ""]
     lines.append("| " + " | ".join(_cell(column) for column in table.columns) + " |")
     lines.append("|" + "|".join(" --- " for _ in table.columns) + "|")
+    link_of = _calculator_links(table, calculators)
     for row in table.rows:
         cells = []
-        for column, text in zip(table.columns, row, strict=True):
+        for index, (column, text) in enumerate(zip(table.columns, row, strict=True)):
             cell = _cell(text)
+            link = link_of(row, index)
+            if link is not None and cell.strip():
+                cell = f"[{cell}]({link})"
             if (row[0], column) in errata:
                 cell += f' <sup>[erratum](#{anchor}-errata "Misprint: see the erratum note")</sup>'
             cells.append(cell)

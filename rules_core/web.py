@@ -569,6 +569,19 @@ _register(
 )
 
 
+# The page (docs/calculators/<page>.md) on which each calculator sits.
+CALCULATOR_PAGES = {
+    "modifier": "abilities",
+    "pointbuy": "abilities",
+    "abilityroll": "abilities",
+    "level": "level",
+    "attack": "attack",
+    "damage": "damage",
+    "encounter": "encounter",
+    "roll": "dice",
+}
+
+
 # ---------------------------------------------------------------------- handling
 
 

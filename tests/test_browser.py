@@ -212,3 +212,30 @@ def test_dice_roller_rolls_with_a_seed(browser: Browser, server: str) -> None:
     mean = figure(page, "roll", "Mean").split()[0]
     assert Fraction(mean) == Fraction("10.50")
     watched.close()
+
+
+def test_a_dice_chip_opens_the_damage_calculator(browser: Browser, server: str) -> None:
+    watched = Watched(browser, server)
+    page = watched.page
+    page.goto(f"{server}orcus/core-mechanic/")
+    chip = page.locator("a.dice-chip", has_text="3d4+3").first
+    title = chip.get_attribute("title")
+    assert title == "3d4+3: 6 to 15, average 10.5"
+    chip.click()
+    wait_live(page, "damage")
+    assert page.locator("#damage-system").input_value() == "orcus"
+    assert page.locator("#damage-expression").input_value() == "3d4+3"
+    assert figure(page, "damage", "Range") == "6 to 15"
+    assert figure(page, "damage", "Mean").split()[0] == "10.50"
+    watched.close()
+
+
+def test_a_table_row_opens_its_calculator(browser: Browser, server: str) -> None:
+    watched = Watched(browser, server)
+    page = watched.page
+    page.goto(f"{server}orcus/levels/")
+    page.get_by_role("link", name="11", exact=True).first.click()  # level 11 of the table
+    wait_live(page, "level")
+    assert figure(page, "level", "Level") == "11"
+    assert figure(page, "level", "Tier") == "Prestige"
+    watched.close()

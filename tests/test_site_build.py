@@ -7,13 +7,15 @@ import json
 import re
 import subprocess
 import sys
+from fractions import Fraction
 from html.parser import HTMLParser
 from pathlib import Path
-from urllib.parse import unquote, urlsplit
+from urllib.parse import parse_qs, unquote, urlsplit
 
 import pytest
 
 from hooks.content import load_content
+from rules_core.dice import parse
 
 ROOT = Path(__file__).resolve().parent.parent
 SOURCES = ROOT.parent / "shared" / "seeds"
@@ -124,7 +126,7 @@ def test_glossary_links_carry_the_short_definition(site: Path) -> None:
 
 def test_errata_are_shown_with_the_print(site: Path) -> None:
     combat_rules = (site / "3d6-combat" / "combat-rules" / "index.html").read_text("utf-8")
-    assert "190 <sup>" in combat_rules
+    assert ">190</a> <sup>" in combat_rules  # the printed value, linked, with its mark
     assert "printed 190, computed 198" in combat_rules
     abilities = (site / "orcus" / "abilities" / "index.html").read_text(encoding="utf-8")
     assert abilities.count('class="admonition erratum"') >= 2  # the two "Reflex" misprints
@@ -170,3 +172,24 @@ def test_source_words_appear_on_the_systems_pages(
     missing = source_words - shown
     coverage = 1 - len(missing) / len(source_words)
     assert coverage >= 0.98, f"{coverage:.4f}; missing e.g. {sorted(missing)[:20]}"
+
+
+CHIP = re.compile(r'<a class="dice-chip" href="([^"]+)" title="([^"]+)">([^<]+)</a>')
+
+
+def test_every_dice_chip_shows_the_cores_figures(site: Path) -> None:
+    chips = 0
+    for page in site.glob("*/*/index.html"):
+        for href, title, text in CHIP.findall(page.read_text(encoding="utf-8")):
+            query = parse_qs(urlsplit(html.unescape(href)).query)
+            assert query["expression"] == [html.unescape(text)]
+            weapon = query.get("weapon", [None])[0]
+            weapon_die = int(weapon.removeprefix("d")) if weapon else None
+            distribution = parse(query["expression"][0], weapon_die=weapon_die).distribution()
+            figures = re.search(r": (-?\d+) to (-?\d+), average ([\d.]+)", html.unescape(title))
+            assert figures, title
+            assert int(figures.group(1)) == distribution.min
+            assert int(figures.group(2)) == distribution.max
+            assert Fraction(figures.group(3)) == distribution.mean()
+            chips += 1
+    assert chips >= 25
