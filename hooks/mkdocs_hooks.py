@@ -18,6 +18,7 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from hooks.calculators import expand_calculators  # noqa: E402
+from hooks.compare import render_compare  # noqa: E402
 from hooks.content import System, load_content  # noqa: E402
 from hooks.pyodide_bundle import bundle_files  # noqa: E402
 from hooks.site import edit_source, navigation, render_site  # noqa: E402
@@ -34,9 +35,11 @@ def on_config(config):
     try:
         _systems = load_content(ROOT / "content")
         _pages = render_site(_systems)
+        compare_pages, compare_nav = render_compare(ROOT / "content" / "compare.yml", _systems)
+        _pages.update(compare_pages)
     except ContentError as error:
         raise PluginError(f"content error: {error}") from None
-    config["nav"] = navigation(_systems, config.get("nav") or [])
+    config["nav"] = navigation(_systems, [*(config.get("nav") or []), compare_nav])
     return config
 
 

@@ -674,7 +674,7 @@ def handle(name: str, inputs: dict[str, Any], base: str = "") -> dict[str, Any]:
         )
         more = f"<p>What the text does say:</p><ul>{links}</ul>" if links else ""
         html = f'<div class="calc-undefined"><p>{escape(str(error))}</p>{more}</div>'
-        return {"ok": True, "html": html, "errors": {}, "message": ""}
+        return {"ok": True, "html": html, "errors": {}, "message": str(error)}
     except (UsageError, RulesError, DiceError) as error:
         return {
             "ok": False,

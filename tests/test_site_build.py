@@ -193,3 +193,24 @@ def test_every_dice_chip_shows_the_cores_figures(site: Path) -> None:
             assert Fraction(figures.group(3)) == distribution.mean()
             chips += 1
     assert chips >= 25
+
+
+QUOTE = re.compile(
+    r"<blockquote>\s*<p>(.*?)</p>\s*</blockquote>\s*<p>— <a href=\"([^\"]+)\">", re.S
+)
+
+
+def _words(text: str) -> str:
+    return " ".join(html.unescape(re.sub(r"<[^>]+>", "", text)).split())
+
+
+def test_compare_pages_quote_only_what_their_links_show(site: Path, pages) -> None:
+    quotes = 0
+    for page in (site / "compare").glob("*/index.html"):
+        for quote, href in QUOTE.findall(page.read_text(encoding="utf-8")):
+            target = _target(site, page, html.unescape(href))
+            assert target is not None and target[0].exists(), href
+            shown = " ".join("".join(pages[target[0].resolve()].text).split())
+            assert _words(quote) in shown, (page, href)
+            quotes += 1
+    assert quotes >= 60

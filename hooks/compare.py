@@ -1,0 +1,262 @@
+"""Comparison pages: one rule of the four systems side by side, quoted from the content.
+
+`content/compare.yml` maps each concept to passages (a section and a quote) per system.
+Every quote must stand, word for word, in the section it cites; every answer a page
+shows is computed by the rules core for each system with the same inputs.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from urllib.parse import urlencode
+
+from markdown_it.token import Token
+
+from hooks.content import System, resolve_target
+from hooks.yaml_lines import ContentError, LineDict, LineList, line_of, load_yaml
+from rules_core.web import CALCULATOR_PAGES, CALCULATORS, handle
+
+_SPACES = re.compile(r"\s+")
+
+
+@dataclass(frozen=True)
+class Passage:
+    system: str
+    page: str
+    anchor: str | None
+    quote: str
+
+
+@dataclass(frozen=True)
+class Concept:
+    slug: str
+    title: str
+    summary: str
+    calculator: str | None
+    inputs: dict[str, str]
+    passages: dict[str, list[Passage]]  # system slug -> passages (empty: the text is silent)
+
+
+def section_text(system: System, page_name: str, anchor: str | None) -> str:
+    """The plain text of a section (its subsections included), whitespace collapsed."""
+    page = system.pages[page_name]
+    tokens = page.tokens
+    parts: list[str] = []
+    inside = anchor is None
+    level = 0
+    heading_number = -1
+    for index, token in enumerate(tokens):
+        if token.type == "heading_open":
+            heading_number += 1
+            heading = page.headings[heading_number]
+            if inside and anchor is not None and heading.level <= level:
+                break
+            if heading.anchor == anchor:
+                inside, level = True, heading.level
+        if (
+            inside
+            and token.type == "inline"
+            and not (index and tokens[index - 1].type == "heading_open")
+        ):
+            parts.append(_plain(token))
+    return _SPACES.sub(" ", " ".join(parts)).strip()
+
+
+def _plain(inline: Token) -> str:
+    words = []
+    for child in inline.children or []:
+        if child.type in ("text", "code_inline"):
+            words.append(child.content)
+        elif child.type in ("softbreak", "hardbreak"):
+            words.append(" ")
+    return "".join(words)
+
+
+def _normalise(text: str) -> str:
+    return _SPACES.sub(" ", text).strip()
+
+
+def load_compare(path: Path, systems: dict[str, System]) -> list[Concept]:
+    data = load_yaml(path)
+    if not isinstance(data, LineDict) or set(data) != {"concepts"}:
+        raise ContentError(path, line_of(data), "compare.yml holds one key, 'concepts'")
+    concepts: list[Concept] = []
+    seen: set[str] = set()
+    for raw in data["concepts"]:
+        if not isinstance(raw, LineDict):
+            raise ContentError(path, line_of(raw), "each concept is a mapping")
+        allowed = {"slug", "title", "summary", "calculator", "systems"}
+        for key in raw:
+            if key not in allowed:
+                raise ContentError(path, raw.line_of(key), f"unknown key '{key}' in a concept")
+        for key in ("slug", "title", "summary", "systems"):
+            if key not in raw:
+                raise ContentError(path, raw.line, f"a concept is missing the key '{key}'")
+        slug = str(raw["slug"])
+        if slug in seen or not re.fullmatch(r"[a-z0-9-]+", slug):
+            raise ContentError(path, raw.line_of("slug"), f"'{slug}' is not a new kebab-case slug")
+        seen.add(slug)
+        calculator, inputs = _calculator(raw, path)
+        listed = raw["systems"]
+        if not isinstance(listed, LineDict) or set(listed) != set(systems):
+            raise ContentError(
+                path, raw.line_of("systems"), f"list every system: {', '.join(systems)}"
+            )
+        passages = {
+            slug_of: _passages(path, systems[slug_of], listed[slug_of]) for slug_of in systems
+        }
+        concepts.append(
+            Concept(slug, str(raw["title"]), str(raw["summary"]), calculator, inputs, passages)
+        )
+    return concepts
+
+
+def _calculator(raw: LineDict, path: Path) -> tuple[str | None, dict[str, str]]:
+    if "calculator" not in raw:
+        return None, {}
+    spec = raw["calculator"]
+    if not isinstance(spec, LineDict) or spec.get("name") not in ("attack", "damage"):
+        raise ContentError(path, raw.line_of("calculator"), "calculator.name is attack or damage")
+    inputs = {str(key): str(value) for key, value in (spec.get("inputs") or {}).items()}
+    fields = {field.name for field in CALCULATORS[spec["name"]].fields}
+    for key in inputs:
+        if key not in fields or key == "system":
+            raise ContentError(
+                path, spec.line, f"the {spec['name']} calculator has no input '{key}'"
+            )
+    return str(spec["name"]), inputs
+
+
+def _passages(path: Path, system: System, raw: object) -> list[Passage]:
+    if not isinstance(raw, LineList):
+        raise ContentError(path, line_of(raw), f"{system.slug}: a list of passages (or [])")
+    passages = []
+    for item, line in zip(raw, raw.item_lines, strict=True):
+        if not isinstance(item, LineDict) or set(item) != {"see", "quote"}:
+            raise ContentError(path, line, "a passage has exactly 'see' and 'quote'")
+        target = resolve_target(system, str(item["see"]))
+        if target is None:
+            raise ContentError(path, line, f"'{item['see']}' is no section of {system.slug}")
+        page, anchor = target
+        quote = _normalise(str(item["quote"]))
+        if quote not in section_text(system, page, anchor):
+            raise ContentError(
+                path, item.line_of("quote"), f"the quote is not in {system.slug}/{item['see']}"
+            )
+        passages.append(Passage(system.slug, page, anchor, quote))
+    return passages
+
+
+# ------------------------------------------------------------------------- rendering
+
+
+_MARKDOWN_SPECIAL = re.compile(r"([\\`*_\[\]<>#|])")
+
+
+def _escape_markdown(text: str) -> str:
+    return _MARKDOWN_SPECIAL.sub(r"\\\1", text)
+
+
+def _answer(concept: Concept, system: System) -> list[str]:
+    """The calculator's answer for one system, as Markdown, with a link to it."""
+    # Odds only: no default damage roll, whose rules would only add noise here.
+    defaults = {"damage": ""} if concept.calculator == "attack" else {}
+    inputs = {**defaults, **concept.inputs, "system": system.slug}
+    result = handle(concept.calculator, inputs, "../../")
+    if not result["ok"]:
+        raise ContentError("content/compare.yml", None, f"{concept.slug}: {result['errors']}")
+    query = urlencode({"system": system.slug, **concept.inputs})
+    link = f"../calculators/{CALCULATOR_PAGES[concept.calculator]}.md?{query}"
+    data = result.get("data")
+    lines = ["---", ""]
+    if data is None:  # the system's text has no such rule, and the answer says so
+        lines += [_escape_markdown(result["message"]), ""]
+    elif concept.calculator == "attack":
+        rows = [("Hit", data["hit"]), ("Critical hit", data["crit"]), ("Miss", data["miss"])]
+        if data["crit_fail"] is not None:
+            rows.append(("Crit fail", data["crit_fail"]))
+        lines += [f"- {name}: {_percent(value)}" for name, value in rows] + [""]
+    else:
+        lines += [f"- Range: {data['min']} to {data['max']}", f"- Mean: {data['mean']}", ""]
+    for note in (data or {}).get("interpretations", []):
+        lines += [f"*Interpretation:* {_escape_markdown(note)}", ""]
+    return [*lines, f"[Open in the calculator]({link})", ""]
+
+
+def _percent(fraction: str) -> str:
+    numerator, _, denominator = fraction.partition("/")
+    return f"{int(numerator) / int(denominator or 1) * 100:.2f}% ({fraction})"
+
+
+def render_concept(concept: Concept, systems: dict[str, System]) -> str:
+    # The four columns need the width: no side navigation or table of contents here.
+    front = ["---", "tags:", '  - "Compare"', "hide:", "  - navigation", "  - toc", "---"]
+    lines = [*front, "", f"# {concept.title}", "", concept.summary, ""]
+    if concept.calculator:
+        lines += [
+            f"*{_question(concept)}*",
+            "",
+        ]
+    lines += ['<div class="compare" markdown>', ""]
+    for slug, system in systems.items():
+        body = [f"**{system.title}**", "{: .compare-system }", ""]
+        passages = concept.passages[slug]
+        if not passages:
+            body += ["*This text has no rule on this.*", ""]
+        for passage in passages:
+            page = system.pages[passage.page]
+            heading = next(
+                (h.text for h in page.headings if h.anchor == passage.anchor), page.title
+            )
+            anchor = f"#{passage.anchor}" if passage.anchor else ""
+            body += [
+                f"> {_escape_markdown(passage.quote)}",
+                "",
+                f"— [{page.title} › {heading}](../{slug}/{passage.page}.md{anchor})",
+                "",
+            ]
+        if concept.calculator:
+            body += _answer(concept, system)
+        lines += [f'=== "{system.short_title}"', ""]
+        lines += [f"    {line}" if line else "" for line in body]
+    lines += ["</div>", ""]
+    return "\n".join(lines)
+
+
+def _question(concept: Concept) -> str:
+    values = concept.inputs
+    if concept.calculator == "attack":
+        text = f"The same attack in each system: +{values.get('bonus', '6')} against defense "
+        text += f"{values.get('defense', '16')}"
+        if values.get("mode") in ("advantage", "disadvantage"):
+            text += f", with {values['mode']}"
+        return text + "."
+    return f"The same damage roll in each system: {values.get('expression', '')}" + (
+        ", a critical hit." if values.get("crit") == "on" else "."
+    )
+
+
+def render_index(concepts: list[Concept]) -> str:
+    lines = [
+        "# Compare",
+        "",
+        "The same rule in the four systems, side by side: each system's own words, quoted "
+        "from its text and linked to the section, and where a calculator applies, the same "
+        "question answered for each.",
+        "",
+    ]
+    lines += [f"- [{concept.title}]({concept.slug}.md): {concept.summary}" for concept in concepts]
+    return "\n".join(lines) + "\n"
+
+
+def render_compare(path: Path, systems: dict[str, System]) -> tuple[dict[str, str], dict]:
+    """Every comparison page, keyed by its path in the site, and the Compare nav section."""
+    concepts = load_compare(path, systems)
+    pages = {"compare/index.md": render_index(concepts)}
+    section: list = ["compare/index.md"]
+    for concept in concepts:
+        pages[f"compare/{concept.slug}.md"] = render_concept(concept, systems)
+        section.append({concept.title: f"compare/{concept.slug}.md"})
+    return pages, {"Compare": section}

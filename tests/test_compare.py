@@ -1,0 +1,94 @@
+"""Comparison pages: quotes must stand in the sections they cite; answers come from the core."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from hooks.compare import load_compare, render_compare, section_text
+from hooks.content import load_content
+from hooks.yaml_lines import ContentError
+from rules_core.web import handle
+
+ROOT = Path(__file__).resolve().parent.parent
+SYSTEMS = load_content(ROOT / "content")
+
+GOOD = """\
+concepts:
+  - slug: natural-rolls
+    title: Natural rolls
+    summary: Two systems.
+    calculator:
+      name: attack
+      inputs: {bonus: "6", defense: "16"}
+    systems:
+      orcus:
+        - see: combat#rolling-1-or-20
+          quote: >-
+            If the d20 roll for an attack is a 1, the attack misses regardless
+            of any modifiers or the target's defenses.
+      3d6-combat: []
+      into-the-unknown: []
+      4e-core: []
+"""
+
+
+def write(tmp_path: Path, text: str) -> Path:
+    path = tmp_path / "compare.yml"
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def test_the_real_concept_map_loads() -> None:
+    concepts = load_compare(ROOT / "content" / "compare.yml", SYSTEMS)
+    assert len(concepts) >= 10
+    slugs = [concept.slug for concept in concepts]
+    for slug in ("critical-hits", "natural-1-and-20", "advantage-and-disadvantage", "initiative"):
+        assert slug in slugs
+    for concept in concepts:
+        assert set(concept.passages) == set(SYSTEMS)
+        assert any(concept.passages.values()), concept.slug
+
+
+def test_a_quote_missing_from_its_section_fails_with_its_line(tmp_path: Path) -> None:
+    path = write(tmp_path, GOOD.replace("misses regardless", "always misses regardless"))
+    with pytest.raises(ContentError) as caught:
+        load_compare(path, SYSTEMS)
+    assert caught.value.line == 11
+    assert "not in orcus/combat#rolling-1-or-20" in caught.value.message
+
+
+def test_a_quote_from_another_section_fails(tmp_path: Path) -> None:
+    path = write(tmp_path, GOOD.replace("combat#rolling-1-or-20", "combat#cover"))
+    with pytest.raises(ContentError, match="not in orcus/combat#cover"):
+        load_compare(path, SYSTEMS)
+
+
+def test_every_system_must_be_listed(tmp_path: Path) -> None:
+    path = write(tmp_path, GOOD.replace("      4e-core: []\n", ""))
+    with pytest.raises(ContentError, match="list every system"):
+        load_compare(path, SYSTEMS)
+
+
+def test_section_text_includes_subsections_but_not_the_next_section() -> None:
+    text = section_text(SYSTEMS["orcus"], "combat", "making-an-attack")
+    assert "Choose a target." in text
+    assert "If the d20 roll for an attack is a 20" not in text  # Attack Rolls is a sibling
+    attack_rolls = section_text(SYSTEMS["orcus"], "combat", "attack-rolls")
+    assert "If the d20 roll for an attack is a 20" in attack_rolls  # in its subsection
+
+
+def test_pages_quote_and_answer_for_each_system(tmp_path: Path) -> None:
+    pages, nav = render_compare(write(tmp_path, GOOD), SYSTEMS)
+    page = pages["compare/natural-rolls.md"]
+    assert "> If the d20 roll for an attack is a 1, the attack misses" in page
+    assert "(../orcus/combat.md#rolling-1-or-20)" in page
+    assert page.count("*This text has no rule on this.*") == 3
+    expected = handle("attack", {"system": "into-the-unknown", "bonus": "6", "defense": "16"})
+    assert f"- Hit: 55.00% ({expected['data']['hit']})" in page
+    assert (
+        "[Open in the calculator](../calculators/attack.md?system=4e-core&bonus=6&defense=16)"
+        in page
+    )
+    assert nav == {"Compare": ["compare/index.md", {"Natural rolls": "compare/natural-rolls.md"}]}
