@@ -20,6 +20,8 @@ if str(ROOT) not in sys.path:
 from hooks.calculators import expand_calculators  # noqa: E402
 from hooks.compare import render_compare  # noqa: E402
 from hooks.content import System, load_content  # noqa: E402
+from hooks.csp import add_content_security_policy  # noqa: E402
+from hooks.offline import finish_site  # noqa: E402
 from hooks.pyodide_bundle import bundle_files  # noqa: E402
 from hooks.site import edit_source, navigation, render_site  # noqa: E402
 from hooks.yaml_lines import ContentError  # noqa: E402
@@ -79,3 +81,11 @@ def on_page_context(context, page, config, nav):
     if base and source:
         page.edit_url = f"{base.rstrip('/')}/{source}"
     return context
+
+
+def on_post_page(output: str, page, config) -> str:
+    return add_content_security_policy(output)
+
+
+def on_post_build(config) -> None:
+    finish_site(Path(config["site_dir"]))

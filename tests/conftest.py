@@ -1,0 +1,96 @@
+"""Shared fixtures for the browser tests: the built site on 127.0.0.1 and Debian's Chromium."""
+
+from __future__ import annotations
+
+import functools
+import http.server
+import os
+import subprocess
+import sys
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Browser, Page, expect, sync_playwright
+
+ROOT = Path(__file__).resolve().parent.parent
+ARTIFACTS = ROOT / "test-artifacts"
+CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
+LAUNCH_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+CALCULATOR_PAGES = {
+    "abilities": ("modifier", "pointbuy", "abilityroll"),
+    "level": ("level",),
+    "attack": ("attack",),
+    "damage": ("damage",),
+    "encounter": ("encounter",),
+    "dice": ("roll",),
+}
+
+
+class _QuietHandler(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, format, *args):
+        pass
+
+
+@pytest.fixture(scope="session")
+def server(tmp_path_factory) -> Iterator[str]:
+    site = tmp_path_factory.mktemp("site")
+    subprocess.run(
+        [sys.executable, "-m", "mkdocs", "build", "--strict", "--quiet", "--site-dir", str(site)],
+        cwd=ROOT,
+        check=True,
+    )
+    assert (site / "assets" / "pyodide" / "pyodide.mjs").exists(), "the site must serve Pyodide"
+    handler = functools.partial(_QuietHandler, directory=str(site))
+    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{httpd.server_address[1]}/"
+    httpd.shutdown()
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Browser]:
+    assert Path(CHROMIUM).exists(), f"Debian's chromium is expected at {CHROMIUM}"
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=LAUNCH_ARGS)
+        yield browser
+        browser.close()
+
+
+class Watched:
+    """A page with its console errors and its requests to other hosts recorded."""
+
+    def __init__(self, browser: Browser, origin: str, width: int = 1280) -> None:
+        self.context = browser.new_context(viewport={"width": width, "height": 900})
+        self.page: Page = self.context.new_page()
+        self.errors: list[str] = []
+        self.foreign: list[str] = []
+        self.page.on("console", lambda m: m.type == "error" and self.errors.append(m.text))
+        self.page.on("pageerror", lambda e: self.errors.append(str(e)))
+        self.page.on("request", lambda r: r.url.startswith(origin) or self.foreign.append(r.url))
+
+    def close(self) -> None:
+        self.context.close()
+        assert self.errors == []
+        assert self.foreign == []
+
+
+def wait_live(page: Page, calculator: str) -> None:
+    """Wait until the widget shows a live (not stale, not loading) result."""
+    widget = page.locator(f'.calc[data-calculator="{calculator}"]')
+    expect(widget.locator(".calc-result")).to_have_attribute("aria-busy", "false", timeout=60_000)
+    expect(widget.locator(".calc-result")).not_to_have_class("calc-result--stale")
+
+
+def figure(page: Page, calculator: str, label: str) -> str:
+    row = page.locator(f'.calc[data-calculator="{calculator}"] .calc-figures tr', has_text=label)
+    return row.locator("td").first.inner_text()
