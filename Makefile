@@ -30,9 +30,13 @@ $(RULES_DATA): $(VENV)/.installed $(CONTENT) hooks/rules_data.py
 
 data: $(RULES_DATA)
 
-# The Pyodide runtime, pinned in package-lock.json; the site serves it itself (no CDN).
-node_modules/.package-lock.json: package-lock.json
-	npm ci --no-audit --no-fund
+# The Pyodide runtime, Workbox and axe-core, pinned in package-lock.json; the site serves
+# them itself (no CDN). Not `npm ci`: the lock holds only the optional native packages that the
+# registry here serves (rollup's linux-x64 build, not its other platforms), and `npm ci` refuses
+# a lock without every platform's entry. `npm install` takes the locked versions all the same.
+node_modules/.package-lock.json: package-lock.json package.json
+	npm install --no-audit --no-fund
+	touch $@
 
 # Pyodide's runtime files and the compiled rules_core wheel, served as the indexURL.
 $(PYODIDE_BUNDLE)/pyodide-lock.json: $(VENV)/.installed node_modules/.package-lock.json $(RULES_DATA) \
