@@ -14,8 +14,8 @@ from urllib.parse import urlencode
 
 from markdown_it.token import Token
 
-from hooks.content import System, resolve_target
-from hooks.yaml_lines import ContentError, LineDict, LineList, line_of, load_yaml
+from hooks.content import System, resolve_target, target_hint
+from hooks.yaml_lines import ContentError, LineDict, LineList, did_you_mean, line_of, load_yaml
 from rules_core.web import CALCULATOR_PAGES, CALCULATORS, handle
 
 _SPACES = re.compile(r"\s+")
@@ -78,31 +78,82 @@ def _normalise(text: str) -> str:
     return _SPACES.sub(" ", text).strip()
 
 
+def _divergence(quote: str, section: str) -> str:
+    """Where a quote stops matching its section, to say what to fix."""
+    words = quote.split(" ")
+    matched = 0
+    while matched < len(words) and " ".join(words[: matched + 1]) in section:
+        matched += 1
+    if matched == 0:
+        return (
+            "not even its first word stands there; copy the words from the section "
+            "(emphasis and link targets dropped), or cite the section that holds them"
+        )
+    return (
+        f"it matches up to '{' '.join(words[max(0, matched - 4) : matched])}', then the "
+        f"section does not go on with '{words[matched]}'; copy the words exactly"
+    )
+
+
 def load_compare(path: Path, systems: dict[str, System]) -> list[Concept]:
     data = load_yaml(path)
     if not isinstance(data, LineDict) or set(data) != {"concepts"}:
-        raise ContentError(path, line_of(data), "compare.yml holds one key, 'concepts'")
+        raise ContentError(
+            path,
+            line_of(data),
+            "compare.yml holds one key, 'concepts': put every concept in the list under it",
+        )
     concepts: list[Concept] = []
     seen: set[str] = set()
     for raw in data["concepts"]:
         if not isinstance(raw, LineDict):
-            raise ContentError(path, line_of(raw), "each concept is a mapping")
-        allowed = {"slug", "title", "summary", "calculator", "systems"}
+            raise ContentError(
+                path,
+                line_of(raw),
+                "each concept is a mapping: '- slug: ...' followed by title, summary, systems",
+            )
+        allowed = ("slug", "title", "summary", "calculator", "systems")
         for key in raw:
             if key not in allowed:
-                raise ContentError(path, raw.line_of(key), f"unknown key '{key}' in a concept")
+                raise ContentError(
+                    path,
+                    raw.line_of(key),
+                    f"unknown key '{key}' in a concept (allowed: {', '.join(allowed)})"
+                    + did_you_mean(key, allowed),
+                )
         for key in ("slug", "title", "summary", "systems"):
             if key not in raw:
-                raise ContentError(path, raw.line, f"a concept is missing the key '{key}'")
+                raise ContentError(
+                    path, raw.line, f"a concept is missing the key '{key}': add a '{key}:' line"
+                )
         slug = str(raw["slug"])
         if slug in seen or not re.fullmatch(r"[a-z0-9-]+", slug):
-            raise ContentError(path, raw.line_of("slug"), f"'{slug}' is not a new kebab-case slug")
+            raise ContentError(
+                path,
+                raw.line_of("slug"),
+                f"'{slug}' is not a new kebab-case slug: use lower-case letters, digits and "
+                "hyphens, and a slug no other concept has",
+            )
         seen.add(slug)
         calculator, inputs = _calculator(raw, path)
         listed = raw["systems"]
         if not isinstance(listed, LineDict) or set(listed) != set(systems):
+            given = set(listed) if isinstance(listed, LineDict) else set()
+            missing = [slug_of for slug_of in systems if slug_of not in given]
+            extra = sorted(str(slug_of) for slug_of in given - set(systems))
+            detail = "; ".join(
+                part
+                for part in (
+                    f"missing: {', '.join(missing)}" if missing else "",
+                    f"not a system: {', '.join(extra)}" if extra else "",
+                )
+                if part
+            )
             raise ContentError(
-                path, raw.line_of("systems"), f"list every system: {', '.join(systems)}"
+                path,
+                raw.line_of("systems"),
+                f"list every system: {', '.join(systems)} ({detail}); "
+                "give [] for a system whose text is silent",
             )
         passages = {
             slug_of: _passages(path, systems[slug_of], listed[slug_of]) for slug_of in systems
@@ -118,32 +169,54 @@ def _calculator(raw: LineDict, path: Path) -> tuple[str | None, dict[str, str]]:
         return None, {}
     spec = raw["calculator"]
     if not isinstance(spec, LineDict) or spec.get("name") not in ("attack", "damage"):
-        raise ContentError(path, raw.line_of("calculator"), "calculator.name is attack or damage")
+        raise ContentError(
+            path, raw.line_of("calculator"), "calculator.name must be 'attack' or 'damage'"
+        )
     inputs = {str(key): str(value) for key, value in (spec.get("inputs") or {}).items()}
-    fields = {field.name for field in CALCULATORS[spec["name"]].fields}
+    fields = [field.name for field in CALCULATORS[spec["name"]].fields if field.name != "system"]
     for key in inputs:
-        if key not in fields or key == "system":
+        if key not in fields:
             raise ContentError(
-                path, spec.line, f"the {spec['name']} calculator has no input '{key}'"
+                path,
+                spec.line,
+                f"the {spec['name']} calculator has no input '{key}' (inputs: {', '.join(fields)};"
+                " the page sets 'system' itself)" + did_you_mean(key, fields),
             )
     return str(spec["name"]), inputs
 
 
 def _passages(path: Path, system: System, raw: object) -> list[Passage]:
     if not isinstance(raw, LineList):
-        raise ContentError(path, line_of(raw), f"{system.slug}: a list of passages (or [])")
+        raise ContentError(
+            path,
+            line_of(raw),
+            f"{system.slug}: a list of passages ('- see: page#anchor' with 'quote: ...'), "
+            "or [] where the text is silent",
+        )
     passages = []
     for item, line in zip(raw, raw.item_lines, strict=True):
         if not isinstance(item, LineDict) or set(item) != {"see", "quote"}:
-            raise ContentError(path, line, "a passage has exactly 'see' and 'quote'")
+            raise ContentError(
+                path,
+                line,
+                "a passage has exactly 'see' and 'quote' (no other keys, neither left out)",
+            )
         target = resolve_target(system, str(item["see"]))
         if target is None:
-            raise ContentError(path, line, f"'{item['see']}' is no section of {system.slug}")
+            raise ContentError(
+                path,
+                line,
+                f"'{item['see']}' is no section of {system.slug}"
+                + target_hint(system, str(item["see"])),
+            )
         page, anchor = target
         quote = _normalise(str(item["quote"]))
-        if quote not in section_text(system, page, anchor):
+        section = section_text(system, page, anchor)
+        if quote not in section:
             raise ContentError(
-                path, item.line_of("quote"), f"the quote is not in {system.slug}/{item['see']}"
+                path,
+                item.line_of("quote"),
+                f"the quote is not in {system.slug}/{item['see']}: {_divergence(quote, section)}",
             )
         passages.append(Passage(system.slug, page, anchor, quote))
     return passages
@@ -166,7 +239,12 @@ def _answer(concept: Concept, system: System) -> list[str]:
     inputs = {**defaults, **concept.inputs, "system": system.slug}
     result = handle(concept.calculator, inputs, "../../")
     if not result["ok"]:
-        raise ContentError("content/compare.yml", None, f"{concept.slug}: {result['errors']}")
+        raise ContentError(
+            "content/compare.yml",
+            None,
+            f"{concept.slug}: the {concept.calculator} calculator refuses the inputs for "
+            f"{system.slug}: {result['errors']}; fix the concept's calculator.inputs",
+        )
     query = urlencode({"system": system.slug, **concept.inputs})
     link = f"../calculators/{CALCULATOR_PAGES[concept.calculator]}.md?{query}"
     data = result.get("data")

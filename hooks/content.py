@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from difflib import get_close_matches
 from pathlib import Path
 from typing import Any
 
@@ -15,7 +16,15 @@ from markdown.extensions.toc import slugify
 from markdown_it import MarkdownIt
 from markdown_it.token import Token
 
-from hooks.yaml_lines import ContentError, LineDict, LineList, line_of, load_yaml
+from hooks.yaml_lines import (
+    ContentError,
+    LineDict,
+    LineList,
+    did_you_mean,
+    line_of,
+    load_yaml,
+    suggest,
+)
 
 GLOSSARY_KINDS = (
     "term",
@@ -92,7 +101,10 @@ class Table:
     def column_index(self, name: str, line: int | None = None) -> int:
         if name not in self.columns:
             raise ContentError(
-                self.path, line, f"no column named '{name}' (columns: {', '.join(self.columns)})"
+                self.path,
+                line,
+                f"no column named '{name}' (columns: {', '.join(self.columns)})"
+                + did_you_mean(name, self.columns),
             )
         return self.columns.index(name)
 
@@ -137,7 +149,9 @@ class System:
 
 def _require_mapping(value: Any, path: Path, what: str) -> LineDict:
     if not isinstance(value, dict):
-        raise ContentError(path, line_of(value), f"{what} must be a mapping of keys to values")
+        raise ContentError(
+            path, line_of(value), f"{what} must be a mapping of keys to values ('key: value' lines)"
+        )
     return value
 
 
@@ -150,17 +164,25 @@ def _check_keys(
             raise ContentError(
                 path,
                 mapping.line_of(str(key)),
-                f"unknown key '{key}' in {what} (allowed: {', '.join(allowed)})",
+                f"unknown key '{key}' in {what} (allowed: {', '.join(allowed)})"
+                + did_you_mean(key, allowed),
             )
     for key in required:
         if key not in mapping:
-            raise ContentError(path, mapping.line, f"{what} is missing the key '{key}'")
+            raise ContentError(
+                path, mapping.line, f"{what} is missing the key '{key}': add a '{key}:' line"
+            )
 
 
 def _text(mapping: LineDict, key: str, path: Path, *, allow_empty: bool = False) -> str:
     value = mapping[key]
     if not isinstance(value, str) or (not allow_empty and not value.strip()):
-        raise ContentError(path, mapping.line_of(key), f"'{key}' must be non-empty text")
+        raise ContentError(
+            path,
+            mapping.line_of(key),
+            f"'{key}' must be non-empty text: put it in double quotes if YAML reads it as "
+            "something else (a number, yes/no, null, a list)",
+        )
     return str(value).strip()
 
 
@@ -168,7 +190,11 @@ def _text_list(value: Any, path: Path, key: str) -> list[str]:
     if value is None:
         return []
     if not isinstance(value, list) or not all(isinstance(item, str) for item in value):
-        raise ContentError(path, line_of(value), f"'{key}' must be a list of text items")
+        raise ContentError(
+            path,
+            line_of(value),
+            f"'{key}' must be a list of text items: one '- item' line each, or [a, b]",
+        )
     return [str(item) for item in value]
 
 
@@ -208,7 +234,12 @@ def parse_page(system: str, name: str, path: Path, text: str) -> Page:
     seen: dict[str, int] = {}
     for heading in headings[1:]:
         if heading.level == 1:
-            raise ContentError(path, heading.line, "only one '# Title' heading per page")
+            raise ContentError(
+                path,
+                heading.line,
+                "only one '# Title' heading per page: make this heading '##', "
+                "or move its section to a page of its own",
+            )
         if heading.level > previous + 1:
             raise ContentError(
                 path,
@@ -272,24 +303,36 @@ def load_table(system: str, path: Path) -> Table:
     )
     columns = data["columns"]
     if not isinstance(columns, list) or not columns:
-        raise ContentError(path, data.line_of("columns"), "'columns' must be a non-empty list")
+        raise ContentError(
+            path,
+            data.line_of("columns"),
+            "'columns' must be a non-empty list, e.g. columns: [Score, Modifier]",
+        )
     rows = data["rows"]
     if not isinstance(rows, LineList) or not rows:
-        raise ContentError(path, data.line_of("rows"), "'rows' must be a non-empty list of rows")
+        raise ContentError(
+            path,
+            data.line_of("rows"),
+            '\'rows\' must be a non-empty list of rows, each a line such as - ["1", "-5"]',
+        )
     cells: list[list[str]] = []
     for row, line in zip(rows, rows.item_lines, strict=True):
         if not isinstance(row, list):
-            raise ContentError(path, line, "each row must be a list of cells")
+            raise ContentError(path, line, 'each row must be a list of cells, e.g. - ["2-3", "-4"]')
         if len(row) != len(columns):
             raise ContentError(
                 path,
                 line,
-                f"ragged row: {len(row)} cells, but the table has {len(columns)} columns",
+                f"ragged row: {len(row)} cells, but the table has {len(columns)} columns: "
+                f'give every row {len(columns)} cells (an empty cell is "")',
             )
         for cell in row:
             if not isinstance(cell, str):
                 raise ContentError(
-                    path, line, f"cell {cell!r} must be quoted text, exactly as printed"
+                    path,
+                    line,
+                    f"cell {cell!r} must be quoted text, exactly as printed: "
+                    "put it in double quotes",
                 )
         cells.append([str(cell) for cell in row])
     check = None
@@ -300,7 +343,8 @@ def load_table(system: str, path: Path) -> Table:
             raise ContentError(
                 path,
                 raw.line_of("kind"),
-                f"unknown check kind {kind!r} (known: {', '.join(CHECK_PARAMETERS)})",
+                f"unknown check kind {kind!r} (known: {', '.join(CHECK_PARAMETERS)})"
+                + did_you_mean(kind, CHECK_PARAMETERS),
             )
         _check_keys(raw, path, ("kind", *CHECK_PARAMETERS[kind]), (), f"a '{kind}' check")
         check = {key: str(value) for key, value in raw.items()}
@@ -326,9 +370,21 @@ def load_table(system: str, path: Path) -> Table:
     )
     for erratum in errata:
         table.column_index(erratum.column, erratum.line)
-        if erratum.row not in {row[0] for row in cells}:
-            raise ContentError(path, erratum.line, f"no row whose first cell is '{erratum.row}'")
+        first_cells = [row[0] for row in cells]
+        if erratum.row not in first_cells:
+            raise ContentError(
+                path,
+                erratum.line,
+                f"no row whose first cell is '{erratum.row}': 'row' names a row by its "
+                f"first cell, exactly as printed ({_some(first_cells)})",
+            )
     return table
+
+
+def _some(cells: list[str]) -> str:
+    """'a', 'b', 'c' or, for a long list, its first three and last items."""
+    shown = [f"'{cell}'" for cell in cells]
+    return ", ".join(shown if len(shown) <= 6 else [*shown[:3], "...", shown[-1]])
 
 
 TEMPLATE_FIELD = re.compile(r"\{([^{}]+)\}")
@@ -340,7 +396,12 @@ def _table_calculator(data: LineDict, path: Path, columns: list[str]) -> TableCa
     raw = _require_mapping(data["calculator"], path, "'calculator'")
     _check_keys(raw, path, ("name", "link", "inputs"), (), "a table's calculator")
     if raw["link"] not in ("row", "cells"):
-        raise ContentError(path, raw.line_of("link"), "'link' is 'row' or 'cells'")
+        raise ContentError(
+            path,
+            raw.line_of("link"),
+            "'link' must be 'row' (each row's first cell links) or 'cells' (every other cell "
+            "links)",
+        )
     inputs = _require_mapping(raw["inputs"], path, "'inputs'")
     for name_of_input, template in inputs.items():
         for name in TEMPLATE_FIELD.findall(str(template)):
@@ -348,7 +409,8 @@ def _table_calculator(data: LineDict, path: Path, columns: list[str]) -> TableCa
                 raise ContentError(
                     path,
                     inputs.line_of(str(name_of_input)),
-                    f"'{{{name}}}' names no column (columns: {', '.join(columns)})",
+                    f"'{{{name}}}' names no column (columns: {', '.join(columns)}; "
+                    "{column} is the cell's header)" + did_you_mean(name, [*columns, "column"]),
                 )
     return TableCalculator(
         name=_text(raw, "name", path),
@@ -369,7 +431,11 @@ def _split_target(target: str) -> tuple[str, str | None]:
 def load_glossary(path: Path) -> list[GlossaryEntry]:
     data = load_yaml(path)
     if not isinstance(data, LineList):
-        raise ContentError(path, line_of(data), "the glossary must be a list of entries")
+        raise ContentError(
+            path,
+            line_of(data),
+            "the glossary must be a list of entries, each starting with a '- term: ...' line",
+        )
     entries = []
     forms_seen: dict[str, int] = {}
     for item in data:
@@ -382,11 +448,16 @@ def load_glossary(path: Path) -> list[GlossaryEntry]:
             raise ContentError(
                 path,
                 item.line_of("kind"),
-                f"unknown kind {kind!r} (known: {', '.join(GLOSSARY_KINDS)})",
+                f"unknown kind {kind!r} (known: {', '.join(GLOSSARY_KINDS)})"
+                + did_you_mean(kind, GLOSSARY_KINDS),
             )
         plural = item.get("plural")
         if plural is not None and not isinstance(plural, str):
-            raise ContentError(path, item.line_of("plural"), "'plural' must be text or null")
+            raise ContentError(
+                path,
+                item.line_of("plural"),
+                "'plural' must be text or null (write null where the term has no plural)",
+            )
         page, anchor = _split_target(_text(item, "see", path))
         entry = GlossaryEntry(
             term=_text(item, "term", path),
@@ -404,7 +475,8 @@ def load_glossary(path: Path) -> list[GlossaryEntry]:
                 raise ContentError(
                     path,
                     item.line,
-                    f"glossary term '{form}' is defined twice (also at line {forms_seen[key]})",
+                    f"glossary term '{form}' is defined twice (also at line {forms_seen[key]}): "
+                    "keep it in one entry only",
                 )
             forms_seen[key] = item.line
         entries.append(entry)
@@ -417,7 +489,9 @@ def load_glossary(path: Path) -> list[GlossaryEntry]:
 def load_system(folder: Path) -> System:
     path = folder / "system.yml"
     if not path.exists():
-        raise ContentError(path, None, "every system folder needs a system.yml")
+        raise ContentError(
+            path, None, "every system folder needs a system.yml (see content/README.md)"
+        )
     data = _require_mapping(load_yaml(path), path, "system.yml")
     _check_keys(
         data,
@@ -435,17 +509,24 @@ def load_system(folder: Path) -> System:
         if name in GENERATED_PAGES:
             raise ContentError(path, line, f"'{name}' is a generated page; choose another name")
         if name in pages:
-            raise ContentError(path, line, f"page '{name}' is listed twice")
+            raise ContentError(path, line, f"page '{name}' is listed twice: remove this line")
         page_path = folder / "pages" / f"{name}.md"
         if not page_path.exists():
+            existing = [other.stem for other in (folder / "pages").glob("*.md")]
             raise ContentError(
-                path, line, f"page '{name}' is listed but {page_path} does not exist"
+                path,
+                line,
+                f"page '{name}' is listed but {page_path} does not exist: create it, or fix "
+                "the name" + did_you_mean(name, existing),
             )
         pages[name] = parse_page(slug, name, page_path, page_path.read_text(encoding="utf-8"))
     for page_path in sorted((folder / "pages").glob("*.md")):
         if page_path.stem not in pages:
             raise ContentError(
-                page_path, None, "this page is not listed under 'pages' in system.yml"
+                page_path,
+                None,
+                f"this page is not listed under 'pages' in system.yml: add '- {page_path.stem}' "
+                "there, at its place in the reading order",
             )
     tables = {
         table_path.stem: load_table(slug, table_path)
@@ -470,7 +551,12 @@ def load_system(folder: Path) -> System:
     )
     license_page = system.source.get("license_page")
     if license_page and license_page not in pages:
-        raise ContentError(path, source.line_of("license_page"), f"no page named '{license_page}'")
+        raise ContentError(
+            path,
+            source.line_of("license_page"),
+            f"no page named '{license_page}' (pages: {', '.join(pages)})"
+            + did_you_mean(license_page, pages),
+        )
     _validate_references(system, glossary_path)
     return system
 
@@ -485,18 +571,65 @@ def resolve_target(system: System, target: str) -> tuple[str, str | None] | None
     return page, anchor
 
 
+ANCHOR_RULE = (
+    "an anchor is its heading's text in lower case, spaces as hyphens and punctuation "
+    "dropped, or the heading's explicit {#id}"
+)
+
+
+def nearest_targets(system: System, target: str) -> list[str]:
+    """For a 'page#anchor' that points nowhere, the likeliest meant targets (at most three)."""
+    page, anchor = _split_target(target)
+    if anchor is None:
+        return get_close_matches(page, list(system.pages), n=2)
+    # The same heading on another page first, then headings with a similar anchor.
+    found = [f"{name}#{anchor}" for name, other in system.pages.items() if anchor in other.anchors]
+    if page in system.pages:
+        anchors = sorted(system.pages[page].anchors)
+        found += [f"{page}#{close}" for close in get_close_matches(anchor, anchors, n=2)]
+    else:
+        everywhere = [f"{name}#{a}" for name, other in system.pages.items() for a in other.anchors]
+        found += get_close_matches(f"{page}#{anchor}", sorted(everywhere), n=2)
+    return list(dict.fromkeys(found))[:3]
+
+
+def target_hint(system: System, target: str, *, link_from: str | None = None) -> str:
+    """How to fix a target that points nowhere: the nearest targets, or the anchor rule.
+
+    With `link_from` (the page a Markdown link is written on), the suggestions are
+    written as link targets: '#anchor' on the same page, 'page.md#anchor' elsewhere.
+    """
+    nearest = nearest_targets(system, target)
+    if link_from is not None:
+        nearest = [_as_link(near, link_from) for near in nearest]
+    return suggest(nearest) or f": {ANCHOR_RULE}"
+
+
+def _as_link(target: str, link_from: str) -> str:
+    page, _, anchor = target.partition("#")
+    if not anchor:
+        return f"{page}.md"
+    return f"#{anchor}" if page == link_from else f"{page}.md#{anchor}"
+
+
 def _validate_references(system: System, glossary_path: Path) -> None:
     placed: dict[str, tuple[Path, int]] = {}
     for page in system.pages.values():
         for name, line in table_placeholders(page):
             if name not in system.tables:
                 raise ContentError(
-                    page.path, line, f"no table 'tables/{name}.yml' for [[table:{name}]]"
+                    page.path,
+                    line,
+                    f"no table 'tables/{name}.yml' for [[table:{name}]]: create it, or fix the "
+                    "name" + did_you_mean(name, system.tables),
                 )
             if name in placed:
                 where, first = placed[name]
                 raise ContentError(
-                    page.path, line, f"table '{name}' is already placed at {where}:{first}"
+                    page.path,
+                    line,
+                    f"table '{name}' is already placed at {where}:{first}: a table is placed "
+                    f"once; link to it here instead ([...]({where.stem}.md#table-{name}))",
                 )
             placed[name] = (page.path, line)
         for href, line in page_links(page):
@@ -504,7 +637,12 @@ def _validate_references(system: System, glossary_path: Path) -> None:
                 continue
             target = href if href.split("#")[0] else f"{page.name}{href}"
             if resolve_target(system, target) is None:
-                raise ContentError(page.path, line, f"link to a missing page or anchor: '{href}'")
+                raise ContentError(
+                    page.path,
+                    line,
+                    f"link to a missing page or anchor: '{href}'"
+                    + target_hint(system, target, link_from=page.name),
+                )
     for table in system.tables.values():
         if table.name not in placed:
             raise ContentError(
@@ -513,11 +651,12 @@ def _validate_references(system: System, glossary_path: Path) -> None:
                 f"table '{table.name}' is placed on no page: add [[table:{table.name}]]",
             )
     for entry in system.glossary:
-        if resolve_target(system, f"{entry.see_page}#{entry.see_anchor or ''}") is None:
+        see = entry.see_page + (f"#{entry.see_anchor}" if entry.see_anchor else "")
+        if resolve_target(system, see) is None:
             raise ContentError(
                 glossary_path,
                 entry.line,
-                f"'see: {entry.see_page}#{entry.see_anchor}' points to no page or heading",
+                f"'see: {see}' points to no page or heading" + target_hint(system, see),
             )
 
 
@@ -531,10 +670,20 @@ def load_content(root: Path) -> dict[str, System]:
         raise ContentError(path, data.line_of("systems"), "list at least one system")
     folders = {folder.name for folder in root.iterdir() if folder.is_dir()}
     for folder in sorted(folders - set(slugs)):
-        raise ContentError(path, data.line, f"the folder '{folder}' is not listed under 'systems'")
+        raise ContentError(
+            path,
+            data.line,
+            f"the folder '{folder}' is not listed under 'systems': add '- {folder}' there, "
+            "or move the folder out of content/",
+        )
     systems = {}
     for slug, line in zip(slugs, data["systems"].item_lines, strict=True):
         if slug not in folders:
-            raise ContentError(path, line, f"no folder content/{slug}/ for the system '{slug}'")
+            raise ContentError(
+                path,
+                line,
+                f"no folder content/{slug}/ for the system '{slug}': create it, or fix the "
+                "slug" + did_you_mean(slug, folders),
+            )
         systems[slug] = load_system(root / slug)
     return systems

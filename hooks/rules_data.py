@@ -15,8 +15,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from hooks.content import System, load_content, resolve_target
-from hooks.yaml_lines import ContentError, LineDict, line_of
+from hooks.content import System, load_content, resolve_target, target_hint
+from hooks.yaml_lines import ContentError, LineDict, did_you_mean, line_of
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -26,7 +26,11 @@ def _citation(system: System, target: Any, path: Path) -> dict[str, str]:
         raise ContentError(path, line_of(target), "a citation is text such as 'combat#cover'")
     resolved = resolve_target(system, target)
     if resolved is None:
-        raise ContentError(path, line_of(target), f"cited section '{target}' does not exist")
+        raise ContentError(
+            path,
+            line_of(target),
+            f"cited section '{target}' does not exist" + target_hint(system, target),
+        )
     page_name, anchor = resolved
     page = system.pages[page_name]
     section = next(
@@ -38,7 +42,12 @@ def _citation(system: System, target: Any, path: Path) -> dict[str, str]:
 
 def _table_rows(system: System, name: Any, path: Path) -> dict[str, Any]:
     if not isinstance(name, str) or name not in system.tables:
-        raise ContentError(path, line_of(name), f"no table named '{name}' in tables/")
+        raise ContentError(
+            path,
+            line_of(name),
+            f"no table named '{name}' in tables/ (tables: {', '.join(system.tables) or 'none'})"
+            + did_you_mean(name, system.tables),
+        )
     table = system.tables[name]
     return {
         "name": table.name,
@@ -58,7 +67,11 @@ def _compile(system: System, value: Any, path: Path) -> Any:
         for key, item in value.items():
             if key == "cite":
                 if not isinstance(item, list):
-                    raise ContentError(path, line_of(item), "'cite' must be a list of sections")
+                    raise ContentError(
+                        path,
+                        line_of(item),
+                        "'cite' must be a list of sections, e.g. cite: [combat#cover]",
+                    )
                 compiled[key] = [_citation(system, target, path) for target in item]
             elif key == "table":
                 compiled[key] = _table_rows(system, item, path)

@@ -8,7 +8,7 @@ from fractions import Fraction
 from urllib.parse import urlencode
 
 from hooks.content import TEMPLATE_FIELD, Table
-from hooks.yaml_lines import ContentError
+from hooks.yaml_lines import ContentError, did_you_mean
 from rules_core.dice import parse as parse_dice
 from rules_core.web import CALCULATOR_PAGES, CALCULATORS
 
@@ -63,7 +63,12 @@ def _check_cumulative(table: Table) -> list[Mismatch]:
         printed = Fraction(0) if row[total].strip() == "-" else parse_number(row[total])
         if previous_total is not None:
             if previous_step is None:
-                raise ContentError(table.path, line, "a row follows a row with no next step (N/A)")
+                raise ContentError(
+                    table.path,
+                    line,
+                    "a row follows a row with no next step (N/A): only the last row's step "
+                    "may be N/A, so fix that step or the order of the rows",
+                )
             expected = previous_total + previous_step
             if expected != printed:
                 found.append(
@@ -147,12 +152,20 @@ def _calculator_links(table: Table, calculators: str) -> Callable[[list[str], in
     if spec is None:
         return lambda row, index: None
     if spec.name not in CALCULATORS:
-        raise ContentError(table.path, spec.line, f"no calculator named '{spec.name}'")
-    fields = {field.name for field in CALCULATORS[spec.name].fields}
+        raise ContentError(
+            table.path,
+            spec.line,
+            f"no calculator named '{spec.name}' (calculators: {', '.join(CALCULATORS)})"
+            + did_you_mean(spec.name, CALCULATORS),
+        )
+    fields = [field.name for field in CALCULATORS[spec.name].fields]
     for name in spec.inputs:
         if name not in fields:
             raise ContentError(
-                table.path, spec.line, f"the {spec.name} calculator has no input '{name}'"
+                table.path,
+                spec.line,
+                f"the {spec.name} calculator has no input '{name}' (inputs: {', '.join(fields)})"
+                + did_you_mean(name, fields),
             )
     title = f"Open in the {CALCULATORS[spec.name].title} calculator"
     page = CALCULATOR_PAGES[spec.name]

@@ -6,6 +6,8 @@ loader builds plain dicts, lists and strings that carry their source line.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+from difflib import get_close_matches
 from pathlib import Path
 from typing import Any
 
@@ -24,6 +26,18 @@ class ContentError(Exception):
         self.message = message
         where = f"{self.path}:{line}" if line else self.path
         super().__init__(f"{where}: {message}")
+
+
+def did_you_mean(word: object, choices: Iterable[object]) -> str:
+    """A ": did you mean 'x'?" clause naming the closest choices, or "" when none is close."""
+    return suggest(get_close_matches(str(word), [str(choice) for choice in choices], n=2))
+
+
+def suggest(options: list[str]) -> str:
+    """ ": did you mean 'a' or 'b'?" for the given options, or "" when there are none."""
+    if not options:
+        return ""
+    return ": did you mean " + " or ".join(f"'{option}'" for option in options) + "?"
 
 
 class LineDict(dict):
@@ -54,9 +68,18 @@ def _construct(node: yaml.Node, path: Path) -> Any:
         for key_node, value_node in node.value:
             key = _construct(key_node, path)
             if not isinstance(key, str | int):
-                raise ContentError(path, key_node.start_mark.line + 1, "keys must be plain text")
+                raise ContentError(
+                    path,
+                    key_node.start_mark.line + 1,
+                    "keys must be plain text: write a word such as 'title' before the colon",
+                )
             if key in result:
-                raise ContentError(path, key_node.start_mark.line + 1, f"duplicate key '{key}'")
+                raise ContentError(
+                    path,
+                    key_node.start_mark.line + 1,
+                    f"duplicate key '{key}' (first at line {result.key_lines[str(key)]}): "
+                    "keep one of the two",
+                )
             result[key] = _construct(value_node, path)
             result.key_lines[str(key)] = key_node.start_mark.line + 1
         return result
@@ -80,9 +103,15 @@ def load_yaml(path: Path) -> Any:
     except yaml.MarkedYAMLError as error:
         mark = error.problem_mark or error.context_mark
         line = mark.line + 1 if mark else None
-        raise ContentError(path, line, f"invalid YAML: {error.problem or error}") from None
+        raise ContentError(
+            path,
+            line,
+            f"invalid YAML: {error.problem or error}: check the indentation of this line and "
+            "the one before, and put text that holds ': ' or ' #', or starts with [ { * & ! "
+            "or a quote, in double quotes",
+        ) from None
     if node is None:
-        raise ContentError(path, 1, "the file is empty")
+        raise ContentError(path, 1, "the file is empty: write its content, or delete the file")
     return _construct(node, path)
 
 

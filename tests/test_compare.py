@@ -59,6 +59,14 @@ def test_a_quote_missing_from_its_section_fails_with_its_line(tmp_path: Path) ->
     assert "not in orcus/combat#rolling-1-or-20" in caught.value.message
 
 
+def test_a_misquote_says_where_it_stops_matching(tmp_path: Path) -> None:
+    path = write(tmp_path, GOOD.replace("misses regardless", "always misses regardless"))
+    with pytest.raises(ContentError) as caught:
+        load_compare(path, SYSTEMS)
+    assert "it matches up to 'a 1, the attack'" in caught.value.message
+    assert "does not go on with 'always'" in caught.value.message
+
+
 def test_a_quote_from_another_section_fails(tmp_path: Path) -> None:
     path = write(tmp_path, GOOD.replace("combat#rolling-1-or-20", "combat#cover"))
     with pytest.raises(ContentError, match="not in orcus/combat#cover"):

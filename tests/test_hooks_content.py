@@ -91,6 +91,28 @@ def test_unknown_yaml_key_names_file_and_line(tmp_path: Path) -> None:
     assert "unknown key 'colour'" in error.message
 
 
+def test_misspelt_key_gets_a_did_you_mean_hint(tmp_path: Path) -> None:
+    misspelt = TABLE_YML.replace("columns:", "colums:")
+    error = error_for(tmp_path, **{"tables/modifiers.yml": misspelt})
+    assert error.line == 2
+    assert error.message == (
+        "unknown key 'colums' in a table (allowed: title, columns, rows, check, errata, "
+        "calculator): did you mean 'columns'?"
+    )
+
+
+def test_unlike_key_gets_no_guess(tmp_path: Path) -> None:
+    error = error_for(tmp_path, **{"tables/modifiers.yml": TABLE_YML + "shade: red\n"})
+    assert error.message.endswith("(allowed: title, columns, rows, check, errata, calculator)")
+
+
+def test_misspelt_glossary_kind_gets_a_hint(tmp_path: Path) -> None:
+    glossary = GLOSSARY_YML.replace("kind: term", "kind: conditon")
+    error = error_for(tmp_path, **{"glossary.yml": glossary})
+    assert error.line == 2
+    assert error.message.endswith("did you mean 'condition'?")
+
+
 def test_ragged_row_names_its_line(tmp_path: Path) -> None:
     ragged = TABLE_YML.replace('["12-13", "+1"]', '["12-13", "+1", "extra"]')
     error = error_for(tmp_path, **{"tables/modifiers.yml": ragged})
@@ -126,6 +148,20 @@ def test_glossary_see_must_exist(tmp_path: Path) -> None:
     error = error_for(tmp_path, **{"glossary.yml": GLOSSARY_YML.replace("#cover", "#nowhere")})
     assert error.line == 1
     assert "points to no page or heading" in error.message
+
+
+def test_missing_anchor_suggests_the_nearest_heading(tmp_path: Path) -> None:
+    broken = COMBAT_MD.replace("combat.md#cover", "combat.md#covers")
+    error = error_for(tmp_path, **{"pages/combat.md": broken})
+    assert error.message.endswith("did you mean '#cover'?")  # written as a same-page link
+    glossary = GLOSSARY_YML.replace("combat#cover", "combat#covr")
+    error = error_for(tmp_path, **{"glossary.yml": glossary})
+    assert error.message.endswith("did you mean 'combat#cover'?")
+
+
+def test_anchor_with_no_near_heading_says_how_anchors_are_made(tmp_path: Path) -> None:
+    error = error_for(tmp_path, **{"glossary.yml": GLOSSARY_YML.replace("#cover", "#nowhere")})
+    assert "lower case, spaces as hyphens" in error.message
 
 
 def test_missing_table_for_placeholder(tmp_path: Path) -> None:
