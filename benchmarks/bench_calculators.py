@@ -52,9 +52,9 @@ AT_BOUNDS = [
     (
         "damage",
         "#damage-expression",
-        ["200d6", "40d60kh39", "30d6+30d8+30d10+30d12", "150d8", "30d100kh29"],
+        ["100d6", "20d60kh19", "12d6+12d8+12d10+12d12", "80d8", "60d12"],
     ),
-    ("attack", "#attack-damage", ["200d6", "150d8", "40d20kh20+40d20kh20"]),
+    ("attack", "#attack-damage", ["100d6", "80d8", "20d20kh10+20d20kh10"]),
 ]
 
 

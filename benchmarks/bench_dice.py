@@ -60,16 +60,15 @@ QUESTIONS: list[tuple[str, Callable[[], icepool.Die]]] = [
 
 # Expressions at the engine's input bounds (engine alone; icepool takes seconds on some).
 AT_BOUNDS = [
-    "200d6",
-    "150d8",
-    "100d10",
-    "10d500",
-    "30d6+30d8+30d10+30d12",
+    "100d6",
+    "80d8",
+    "60d12",
+    "14d100",
+    "12d6+12d8+12d10+12d12",
     "40d6kh20",
-    "30d100kh29",
-    "40d60kh39",
-    "10d1000kh5",
-    "40d20kh20+40d20kh20",
+    "20d60kh19",
+    "20d20kh10+20d20kh10",
+    "4d6kh3+60d6",
 ]
 
 

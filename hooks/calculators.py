@@ -19,7 +19,7 @@ _markdown = MarkdownIt("commonmark")
 
 
 def _attributes(field: Field) -> str:
-    systems = f' data-systems="{" ".join(field.systems)}"' if field.systems else ""
+    systems = f' data-systems="{escape(" ".join(field.systems))}"' if field.systems else ""
     return f'class="calc-field calc-field--{field.kind}"{systems}'
 
 
@@ -42,9 +42,9 @@ def _control(calculator: str, field: Field) -> str:
         boxes = []
         for system, choices in situation_choices().items():
             for value, label in choices:
-                box_id = f"{ident}-{system}-{value}"
+                box_id = escape(f"{ident}-{system}-{value}")
                 boxes.append(
-                    f'<label class="calc-check" for="{box_id}" data-systems="{system}">'
+                    f'<label class="calc-check" for="{box_id}" data-systems="{escape(system)}">'
                     f'<input type="checkbox" id="{box_id}" data-situation="{escape(value)}"> '
                     f"{escape(label)}</label>"
                 )
@@ -111,6 +111,14 @@ def render_calculator(name: str, base: str) -> str:
         f'<div class="calc-result" id="{name}-result" aria-live="polite">{result["html"]}</div>'
         "</section>"
     )
+
+
+def add_worker_boot(html: str, base: str) -> str:
+    """On a page with a calculator, start its worker from the head, before anything else."""
+    if '<section class="calc"' not in html:
+        return html
+    tag = f'<script src="{base}assets/javascripts/calculator-boot.js"></script>'
+    return html.replace("<head>", f"<head>{tag}", 1)
 
 
 def expand_calculators(markdown: str, base: str) -> str:

@@ -1,7 +1,128 @@
-"""Content-Security-Policy for every page (to be completed)."""
+"""Content-Security-Policy for every page, as a `<meta>` at the top of `<head>`.
+
+The site is static, so the policy travels in the page itself. It allows only the site's
+own files, plus the inline scripts the page already contains, each by the SHA-256 hash
+of its text (Material writes a few small ones: local-storage helpers, the palette and
+the tab restore). JSON data blocks such as Material's `__config` are never executed, so
+they need no hash. Nothing is allowed to run from another host, from `eval`, from an
+inline event handler or from a `javascript:` URL.
+
+Pyodide runs in a module worker, whose own policy comes from the worker script's
+response, not from this meta. `'wasm-unsafe-eval'` (WebAssembly compilation, not
+JavaScript `eval`) is listed so that the policy stays correct if a server ever sends it
+as a header for the worker as well. `worker-src 'self'` admits the calculators' worker,
+Material's search worker and a service worker at the site root.
+"""
 
 from __future__ import annotations
 
+import base64
+import hashlib
+import re
+from html import escape
+from html.parser import HTMLParser
+
+# The body of each script element, as the HTML tokenizer delimits it: a script's text
+# ends at the first "</script" followed by whitespace, "/" or ">".
+_SCRIPT = re.compile(r"<script\b([^>]*)>(.*?)</script[\s/>]", re.IGNORECASE | re.DOTALL)
+_HEAD = re.compile(r"<head\b[^>]*>", re.IGNORECASE)
+_EXISTING = re.compile(
+    r"\s*<meta\b[^>]*http-equiv\s*=\s*[\"']?content-security-policy[\"']?[^>]*>", re.IGNORECASE
+)
+# Types whose script is executed as classic JavaScript or as a module (HTML, "prepare the
+# script element"); any other type is a data block the browser never runs.
+_JAVASCRIPT_TYPES = {
+    "",
+    "module",
+    "application/ecmascript",
+    "application/javascript",
+    "application/x-ecmascript",
+    "application/x-javascript",
+    "text/ecmascript",
+    "text/javascript",
+    "text/javascript1.0",
+    "text/javascript1.1",
+    "text/javascript1.2",
+    "text/javascript1.3",
+    "text/javascript1.4",
+    "text/javascript1.5",
+    "text/jscript",
+    "text/livescript",
+    "text/x-ecmascript",
+    "text/x-javascript",
+}
+
+# Every directive but script-src, whose hashes depend on the page.
+DIRECTIVES: dict[str, str] = {
+    "default-src": "'self'",
+    "style-src": "'self'",
+    "img-src": "'self' data:",
+    "font-src": "'self'",
+    "connect-src": "'self'",
+    "worker-src": "'self'",
+    "manifest-src": "'self'",
+    "object-src": "'none'",
+    "base-uri": "'self'",
+    "form-action": "'none'",
+}
+
+
+class _StartTag(HTMLParser):
+    """The attributes of one start tag, parsed the way HTML parses them."""
+
+    def __init__(self, tag: str) -> None:
+        super().__init__(convert_charrefs=True)
+        self.attributes: dict[str, str | None] = {}
+        self.feed(tag)
+        self.close()
+
+    def handle_starttag(self, tag, attrs):
+        if not self.attributes:
+            self.attributes = dict(attrs)
+
+
+def script_hash(text: str) -> str:
+    """The CSP source for an inline script: its text's SHA-256, as the browser computes it."""
+    # The browser hashes the text after the parser's newline normalisation.
+    normalised = text.replace("\r\n", "\n").replace("\r", "\n")
+    digest = hashlib.sha256(normalised.encode("utf-8")).digest()
+    return f"'sha256-{base64.b64encode(digest).decode('ascii')}'"
+
+
+def inline_scripts(html: str) -> list[str]:
+    """The text of each inline script the browser would execute, in page order."""
+    scripts = []
+    for match in _SCRIPT.finditer(html):
+        attributes = _StartTag(f"<script{match.group(1)}>").attributes
+        if "src" in attributes:
+            continue
+        kind = (attributes.get("type") or "").strip().lower()
+        if kind not in _JAVASCRIPT_TYPES:
+            continue  # a data block (application/json): never executed
+        scripts.append(match.group(2))
+    return scripts
+
+
+def content_security_policy(html: str) -> str:
+    """The policy for one page: the fixed directives and its own inline scripts' hashes."""
+    hashes = list(dict.fromkeys(script_hash(text) for text in inline_scripts(html)))
+    script_src = " ".join(["'self'", *hashes, "'wasm-unsafe-eval'"])
+    directives = {"default-src": DIRECTIVES["default-src"], "script-src": script_src}
+    directives.update(DIRECTIVES)
+    return "; ".join(f"{name} {value}" for name, value in directives.items())
+
 
 def add_content_security_policy(html: str) -> str:
-    return html
+    """Put the page's policy first in its `<head>`, before anything it governs.
+
+    A page without a `<head>` is returned unchanged. An older policy meta is replaced,
+    so running this twice gives the same page.
+    """
+    html = _EXISTING.sub("", html)
+    head = _HEAD.search(html)
+    if head is None:
+        return html
+    # The policy holds single quotes but no double quote: only & < > " need escaping.
+    policy = escape(content_security_policy(html), quote=False).replace('"', "&quot;")
+    meta = f'\n    <meta http-equiv="Content-Security-Policy" content="{policy}">'
+    return html[: head.end()] + meta + html[head.end() :]

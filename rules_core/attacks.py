@@ -79,7 +79,7 @@ def _modifiers(system: System, rule: dict, setup: AttackSetup, sources: Sources)
         if name not in table:
             known = ", ".join(table) or "none"
             raise RulesError(
-                f"'{name}' is not a situation {system.short_title} defines (known: {known})."
+                f"{name!r} is not a situation {system.short_title} defines (known: {known})."
             )
         entry = table[name]
         group = entry.get("group")

@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import json
 import random
+import re
 import sys
 from collections.abc import Sequence
 from fractions import Fraction
@@ -26,10 +27,19 @@ from rules_core.progression import level_for_xp
 from rules_core.systems import SYSTEM_SLUGS, NotDefined, RulesError, Sources, get_system
 
 MAX_SEED = 2**63
+# ASCII digits only: str.isdigit() also accepts "²", which int() refuses.
+_WHOLE = re.compile(r"[0-9]{1,20}")
+_DIE = re.compile(r"(?:1?d)?([0-9]{1,4})")
 
 
 class UsageError(Exception):
     pass
+
+
+def one_line(message: object) -> str:
+    """A message as one line: line breaks and other control characters shown escaped
+    (argparse quotes some arguments as typed, e.g. "unrecognized arguments: ...")."""
+    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in str(message))
 
 
 class _Parser(argparse.ArgumentParser):
@@ -56,26 +66,26 @@ def _percent(value: Fraction) -> str:
 
 def _die(text: str) -> int:
     """'d8' or '8' -> 8."""
-    digits = text.strip().lower().removeprefix("1d").removeprefix("d")
-    if not digits.isdigit() or not 1 <= int(digits) <= 1000:
-        raise UsageError(f"a weapon die looks like d8, not '{text}'")
-    return int(digits)
+    die = _DIE.fullmatch(text.strip().lower())
+    if die is None or not 1 <= int(die.group(1)) <= 1000:
+        raise UsageError(f"a weapon die looks like d8, not {text!r}")
+    return int(die.group(1))
 
 
 def _scores(text: str) -> list[int]:
     try:
         return [int(part) for part in text.split(",")]
     except ValueError:
-        raise UsageError(f"scores are whole numbers separated by commas, not '{text}'") from None
+        raise UsageError(f"scores are whole numbers separated by commas, not {text!r}") from None
 
 
 def _monster(text: str) -> Monster:
     parts = text.split(":")
-    if len(parts) not in (2, 3) or not parts[0].strip().isdigit():
-        raise UsageError(f"a monster is LEVEL:RANK[:COUNT], e.g. 3:standard:2, not '{text}'")
+    if len(parts) not in (2, 3) or not _WHOLE.fullmatch(parts[0].strip()):
+        raise UsageError(f"a monster is LEVEL:RANK[:COUNT], e.g. 3:standard:2, not {text!r}")
     count = parts[2].strip() if len(parts) == 3 else "1"
-    if not count.isdigit():
-        raise UsageError(f"a monster count is a whole number, not '{count}'")
+    if not _WHOLE.fullmatch(count):
+        raise UsageError(f"a monster count is a whole number, not {count!r}")
     return Monster(int(parts[0]), parts[1].strip().lower(), int(count))
 
 
@@ -381,10 +391,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         payload, text = args.handler(args)
     except NotDefined as error:
         where = "; ".join(f"{citation} ({citation.url})" for citation in error.citations)
-        print(f"error: {error}" + (f" See: {where}" if where else ""), file=sys.stderr)
+        print(f"error: {one_line(error)}" + (f" See: {where}" if where else ""), file=sys.stderr)
         return 2
     except (UsageError, RulesError, DiceError) as error:
-        print(f"error: {error}", file=sys.stderr)
+        print(f"error: {one_line(error)}", file=sys.stderr)
         return 2
     if args.json:
         print(json.dumps(payload, ensure_ascii=False))

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from fractions import Fraction
 
-from rules_core.dice import Distribution, Expression, parse
+from rules_core.dice import MAX_CONSTANT, Distribution, Expression, parse
 from rules_core.systems import RulesError, Sources, System
 
 
@@ -79,6 +79,8 @@ def _resist(system: System, rule: dict, setup: DamageSetup, sources: Sources):
         if kind in ("subtract", "add"):
             if value < 1:
                 raise RulesError(f"{system.short_title} {name} needs its value, e.g. 5.")
+            if value > MAX_CONSTANT:
+                raise RulesError(f"{system.short_title} {name} is at most {MAX_CONSTANT:,}.")
             amount = value if kind == "add" else -value
             steps.append(lambda total, amount=amount: total + amount)
         elif kind in ("halve", "double"):

@@ -101,12 +101,12 @@ MAX_CONSTANT = 10**6
 """Absolute value of a number in an expression."""
 MAX_LEVEL = 100
 """Highest level accepted for ``x Level``."""
-MAX_TABLE_BITS = 600_000
+MAX_TABLE_BITS = 150_000
 """Size of an expression's exact table: (possible totals) x (bits of the number of
-rolls).  This is what the time depends on; at the bound an expression takes a few
-tens of milliseconds in CPython.  For example 200d6 (517,517) and 40d12 (63,504) are
-within it, 200d20 (3,801 totals x 865 bits) is not."""
-MAX_COMBINED_TABLE_BITS = 300_000
+rolls).  This is what the time depends on; it is set so that a calculator page answers
+within about 100 ms in the browser's Python at the bound (about 10 ms in CPython).  For
+example 100d6 (129,759) and 40d12 (63,504) are within it, 200d6 (517,517) is not."""
+MAX_COMBINED_TABLE_BITS = 75_000
 """The same measure when the expression's table is a product of several tables: a
 group that keeps dice combined with other dice (``4d6kh3+1d4``, ``4d6kh3+4d6kh3``).
 Those are multiplied as big integers, which costs more than summing plain dice."""

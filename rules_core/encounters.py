@@ -60,7 +60,7 @@ def encounter(
             raise RulesError(f"Monster level must be from {min(table)} to {max(table)}.")
         if monster.rank not in table[monster.level]:
             ranks = ", ".join(table[monster.level])
-            raise RulesError(f"Unknown rank '{monster.rank}' (ranks: {ranks}).")
+            raise RulesError(f"Unknown rank {monster.rank!r} (ranks: {ranks}).")
         if not 1 <= monster.count <= 1000:
             raise RulesError("A monster count must be from 1 to 1000.")
         lines.append((monster, table[monster.level][monster.rank] * monster.count))

@@ -104,7 +104,7 @@ def get_system(slug: str) -> System:
     systems = _load()
     if slug not in systems:
         known = ", ".join(systems)
-        raise RulesError(f"Unknown system '{slug}' (known: {known}).")
+        raise RulesError(f"Unknown system {slug!r} (known: {known}).")
     entry = systems[slug]
     return System(
         entry["slug"], entry["title"], entry["short_title"], entry["dice"], entry["rules"]

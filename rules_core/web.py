@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from fractions import Fraction
@@ -18,12 +19,17 @@ from html import escape
 from typing import Any
 
 from rules_core.attacks import hit_chance_by_defense
-from rules_core.cli import UsageError, attack_setup, build_parser
+from rules_core.cli import UsageError, attack_setup, build_parser, one_line
 from rules_core.dice import DiceError
 from rules_core.dice import parse as parse_dice
 from rules_core.systems import SYSTEM_SLUGS, NotDefined, RulesError, get_system
 
 MAX_INPUT_LENGTH = 200
+# Whole numbers and dice are ASCII only: str.isdigit() also accepts "²", which int() refuses.
+_WHOLE = re.compile(r"-?[0-9]{1,20}")
+_DIE = re.compile(r"(?:1?d)?([0-9]{1,4})")
+# The site root relative to a page ("", "../../", "/"): a path, never a scheme or a host.
+_BASE = re.compile(r"(?:/(?!/))?(?:[A-Za-z0-9._~-]+/)*")
 
 
 @dataclass(frozen=True)
@@ -603,13 +609,13 @@ def _validate(
             if value not in {choice for choice, _ in field.choices}:
                 errors[field.name] = "Choose one of the listed options."
         elif field.kind == "int":
-            if not value.lstrip("-").isdigit() or len(value) > 12:
+            if not _WHOLE.fullmatch(value):
                 errors[field.name] = "Enter a whole number."
             elif not field.minimum <= int(value) <= field.maximum:
                 errors[field.name] = f"Enter a number from {field.minimum} to {field.maximum}."
         elif field.kind == "die":
-            digits = value.lower().removeprefix("1d").removeprefix("d")
-            if not digits.isdigit() or not 1 <= int(digits) <= 1000:
+            die = _DIE.fullmatch(value.lower())
+            if die is None or not 1 <= int(die.group(1)) <= 1000:
                 errors[field.name] = "A die looks like d8."
         elif field.kind == "check":
             if value not in ("on", "off"):
@@ -624,18 +630,15 @@ def _validate(
 def _check_dice(calculator: Calculator, values: dict[str, str], errors: dict[str, str]) -> None:
     """Parse each dice field as the rules core will, so a bad roll is reported at its field."""
     weapon, level = values.get("weapon", ""), values.get("level", "")
-    weapon_die = (
-        int(weapon.lower().removeprefix("1d").removeprefix("d"))
-        if weapon and "weapon" not in errors
-        else None
-    )
+    die = _DIE.fullmatch(weapon.lower()) if weapon and "weapon" not in errors else None
+    weapon_die = int(die.group(1)) if die else None
     level_value = int(level) if level and "level" not in errors else None
     for field in calculator.fields:
         if field.kind == "dice" and values[field.name] and field.name not in errors:
             try:
                 parse_dice(values[field.name], weapon_die=weapon_die, level=level_value)
             except DiceError as error:
-                errors[field.name] = str(error)
+                errors[field.name] = one_line(error)
 
 
 def _attack_curve(args: argparse.Namespace) -> list[tuple[int, str]]:
@@ -655,8 +658,10 @@ _parser = cache(build_parser)
 def handle(name: str, inputs: dict[str, Any], base: str = "") -> dict[str, Any]:
     """Compute one calculator. Never raises for bad input: errors come back as data."""
     calculator = CALCULATORS.get(name)
+    if not _BASE.fullmatch(base):
+        base = ""  # only the page's own relative root: no "javascript:" or other host
     if calculator is None:
-        return {"ok": False, "html": "", "errors": {}, "message": f"Unknown calculator '{name}'."}
+        return {"ok": False, "html": "", "errors": {}, "message": f"Unknown calculator {name!r}."}
     values, errors = _validate(calculator, inputs)
     _check_dice(calculator, values, errors)
     if errors:
@@ -674,12 +679,12 @@ def handle(name: str, inputs: dict[str, Any], base: str = "") -> dict[str, Any]:
         )
         more = f"<p>What the text does say:</p><ul>{links}</ul>" if links else ""
         html = f'<div class="calc-undefined"><p>{escape(str(error))}</p>{more}</div>'
-        return {"ok": True, "html": html, "errors": {}, "message": str(error)}
+        return {"ok": True, "html": html, "errors": {}, "message": one_line(error)}
     except (UsageError, RulesError, DiceError) as error:
         return {
             "ok": False,
             "html": "",
-            "errors": {calculator.primary: str(error)},
+            "errors": {calculator.primary: one_line(error)},
             "message": "",
         }
     payload.pop("curve", None)
