@@ -1,0 +1,106 @@
+"""Accessibility: axe-core (node_modules/axe-core, pinned in package-lock.json) in Chromium.
+
+A rules page, a comparison page and every calculator page for each of the four systems
+(chosen through the address, `?system=...`, once the live result is in), in the light
+and the dark palette, must show no violation of impact "serious" or "critical". No rule
+is switched off and no element is excluded.
+
+The palette is the reader's: the mkdocs.yml palettes follow `prefers-color-scheme` on a
+first visit, so each palette gets a browser context emulating that colour scheme, and
+the test checks that the theme did show it.
+
+axe is added with `add_init_script`, which Chromium runs in each new document through
+DevTools before the page's own scripts and outside the page's Content-Security-Policy;
+`add_script_tag` would add an inline script, which that policy rightly blocks.
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from conftest import CALCULATOR_PAGES, ROOT, wait_live
+from playwright.sync_api import Browser, BrowserContext, Page, expect
+
+from hooks.a11y import label_search_dialog
+
+AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"
+PALETTES = {"light": "default", "dark": "slate"}  # colour scheme -> Material's palette
+SYSTEMS = ("orcus", "3d6-combat", "into-the-unknown", "4e-core")
+BLOCKING = ("serious", "critical")
+RUN_AXE = "() => axe.run(document, { resultTypes: ['violations'] })"
+
+
+def new_context(browser: Browser, scheme: str) -> BrowserContext:
+    assert AXE.exists(), "run `npm ci`: axe-core is pinned in package-lock.json"
+    context = browser.new_context(viewport={"width": 1280, "height": 900}, color_scheme=scheme)
+    context.add_init_script(path=str(AXE))
+    return context
+
+
+def violations(page: Page, scheme: str, where: str) -> list[str]:
+    """axe's serious and critical violations on the page as it is now, one line each."""
+    shown = page.evaluate("() => document.body.dataset.mdColorScheme")
+    assert shown == PALETTES[scheme], f"{where}: the {scheme} palette is not the one shown"
+    result = page.evaluate(RUN_AXE)
+    found = []
+    for violation in result["violations"]:
+        if violation["impact"] not in BLOCKING:
+            continue
+        for node in violation["nodes"]:
+            summary = " ".join(node.get("failureSummary", "").split())
+            found.append(
+                f"{scheme} {where}: {violation['id']} ({violation['impact']}) at "
+                f"{json.dumps(node['target'])}: {summary[:300]}"
+            )
+    return found
+
+
+@pytest.mark.parametrize("path", ["orcus/combat/", "compare/critical-hits/"])
+def test_pages_in_both_palettes(browser: Browser, server: str, path: str) -> None:
+    found = []
+    for scheme in PALETTES:
+        context = new_context(browser, scheme)
+        page = context.new_page()
+        page.goto(server + path)
+        found += violations(page, scheme, path)
+        context.close()
+    assert found == [], "\n".join(found)
+
+
+@pytest.mark.parametrize("slug", list(CALCULATOR_PAGES))
+def test_calculator_pages_for_each_system_in_both_palettes(
+    browser: Browser, server: str, slug: str
+) -> None:
+    contexts = {scheme: new_context(browser, scheme) for scheme in PALETTES}
+    pages = {scheme: context.new_page() for scheme, context in contexts.items()}
+    found = []
+    for system in SYSTEMS:
+        where = f"calculators/{slug}/?system={system}"
+        # Both palettes load at once: the two Pythons start side by side.
+        for page in pages.values():
+            page.goto(server + where, wait_until="commit")
+        for scheme, page in pages.items():
+            for calculator in CALCULATOR_PAGES[slug]:
+                wait_live(page, calculator)
+            chosen = page.locator('.calc select[name="system"]')  # the dice roller has none
+            if chosen.count():
+                expect(chosen.first).to_have_value(system)
+            found += violations(page, scheme, where)
+    if slug == "damage":
+        # Bad input: the message next to its field, the last result kept and marked stale.
+        for scheme, page in pages.items():
+            page.fill("#damage-expression", "2d")
+            expect(page.locator("#damage-expression-error")).not_to_be_empty()
+            expect(page.locator("#damage-result")).to_contain_class("calc-result--stale")
+            found += violations(page, scheme, "calculators/damage/ with a bad expression")
+    for context in contexts.values():
+        context.close()
+    assert found == [], "\n".join(found)
+
+
+def test_the_search_dialog_is_named_once() -> None:
+    theme = '<div class="md-search" data-md-component="search" role="dialog">'
+    named = label_search_dialog(f"<body>{theme}</div></body>")
+    assert f'{theme[:-1]} aria-label="Search">' in named
+    assert label_search_dialog(named) == named
