@@ -1,0 +1,123 @@
+"""The GitHub workflow: valid by the workflow schema, the same `make test` as .ci/run, Pages
+published from main only, and never a browser downloaded by Playwright."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+
+ROOT = Path(__file__).resolve().parent.parent
+WORKFLOW = ROOT / ".github" / "workflows" / "ci.yml"
+CI_RUN = ROOT / ".ci" / "run"
+PINNED = re.compile(r"^[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+@v\d+$")  # owner/name@vN
+
+
+@pytest.fixture(scope="module")
+def workflow() -> dict[Any, Any]:
+    return yaml.safe_load(WORKFLOW.read_text(encoding="utf-8"))
+
+
+def _triggers(workflow: dict[Any, Any]) -> dict[str, Any]:
+    # YAML 1.1 reads the bare key `on` as the boolean true.
+    return workflow.get("on", workflow.get(True))
+
+
+def _steps(job: dict[str, Any]) -> list[dict[str, Any]]:
+    return job.get("steps", [])
+
+
+def _commands(step: dict[str, Any]) -> list[str]:
+    """The lines of a step's `run`, comments dropped and spaces collapsed."""
+    lines = (line.split("#", 1)[0] for line in str(step.get("run", "")).splitlines())
+    return [" ".join(line.split()) for line in lines if line.strip()]
+
+
+def _uses(job: dict[str, Any], action: str) -> list[dict[str, Any]]:
+    return [step for step in _steps(job) if str(step.get("uses", "")).startswith(f"{action}@")]
+
+
+def test_the_workflow_schema_accepts_it() -> None:
+    checker = Path(sys.executable).parent / "check-jsonschema"
+    result = subprocess.run(
+        [str(checker), "--builtin-schema", "vendor.github-workflows", str(WORKFLOW)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_it_runs_on_pull_requests_and_pushes_to_main(workflow) -> None:
+    triggers = _triggers(workflow)
+    assert "pull_request" in triggers
+    assert triggers["push"]["branches"] == ["main"]
+
+
+def test_a_job_runs_the_same_tests_as_ci_run(workflow) -> None:
+    ci_run = [" ".join(line.split()) for line in CI_RUN.read_text(encoding="utf-8").splitlines()]
+    assert "make test" in ci_run  # what .ci/run runs, after installing Chromium if needed
+    testing = [
+        (name, job)
+        for name, job in workflow["jobs"].items()
+        for step in _steps(job)
+        if {"bash .ci/run", "make test"} & set(_commands(step))
+    ]
+    assert len(testing) == 1, "exactly one job runs `bash .ci/run` or `make test`"
+    name, job = testing[0]
+    assert job["runs-on"] == "ubuntu-latest"
+    assert "if" not in job, f"the {name} job must run on every pull request and push"
+    assert _uses(job, "actions/checkout")
+    (python,) = _uses(job, "actions/setup-python")
+    assert str(python["with"]["python-version"]) == "3.13"
+    (node,) = _uses(job, "actions/setup-node")
+    assert str(node["with"]["node-version"]) == "20"
+    installs = [
+        command
+        for step in _steps(job)
+        for command in _commands(step)
+        if "apt-get install" in command and "chromium" in command.split()
+    ]
+    assert installs, "Chromium comes from the distribution's packages, installed with apt-get"
+
+
+def test_pages_are_built_and_published_from_main_only(workflow) -> None:
+    deploying = [
+        job for job in workflow["jobs"].values() if _uses(job, "actions/upload-pages-artifact")
+    ]
+    assert len(deploying) == 1
+    (job,) = deploying
+    condition = " ".join(str(job.get("if", "")).split())
+    assert "github.event_name == 'push'" in condition
+    assert "github.ref == 'refs/heads/main'" in condition
+    assert any("make build" in _commands(step) for step in _steps(job))
+    (upload,) = _uses(job, "actions/upload-pages-artifact")
+    assert upload["with"]["path"] == "site"
+    assert _uses(job, "actions/configure-pages")
+    assert _uses(job, "actions/deploy-pages")
+    assert job["permissions"]["pages"] == "write"
+    assert job["permissions"]["id-token"] == "write"
+    assert job["environment"]["name"] == "github-pages"
+    needs = job.get("needs", [])
+    needs = [needs] if isinstance(needs, str) else needs
+    others = {name for name, other in workflow["jobs"].items() if other is not job}
+    assert others <= set(needs), "publish only what passed the tests"
+
+
+def test_no_step_downloads_a_browser_with_playwright(workflow) -> None:
+    for name, job in workflow["jobs"].items():
+        for step in _steps(job):
+            for command in _commands(step):
+                assert not re.search(r"\bplaywright\b.*\binstall\b", command, re.I), (name, command)
+
+
+def test_actions_are_pinned_by_major_version(workflow) -> None:
+    for job in workflow["jobs"].values():
+        for step in _steps(job):
+            if "uses" in step:
+                assert PINNED.match(step["uses"]), step["uses"]
