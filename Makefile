@@ -43,8 +43,10 @@ $(PYODIDE_BUNDLE)/pyodide-lock.json: $(VENV)/.installed node_modules/.package-lo
 		$(RULES_CORE_SOURCES) pyproject.toml hooks/pyodide_bundle.py
 	$(PY) -m hooks.pyodide_bundle $(PYODIDE_BUNDLE)
 
+# The build ends with sw.js (hooks/offline.py); the zip is the whole site to download.
 build: setup
 	$(VENV)/bin/mkdocs build --strict --site-dir site
+	$(PY) -m hooks.offline site dist/open-rules-reference-site.zip
 
 serve: setup
 	$(VENV)/bin/mkdocs serve --dev-addr 127.0.0.1:8000

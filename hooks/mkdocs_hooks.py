@@ -17,11 +17,12 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from hooks.calculators import expand_calculators  # noqa: E402
+from hooks.a11y import label_search_dialog  # noqa: E402
+from hooks.calculators import add_worker_boot, expand_calculators  # noqa: E402
 from hooks.compare import render_compare  # noqa: E402
 from hooks.content import System, load_content  # noqa: E402
 from hooks.csp import add_content_security_policy  # noqa: E402
-from hooks.offline import finish_site  # noqa: E402
+from hooks.offline import add_app_links, finish_site  # noqa: E402
 from hooks.pyodide_bundle import bundle_files  # noqa: E402
 from hooks.site import edit_source, navigation, render_site  # noqa: E402
 from hooks.yaml_lines import ContentError  # noqa: E402
@@ -84,7 +85,16 @@ def on_page_context(context, page, config, nav):
 
 
 def on_post_page(output: str, page, config) -> str:
-    return add_content_security_policy(output)
+    output = label_search_dialog(output)
+    output = add_worker_boot(output, "../" * page.url.count("/"))
+    return add_app_links(add_content_security_policy(output), page.url)
+
+
+def on_post_template(output: str, template_name: str, config) -> str:
+    # Theme templates are built without on_post_page: 404.html needs its policy too.
+    if template_name.endswith(".html"):
+        return add_content_security_policy(label_search_dialog(output))
+    return output
 
 
 def on_post_build(config) -> None:

@@ -88,7 +88,9 @@ def wait_live(page: Page, calculator: str) -> None:
     """Wait until the widget shows a live (not stale, not loading) result."""
     widget = page.locator(f'.calc[data-calculator="{calculator}"]')
     expect(widget.locator(".calc-result")).to_have_attribute("aria-busy", "false", timeout=60_000)
-    expect(widget.locator(".calc-result")).not_to_have_class("calc-result--stale")
+    # to_have_class with a string matches the whole class attribute ("calc-result
+    # calc-result--stale" never equals "calc-result--stale"): test the one class.
+    expect(widget.locator(".calc-result")).not_to_contain_class("calc-result--stale")
 
 
 def figure(page: Page, calculator: str, label: str) -> str:

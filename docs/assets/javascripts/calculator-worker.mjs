@@ -11,7 +11,7 @@ const handle = (async () => {
   const handleJson = pyodide.pyimport("rules_core.web").handle_json;
   // What is loaded now lives as long as the page: keep the garbage collector from
   // walking it on every collection, which would stall calculations at random.
-  pyodide.runPython("import gc; gc.collect(); gc.freeze()");
+  pyodide.runPython("import gc; gc.freeze()");
   return handleJson;
 })();
 

@@ -8,9 +8,11 @@
 const widgets = [...document.querySelectorAll(".calc[data-calculator]")];
 
 if (widgets.length) {
-  const worker = new Worker(new URL("./calculator-worker.mjs", import.meta.url), {
-    type: "module",
-  });
+  // calculator-boot.js, in the page's head, has usually started the worker already.
+  const booted = window.rulesCoreWorker;
+  const worker =
+    booted?.worker ??
+    new Worker(new URL("./calculator-worker.mjs", import.meta.url), { type: "module" });
   const base = siteBase();
   const pending = new Map(); // request id -> widget
   const latest = new Map(); // widget -> id of its newest request
@@ -20,7 +22,9 @@ if (widgets.length) {
 
   setStatus("Loading the calculator…", true);
 
-  worker.onmessage = ({ data }) => {
+  worker.onmessage = onMessage;
+
+  function onMessage({ data }) {
     if (data.ready) {
       ready = true;
       setStatus("", false);
@@ -39,7 +43,7 @@ if (widgets.length) {
       return;
     }
     show(widget, JSON.parse(data.response));
-  };
+  }
 
   widgets.forEach((widget) => {
     const form = widget.querySelector("form");
@@ -50,6 +54,7 @@ if (widgets.length) {
     if (roll) roll.addEventListener("click", () => compute(widget, { rolled: "on" }));
   });
   applyAddress();
+  for (const event of booted?.early ?? []) onMessage(event); // e.g. "ready", already sent
   window.addEventListener("popstate", () => {
     editing = false;
     applyAddress();
@@ -63,7 +68,7 @@ if (widgets.length) {
     // Widgets on one page share a field of the same name (the system, on the abilities page).
     widgets.forEach((other) => {
       if (other === widget || !name) return;
-      const twin = other.querySelector(`[name="${name}"]`);
+      const twin = other.querySelector(named(name));
       if (twin && twin.value !== event.target.value) {
         twin.value = event.target.value;
         if (name === "system") showFieldsFor(other);
@@ -108,8 +113,8 @@ if (widgets.length) {
     if (!response.ok) {
       // The last good result stays visible; each message sits next to its field.
       for (const [name, message] of Object.entries(response.errors || {})) {
-        const control = widget.querySelector(`[name="${name}"]`);
-        const slot = control && widget.querySelector(`#${control.id}-error`);
+        const control = widget.querySelector(named(name));
+        const slot = control && widget.querySelector("#" + CSS.escape(`${control.id}-error`));
         if (slot) slot.textContent = message;
         if (control) control.setAttribute("aria-invalid", "true");
       }
@@ -151,7 +156,7 @@ if (widgets.length) {
     const params = new URLSearchParams();
     for (const widget of widgets) {
       for (const [name, value] of Object.entries(inputs(widget))) {
-        const control = widget.querySelector(`[name="${name}"]`);
+        const control = widget.querySelector(named(name));
         const initial = control.type === "checkbox" ? (control.defaultChecked ? "on" : "")
           : control.tagName === "SELECT" ? [...control.options].find((o) => o.defaultSelected)?.value
           : control.defaultValue;
@@ -188,6 +193,11 @@ if (widgets.length) {
       showFieldsFor(widget);
       widget.querySelector(".calc-result").classList.toggle("calc-result--stale", !isDefault(widget));
     }
+  }
+
+  function named(name) {
+    // A selector for a control by name; the name is quoted as a CSS string, never markup.
+    return `[name="${CSS.escape(name)}"]`;
   }
 
   function statusOf(widget) {
