@@ -59,10 +59,11 @@ test: setup lint
 	$(PY) -m pytest
 	node --test tests/node/
 
-bench: setup
+bench: build
 	$(PY) benchmarks/bench_dice.py
 	$(PY) benchmarks/bench_core.py
 	$(PY) benchmarks/bench_build.py
+	$(PY) benchmarks/bench_calculators.py
 
 clean:
 	rm -rf site build dist $(RULES_DATA) .pytest_cache .ruff_cache

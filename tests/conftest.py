@@ -40,21 +40,37 @@ class _QuietHandler(http.server.SimpleHTTPRequestHandler):
         pass
 
 
-@pytest.fixture(scope="session")
-def server(tmp_path_factory) -> Iterator[str]:
-    site = tmp_path_factory.mktemp("site")
+def build_site(output: Path) -> Path:
+    """`mkdocs build --strict` of the real content into output, as `make build` runs it."""
     subprocess.run(
-        [sys.executable, "-m", "mkdocs", "build", "--strict", "--quiet", "--site-dir", str(site)],
+        [sys.executable, "-m", "mkdocs", "build", "--strict", "--quiet", "--site-dir", str(output)],
         cwd=ROOT,
         check=True,
     )
-    assert (site / "assets" / "pyodide" / "pyodide.mjs").exists(), "the site must serve Pyodide"
-    handler = functools.partial(_QuietHandler, directory=str(site))
+    return output
+
+
+def serve(directory: Path) -> http.server.ThreadingHTTPServer:
+    """A static server for directory on a free port of 127.0.0.1, in a daemon thread."""
+    handler = functools.partial(_QuietHandler, directory=str(directory))
     httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
-    thread.start()
+    threading.Thread(target=httpd.serve_forever, daemon=True).start()
+    return httpd
+
+
+@pytest.fixture(scope="session")
+def site(tmp_path_factory) -> Path:
+    """The site, built once for the whole test session. Tests only read it."""
+    return build_site(tmp_path_factory.mktemp("site"))
+
+
+@pytest.fixture(scope="session")
+def server(site: Path) -> Iterator[str]:
+    assert (site / "assets" / "pyodide" / "pyodide.mjs").exists(), "the site must serve Pyodide"
+    httpd = serve(site)
     yield f"http://127.0.0.1:{httpd.server_address[1]}/"
     httpd.shutdown()
+    httpd.server_close()
 
 
 @pytest.fixture(scope="session")

@@ -4,28 +4,24 @@ downloads as a zip.
 The browser tests load the home page once, wait until the service worker controls it
 with its precache complete, then take the browser offline: a page never visited, the
 search and two calculators must still work, every response coming from the service
-worker. A second site, built and served here, checks that a new deploy is offered with
-a "Reload" prompt. The rest reads the built files: every page links the manifest, sw.js
-precaches every page and the Pyodide bundle and points at no other host, the zip holds
-the whole site.
+worker. A copy of the site, served on a port of its own, checks that a new deploy is
+offered with a "Reload" prompt. The rest reads the built files: every page links the
+manifest, sw.js precaches every page and the Pyodide bundle and points at no other host,
+the zip holds the whole site.
 """
 
 from __future__ import annotations
 
-import functools
-import http.server
 import json
 import re
+import shutil
 import struct
-import subprocess
-import sys
-import threading
 import urllib.request
 import zipfile
 from pathlib import Path
 
 import pytest
-from conftest import ARTIFACTS, Watched, figure, wait_live
+from conftest import ARTIFACTS, Watched, figure, serve, wait_live
 from playwright.sync_api import Browser, Page, expect
 from playwright.sync_api import Error as PlaywrightError
 
@@ -44,30 +40,6 @@ ROOT = Path(__file__).resolve().parent.parent
 PRECACHE_ENTRY = re.compile(r'\{url:"([^"]+)",revision:(?:"[0-9a-f]+"|null)\}')
 # The one address in Workbox's runtime: a "learn more" link inside a console warning.
 WORKBOX_MESSAGE_LINKS = {"https://bit.ly/wb-precache"}
-
-
-class _QuietHandler(http.server.SimpleHTTPRequestHandler):
-    def log_message(self, format, *args):
-        pass
-
-
-def _serve(directory: Path) -> http.server.ThreadingHTTPServer:
-    handler = functools.partial(_QuietHandler, directory=str(directory))
-    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    threading.Thread(target=httpd.serve_forever, daemon=True).start()
-    return httpd
-
-
-@pytest.fixture(scope="module")
-def site(tmp_path_factory) -> Path:
-    """A site of this module's own, built like the served one: the update test edits it."""
-    output = tmp_path_factory.mktemp("offline-site")
-    subprocess.run(
-        [sys.executable, "-m", "mkdocs", "build", "--strict", "--quiet", "--site-dir", str(output)],
-        cwd=ROOT,
-        check=True,
-    )
-    return output
 
 
 def precache_urls(service_worker: str) -> list[str]:
@@ -286,8 +258,12 @@ def test_offline_reaches_the_service_worker_too(browser: Browser, server: str) -
     context.close()
 
 
-def test_a_new_deploy_is_offered_with_a_reload_prompt(browser: Browser, site: Path) -> None:
-    httpd = _serve(site)
+def test_a_new_deploy_is_offered_with_a_reload_prompt(
+    browser: Browser, site: Path, tmp_path: Path
+) -> None:
+    # A deploy of its own on another port (another origin): this test edits the site.
+    site = Path(shutil.copytree(site, tmp_path / "site"))
+    httpd = serve(site)
     origin = f"http://127.0.0.1:{httpd.server_address[1]}/"
     try:
         watched = Watched(browser, origin, width=375)

@@ -5,8 +5,6 @@ from __future__ import annotations
 import html
 import json
 import re
-import subprocess
-import sys
 from fractions import Fraction
 from html.parser import HTMLParser
 from pathlib import Path
@@ -52,17 +50,6 @@ class _Links(HTMLParser):
     def handle_data(self, data):
         if not self._skip:
             self.text.append(data)
-
-
-@pytest.fixture(scope="module")
-def site(tmp_path_factory) -> Path:
-    output = tmp_path_factory.mktemp("site")
-    subprocess.run(
-        [sys.executable, "-m", "mkdocs", "build", "--strict", "--quiet", "--site-dir", str(output)],
-        cwd=ROOT,
-        check=True,
-    )
-    return output
 
 
 @pytest.fixture(scope="module")
