@@ -99,7 +99,11 @@ def compile_system(system: System) -> dict[str, Any]:
 
 def compile_all(content: Path) -> dict[str, Any]:
     systems = load_content(content)
-    return {"systems": {slug: compile_system(system) for slug, system in systems.items()}}
+    # The file is written with sorted keys: "order" keeps the order of content/systems.yml.
+    return {
+        "order": list(systems),
+        "systems": {slug: compile_system(system) for slug, system in systems.items()},
+    }
 
 
 def main(argv: list[str]) -> int:

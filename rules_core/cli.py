@@ -24,7 +24,7 @@ from rules_core.dice import parse as parse_dice
 from rules_core.dice import roll as roll_dice
 from rules_core.encounters import Monster, encounter
 from rules_core.progression import level_for_xp
-from rules_core.systems import SYSTEM_SLUGS, NotDefined, RulesError, Sources, get_system
+from rules_core.systems import NotDefined, RulesError, Sources, get_system, system_slugs
 
 MAX_SEED = 2**63
 # ASCII digits only: str.isdigit() also accepts "²", which int() refuses.
@@ -326,7 +326,7 @@ def build_parser() -> argparse.ArgumentParser:
     def command(name: str, handler, help_text: str, *, system: bool = True):
         sub = commands.add_parser(name, help=help_text, description=help_text)
         if system:
-            sub.add_argument("--system", required=True, choices=SYSTEM_SLUGS)
+            sub.add_argument("--system", required=True, choices=system_slugs())
         sub.add_argument("--json", action="store_true", help="print one JSON object")
         sub.set_defaults(handler=handler)
         return sub
@@ -383,7 +383,11 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser()
+    try:
+        parser = build_parser()
+    except RuntimeError as error:  # the compiled rules data is missing
+        print(f"error: {error}", file=sys.stderr)
+        return 2
     try:
         args = parser.parse_args(argv)
         if getattr(args, "both", False):

@@ -8,8 +8,6 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-SYSTEM_SLUGS = ("orcus", "3d6-combat", "into-the-unknown", "4e-core")
-
 
 class RulesError(ValueError):
     """Input the rules cannot answer; the message is one sentence for the user."""
@@ -92,12 +90,14 @@ DATA = Path(__file__).with_name("data") / "systems.json"
 
 @cache
 def _load() -> dict[str, Any]:
+    """The compiled systems, by slug, in the order of content/systems.yml."""
     try:
-        return json.loads(DATA.read_text(encoding="utf-8"))["systems"]
+        data = json.loads(DATA.read_text(encoding="utf-8"))
     except FileNotFoundError:
         raise RuntimeError(
             "rules_core/data/systems.json is missing: run `make data` to compile content/"
         ) from None
+    return {slug: data["systems"][slug] for slug in data["order"]}
 
 
 def get_system(slug: str) -> System:
@@ -111,5 +111,6 @@ def get_system(slug: str) -> System:
     )
 
 
-def system_slugs() -> list[str]:
-    return list(_load())
+def system_slugs() -> tuple[str, ...]:
+    """The systems' slugs, in the order of content/systems.yml (the compiled data's order)."""
+    return tuple(_load())

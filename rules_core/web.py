@@ -22,7 +22,7 @@ from rules_core.attacks import hit_chance_by_defense
 from rules_core.cli import UsageError, attack_setup, build_parser, one_line
 from rules_core.dice import DiceError
 from rules_core.dice import parse as parse_dice
-from rules_core.systems import SYSTEM_SLUGS, NotDefined, RulesError, get_system
+from rules_core.systems import NotDefined, RulesError, get_system, system_slugs
 
 MAX_INPUT_LENGTH = 200
 # Whole numbers and dice are ASCII only: str.isdigit() also accepts "²", which int() refuses.
@@ -306,7 +306,7 @@ def _render_roll(payload: dict[str, Any], values: dict[str, str], base: str) -> 
 
 def _system_field(default: str) -> Field:
     return Field(
-        "system", "System", "system", default=default, choices=tuple((s, s) for s in SYSTEM_SLUGS)
+        "system", "System", "system", default=default, choices=tuple((s, s) for s in system_slugs())
     )
 
 
@@ -713,7 +713,7 @@ def handle_json(request: str) -> str:
 def situation_choices() -> dict[str, list[tuple[str, str]]]:
     """Each system's situational modifiers, for the attack form."""
     result = {}
-    for slug in SYSTEM_SLUGS:
+    for slug in system_slugs():
         attack = get_system(slug).rules.get("attack", {})
         result[slug] = [
             (name, entry["label"]) for name, entry in attack.get("situations", {}).items()

@@ -25,7 +25,7 @@ from hypothesis import strategies as st
 
 from rules_core.cli import main
 from rules_core.dice import DiceError, parse
-from rules_core.systems import SYSTEM_SLUGS
+from rules_core.systems import system_slugs
 from rules_core.web import CALCULATORS, handle, handle_json
 
 ARTIFACTS = Path(__file__).resolve().parent.parent / "test-artifacts"
@@ -356,7 +356,7 @@ def cli_argv(draw) -> list[str]:
     command = draw(st.sampled_from([*_COMMANDS, "nope", ""]))
     argv = [command] if command else []
     if command != "roll" and draw(st.integers(0, 9)):
-        argv += ["--system", draw(st.one_of(st.sampled_from(SYSTEM_SLUGS), TEXT))]
+        argv += ["--system", draw(st.one_of(st.sampled_from(system_slugs()), TEXT))]
     if command in ("damage", "roll") and draw(st.integers(0, 9)):
         argv.append(draw(TEXT))
     options = [*_COMMANDS.get(command, []), "--" + draw(st.text("abcxyz-", max_size=6))]

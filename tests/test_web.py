@@ -3,11 +3,16 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
+import yaml
 
 from hooks.calculators import expand_calculators, render_calculator, render_form
+from rules_core.cli import main
 from rules_core.web import CALCULATORS, handle, handle_json
+
+ROOT = Path(__file__).resolve().parent.parent
 
 HOSTILE = ["<script>alert(1)</script>", '"><img src=x onerror=alert(1)>', "javascript:alert(1)"]
 
@@ -18,6 +23,16 @@ def test_default_inputs_compute(name: str) -> None:
     assert result["ok"], result
     assert result["errors"] == {}
     assert result["html"]
+
+
+def test_every_system_menu_offers_the_systems_of_the_content(capsys) -> None:
+    listed = yaml.safe_load((ROOT / "content" / "systems.yml").read_text("utf-8"))["systems"]
+    for calculator in CALCULATORS.values():
+        for field in calculator.fields:
+            if field.name == "system":
+                assert [value for value, _ in field.choices] == listed, calculator.name
+    assert main(["modifier", "--system", "no-such-system", "--score", "10"]) == 2
+    assert f"(choose from {', '.join(listed)})" in capsys.readouterr().err
 
 
 def test_results_match_the_cli_payload() -> None:
