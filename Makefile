@@ -12,6 +12,7 @@ RULES_DATA := rules_core/data/systems.json
 CONTENT := $(shell find content -type f 2>/dev/null)
 RULES_CORE_SOURCES := $(shell find rules_core -name '*.py' -not -path '*/__pycache__/*' 2>/dev/null)
 PYODIDE_BUNDLE := build/pyodide
+SW_TEMPLATE := build/sw-template.js
 
 .PHONY: setup data build serve test lint bench clean
 
@@ -22,7 +23,8 @@ $(VENV)/.installed: requirements.txt
 	$(PY) -m pip install --quiet --requirement requirements.txt
 	touch $@
 
-setup: $(VENV)/.installed data node_modules/.package-lock.json $(PYODIDE_BUNDLE)/pyodide-lock.json
+setup: $(VENV)/.installed data node_modules/.package-lock.json $(PYODIDE_BUNDLE)/pyodide-lock.json \
+		$(SW_TEMPLATE)
 
 # System rules are data in content/; the rules core reads them compiled to JSON.
 $(RULES_DATA): $(VENV)/.installed $(CONTENT) hooks/rules_data.py
@@ -42,6 +44,11 @@ node_modules/.package-lock.json: package-lock.json package.json
 $(PYODIDE_BUNDLE)/pyodide-lock.json: $(VENV)/.installed node_modules/.package-lock.json $(RULES_DATA) \
 		$(RULES_CORE_SOURCES) pyproject.toml hooks/pyodide_bundle.py
 	$(PY) -m hooks.pyodide_bundle $(PYODIDE_BUNDLE)
+
+# The service worker with Workbox's runtime bundled in, once; each build injects its file list.
+$(SW_TEMPLATE): node_modules/.package-lock.json hooks/service_worker.mjs \
+		hooks/service_worker_template.mjs
+	node hooks/service_worker.mjs bundle $@
 
 # The build ends with sw.js (hooks/offline.py); the zip is the whole site to download.
 build: setup

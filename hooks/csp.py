@@ -118,7 +118,11 @@ def add_content_security_policy(html: str) -> str:
     A page without a `<head>` is returned unchanged. An older policy meta is replaced,
     so running this twice gives the same page.
     """
-    html = _EXISTING.sub("", html)
+    # An older policy can only sit in the head: searching the whole page would cost more
+    # than everything else here together.
+    head_end = html.find("</head>")
+    if head_end >= 0:
+        html = _EXISTING.sub("", html[:head_end]) + html[head_end:]
     head = _HEAD.search(html)
     if head is None:
         return html

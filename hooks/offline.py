@@ -3,8 +3,9 @@
 - `add_app_links(html, page_url)` puts the web app manifest, the theme colour and the
   touch icon in a page's head (the MkDocs hook calls it for every page);
 - `write_service_worker(site_dir)` runs `hooks/service_worker.mjs`, which writes
-  `sw.js` with Workbox's generateSW: every page and asset of the built site, Pyodide and
-  the rules_core wheel included, precached with a revision per file;
+  `sw.js` with Workbox's injectManifest into the template `make setup` bundled: every
+  page and asset of the built site, Pyodide and the rules_core wheel included, precached
+  with a revision per file;
 - `finish_site(site_dir)` is what the build runs last: the links in the 404 page (a theme
   template, not a page) and the service worker;
 - `write_zip(site_dir, archive)` packs the built site into one folder of a zip;
@@ -29,6 +30,7 @@ from mkdocs.exceptions import PluginError
 ROOT = Path(__file__).resolve().parent.parent
 SCRIPT = ROOT / "hooks" / "service_worker.mjs"
 WORKBOX = ROOT / "node_modules" / "workbox-build"
+TEMPLATE = ROOT / "build" / "sw-template.js"
 SERVICE_WORKER = "sw.js"
 MANIFEST = "manifest.webmanifest"
 TOUCH_ICON = "assets/images/icon-192.png"
@@ -88,15 +90,17 @@ def link_error_page(site_dir: Path) -> bool:
 
 
 def write_service_worker(site_dir: Path) -> dict:
-    """Write site_dir/sw.js with generateSW; returns {"count", "size", "files"}."""
+    """Write site_dir/sw.js with injectManifest; returns {"count", "size", "files"}."""
     site_dir = Path(site_dir).resolve()
     node = shutil.which("node")
     if node is None:
         raise OfflineError("the service worker needs Node.js (`node` is not on PATH)")
     if not WORKBOX.is_dir():
         raise OfflineError(f"{WORKBOX} is missing: run `make setup` (npm install) first")
+    if not TEMPLATE.is_file():
+        raise OfflineError(f"{TEMPLATE} is missing: run `make setup` to bundle it")
     result = subprocess.run(
-        [node, str(SCRIPT), str(site_dir)],
+        [node, str(SCRIPT), "inject", str(site_dir), str(TEMPLATE)],
         cwd=ROOT,
         capture_output=True,
         text=True,
@@ -104,7 +108,9 @@ def write_service_worker(site_dir: Path) -> dict:
     )
     if result.returncode != 0:
         detail = (result.stderr.strip() or result.stdout.strip() or "no output").splitlines()
-        raise OfflineError(f"generateSW failed: {' '.join(line.strip() for line in detail)}")
+        raise OfflineError(
+            f"the service worker failed: {' '.join(line.strip() for line in detail)}"
+        )
     report = json.loads(result.stdout)
     precached = set(report["files"])
     pyodide = site_dir / PYODIDE_DIR

@@ -36,8 +36,8 @@ from hooks.offline import (
 from hooks.pyodide_bundle import bundle_files
 
 ROOT = Path(__file__).resolve().parent.parent
-# generateSW writes each precache entry as {url:"...",revision:...}.
-PRECACHE_ENTRY = re.compile(r'\{url:"([^"]+)",revision:(?:"[0-9a-f]+"|null)\}')
+# injectManifest writes each precache entry as {"revision":...,"url":"..."}.
+PRECACHE_ENTRY = re.compile(r'\{"revision":(?:"[0-9a-f]+"|null),"url":"([^"]+)"\}')
 # The one address in Workbox's runtime: a "learn more" link inside a console warning.
 WORKBOX_MESSAGE_LINKS = {"https://bit.ly/wb-precache"}
 
@@ -168,7 +168,7 @@ def test_the_404_page_links_follow_its_favicon(tmp_path: Path) -> None:
 
 def test_a_service_worker_failure_stops_the_build(tmp_path: Path) -> None:
     (tmp_path / "index.html").write_text("<html><head></head></html>", "utf-8")
-    with pytest.raises(OfflineError, match="generateSW failed"):
+    with pytest.raises(OfflineError, match="the service worker failed"):
         write_service_worker(tmp_path)  # no search index, no assets: patterns match nothing
 
 
