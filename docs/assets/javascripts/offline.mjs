@@ -11,7 +11,12 @@
 const root = new URL("../../", import.meta.url); // this file is assets/javascripts/offline.mjs
 
 if ("serviceWorker" in navigator && /^https?:$/.test(location.protocol)) {
-  if (document.readyState === "complete") register();
+  // On a calculator page Python loads first: precaching the whole site (about 20 MB) beside
+  // it would delay the first result. calculators.mjs says when it is ready (or failed).
+  const calculators = document.querySelector(".calc[data-calculator]");
+  if (calculators && document.documentElement.dataset.calculators !== "settled") {
+    document.addEventListener("calculators-settled", register, { once: true });
+  } else if (document.readyState === "complete") register();
   else window.addEventListener("load", register, { once: true });
 }
 
@@ -54,13 +59,7 @@ function showPrompt(onReload) {
   dialog.className = "md-dialog";
   dialog.setAttribute("role", "status"); // a polite live region, announced once filled
   const inner = document.createElement("div");
-  inner.className = "md-dialog__inner md-typeset";
-  Object.assign(inner.style, {
-    display: "flex",
-    alignItems: "center",
-    flexWrap: "wrap",
-    gap: "0.4rem 0.8rem",
-  });
+  inner.className = "md-dialog__inner md-typeset offline-update__inner";
   dialog.append(inner);
   // First in the page, so the keyboard reaches it right after the skip link.
   document.body.prepend(dialog);
@@ -69,9 +68,8 @@ function showPrompt(onReload) {
   text.textContent = "A new version is available";
   const reload = document.createElement("button");
   reload.type = "button";
-  reload.className = "md-button md-button--primary";
+  reload.className = "md-button md-button--primary offline-update__reload";
   reload.textContent = "Reload";
-  Object.assign(reload.style, { margin: "0", padding: "0.3em 1.2em" });
   reload.addEventListener("click", () => {
     reload.disabled = true;
     reload.textContent = "Reloading…";
@@ -79,16 +77,8 @@ function showPrompt(onReload) {
   });
   const later = document.createElement("button");
   later.type = "button";
+  later.className = "offline-update__later";
   later.textContent = "Not now";
-  Object.assign(later.style, {
-    background: "none",
-    border: "0",
-    color: "inherit",
-    font: "inherit",
-    textDecoration: "underline",
-    cursor: "pointer",
-    padding: "0.3em 0",
-  });
   later.addEventListener("click", () => dialog.remove());
 
   // Filled after insertion, so screen readers announce the live region's new text.
