@@ -209,8 +209,9 @@ def test_after_one_visit_the_site_works_offline(browser: Browser, server: str) -
     expect(page.locator("h1")).to_contain_text("Conditions")
 
     # Material's search: its worker and index come from the precache too.
+    # Typed key by key: Material reads the query on keyup, and fill() sends none.
     page.locator(".md-search__input").click()
-    page.locator(".md-search__input").fill("petrified")
+    page.locator(".md-search__input").press_sequentially("petrified")
     results = page.locator(".md-search-result__item")
     expect(results.first).to_be_visible(timeout=30_000)
     expect(page.locator(".md-search-result__list")).to_contain_text("Petrified")
