@@ -6,8 +6,8 @@ import { loadPyodide } from "../pyodide/pyodide.mjs";
 const indexURL = new URL("../pyodide/", import.meta.url).href;
 
 const handle = (async () => {
-  const pyodide = await loadPyodide({ indexURL });
-  await pyodide.loadPackage("rules_core");
+  // Named here rather than loaded after, the wheel downloads while Python starts up.
+  const pyodide = await loadPyodide({ indexURL, packages: ["rules_core"] });
   const handleJson = pyodide.pyimport("rules_core.web").handle_json;
   // What is loaded now lives as long as the page: keep the garbage collector from
   // walking it on every collection, which would stall calculations at random.

@@ -43,6 +43,7 @@ if (widgets.length) {
     if (!widget || latest.get(widget) !== data.id) return; // a newer request is on its way
     if (data.failed) {
       statusOf(widget).textContent = "The calculation failed: " + data.failed;
+      answered(widget);
       return;
     }
     show(widget, JSON.parse(data.response));
@@ -78,8 +79,8 @@ if (widgets.length) {
         compute(other);
       }
     });
+    compute(widget); // first: Python works on it while the address is written
     writeAddress(committed);
-    compute(widget);
   }
 
   function inputs(widget) {
@@ -110,6 +111,7 @@ if (widgets.length) {
   }
 
   function show(widget, response) {
+    answered(widget);
     for (const message of widget.querySelectorAll(".calc-error")) message.textContent = "";
     for (const control of widget.querySelectorAll("[aria-invalid]")) control.removeAttribute("aria-invalid");
     const result = widget.querySelector(".calc-result");
@@ -126,7 +128,11 @@ if (widgets.length) {
       return;
     }
     statusOf(widget).textContent = "";
+    // A table of the chart the reader opened stays open through the new answer.
+    const open = [...result.querySelectorAll("details")].map((details) => details.open);
     result.innerHTML = response.html;
+    result.querySelectorAll("details").forEach((details, index) => (details.open ||= open[index]));
+    wrapTables(result);
     result.classList.remove("calc-result--stale");
     if (!shownLive) {
       shownLive = true;
@@ -223,7 +229,29 @@ if (widgets.length) {
       const status = widget.querySelector(".calc-status");
       status.classList.toggle("calc-status--busy", busy);
       if (text || !busy) statusOf(widget).textContent = text;
-      widget.querySelector(".calc-result").setAttribute("aria-busy", busy ? "true" : "false");
+      // The result stays busy from page load until Python's first answer for it.
+      if (busy) widget.querySelector(".calc-result").setAttribute("aria-busy", "true");
+      else if (!ready) answered(widget); // Python never came: the build-time result is final
+    }
+  }
+
+  function answered(widget) {
+    widget.querySelector(".calc-result").setAttribute("aria-busy", "false");
+  }
+
+  function wrapTables(result) {
+    // Material wraps the tables of a page in a scroll container once, when it loads; a
+    // live result is new markup, so it gets the same wrapper, or the result would shift
+    // when the live answer replaces the build-time one.
+    for (const table of result.querySelectorAll("table:not([class])")) {
+      if (table.parentElement.classList.contains("md-typeset__table")) continue;
+      const scroll = document.createElement("div");
+      scroll.className = "md-typeset__scrollwrap";
+      const inner = document.createElement("div");
+      inner.className = "md-typeset__table";
+      table.replaceWith(scroll);
+      scroll.append(inner);
+      inner.append(table);
     }
   }
 
