@@ -24,7 +24,7 @@ from hooks.content import System, load_content  # noqa: E402
 from hooks.csp import add_content_security_policy  # noqa: E402
 from hooks.offline import add_app_links, finish_site  # noqa: E402
 from hooks.pyodide_bundle import bundle_files  # noqa: E402
-from hooks.site import edit_source, navigation, render_site  # noqa: E402
+from hooks.site import edit_source, navigation, render_site, site_root  # noqa: E402
 from hooks.yaml_lines import ContentError  # noqa: E402
 
 PYODIDE_BUNDLE = ROOT / "build" / "pyodide"
@@ -70,8 +70,7 @@ def on_page_markdown(markdown: str, page, config, files) -> str:
     if "[[calculator:" not in markdown:
         return markdown
     # Links in a prerendered result are relative to the site root.
-    base = "../" * page.url.count("/")
-    return expand_calculators(markdown, base)
+    return expand_calculators(markdown, site_root(page.url))
 
 
 def on_page_context(context, page, config, nav):
@@ -85,9 +84,9 @@ def on_page_context(context, page, config, nav):
 
 
 def on_post_page(output: str, page, config) -> str:
-    output = label_search_dialog(output)
-    output = add_worker_boot(output, "../" * page.url.count("/"))
-    return add_app_links(add_content_security_policy(output), page.url)
+    base = site_root(page.url)
+    output = add_worker_boot(label_search_dialog(output), base)
+    return add_app_links(add_content_security_policy(output), base)
 
 
 def on_post_template(output: str, template_name: str, config) -> str:

@@ -1,6 +1,6 @@
 """Offline support: the app links in every page's head, the service worker, the zip.
 
-- `add_app_links(html, page_url)` puts the web app manifest, the theme colour and the
+- `add_app_links(html, base)` puts the web app manifest, the theme colour and the
   touch icon in a page's head (the MkDocs hook calls it for every page);
 - `write_service_worker(site_dir)` runs `hooks/service_worker.mjs`, which writes
   `sw.js` with Workbox's injectManifest into the template `make setup` bundled: every
@@ -56,17 +56,8 @@ def app_links(base: str) -> str:
     )
 
 
-def page_base(page_url: str) -> str:
-    """The relative way from a page ("orcus/combat/", "" for the home) to the site root."""
-    return "../" * page_url.count("/")
-
-
-def add_app_links(html: str, page_url: str) -> str:
+def add_app_links(html: str, base: str) -> str:
     """Put the manifest, theme colour and touch icon links at the end of the head, once."""
-    return _insert_links(html, page_base(page_url))
-
-
-def _insert_links(html: str, base: str) -> str:
     if 'rel="manifest"' in html:
         return html
     head_end = html.find("</head>")
@@ -85,7 +76,7 @@ def link_error_page(site_dir: Path) -> bool:
     favicon = _FAVICON.search(html)
     if favicon is None:
         return False
-    page.write_text(_insert_links(html, favicon.group(1)), encoding="utf-8")
+    page.write_text(add_app_links(html, favicon.group(1)), encoding="utf-8")
     return True
 
 

@@ -225,6 +225,11 @@ def navigation(systems: dict[str, System], home: list) -> list:
     return nav
 
 
+def site_root(page_url: str) -> str:
+    """The relative way from a page ("orcus/combat/", "" for the home) to the site root."""
+    return "../" * page_url.count("/")
+
+
 def edit_source(systems: dict[str, System], site_path: str) -> str | None:
     """The content file behind a generated page, relative to the repository root."""
     slug, _, name = site_path.partition("/")

@@ -34,6 +34,7 @@ from hooks.offline import (
     write_zip,
 )
 from hooks.pyodide_bundle import bundle_files
+from hooks.site import site_root
 
 ROOT = Path(__file__).resolve().parent.parent
 # injectManifest writes each precache entry as {"revision":...,"url":"..."}.
@@ -145,13 +146,14 @@ def test_the_zip_holds_the_whole_site(site: Path, tmp_path: Path) -> None:
 
 def test_app_links_are_relative_to_each_page_and_added_once() -> None:
     page = "<html><head><title>x</title></head><body></body></html>"
+    assert (site_root(""), site_root("orcus/combat/")) == ("", "../../")
     home = add_app_links(page, "")
     assert '<link rel="manifest" href="manifest.webmanifest">' in home
-    nested = add_app_links(page, "orcus/combat/")
+    nested = add_app_links(page, "../../")
     assert '<link rel="manifest" href="../../manifest.webmanifest">' in nested
     assert '<link rel="apple-touch-icon" href="../../assets/images/icon-192.png">' in nested
     assert nested.index('rel="manifest"') < nested.index("</head>")
-    assert add_app_links(nested, "orcus/combat/") == nested
+    assert add_app_links(nested, "../../") == nested
     with pytest.raises(OfflineError):
         add_app_links("<p>no head</p>", "")
 
