@@ -19,7 +19,7 @@ from typing import Any, NoReturn
 from rules_core.abilities import modifier, point_buy, rolled_score
 from rules_core.attacks import AttackSetup, attack
 from rules_core.damage import DamageSetup, damage
-from rules_core.dice import DiceError
+from rules_core.dice import MAX_SIDES, DiceError
 from rules_core.dice import parse as parse_dice
 from rules_core.dice import roll as roll_dice
 from rules_core.encounters import Monster, encounter
@@ -64,12 +64,18 @@ def _percent(value: Fraction) -> str:
     return f"{float(value) * 100:.2f}%"
 
 
-def _die(text: str) -> int:
-    """'d8' or '8' -> 8."""
+def die_sides(text: str) -> int | None:
+    """The sides of a weapon die written 'd8', '1d8' or '8'; None when it is not one."""
     die = _DIE.fullmatch(text.strip().lower())
-    if die is None or not 1 <= int(die.group(1)) <= 1000:
+    sides = int(die.group(1)) if die else 0
+    return sides if 1 <= sides <= MAX_SIDES else None
+
+
+def _die(text: str) -> int:
+    sides = die_sides(text)
+    if sides is None:
         raise UsageError(f"a weapon die looks like d8, not {text!r}")
-    return int(die.group(1))
+    return sides
 
 
 def _scores(text: str) -> list[int]:

@@ -19,15 +19,14 @@ from html import escape
 from typing import Any
 
 from rules_core.attacks import hit_chance_by_defense
-from rules_core.cli import UsageError, attack_setup, build_parser, one_line
+from rules_core.cli import UsageError, attack_setup, build_parser, die_sides, one_line
 from rules_core.dice import DiceError
 from rules_core.dice import parse as parse_dice
 from rules_core.systems import NotDefined, RulesError, get_system, system_slugs
 
 MAX_INPUT_LENGTH = 200
-# Whole numbers and dice are ASCII only: str.isdigit() also accepts "²", which int() refuses.
+# Whole numbers are ASCII only: str.isdigit() also accepts "²", which int() refuses.
 _WHOLE = re.compile(r"-?[0-9]{1,20}")
-_DIE = re.compile(r"(?:1?d)?([0-9]{1,4})")
 # The site root relative to a page ("", "../../", "/"): a path, never a scheme or a host.
 _BASE = re.compile(r"(?:/(?!/))?(?:[A-Za-z0-9._~-]+/)*")
 
@@ -614,8 +613,7 @@ def _validate(
             elif not field.minimum <= int(value) <= field.maximum:
                 errors[field.name] = f"Enter a number from {field.minimum} to {field.maximum}."
         elif field.kind == "die":
-            die = _DIE.fullmatch(value.lower())
-            if die is None or not 1 <= int(die.group(1)) <= 1000:
+            if die_sides(value) is None:
                 errors[field.name] = "A die looks like d8."
         elif field.kind == "check":
             if value not in ("on", "off"):
@@ -630,8 +628,7 @@ def _validate(
 def _check_dice(calculator: Calculator, values: dict[str, str], errors: dict[str, str]) -> None:
     """Parse each dice field as the rules core will, so a bad roll is reported at its field."""
     weapon, level = values.get("weapon", ""), values.get("level", "")
-    die = _DIE.fullmatch(weapon.lower()) if weapon and "weapon" not in errors else None
-    weapon_die = int(die.group(1)) if die else None
+    weapon_die = die_sides(weapon) if weapon and "weapon" not in errors else None
     level_value = int(level) if level and "level" not in errors else None
     for field in calculator.fields:
         if field.kind == "dice" and values[field.name] and field.name not in errors:
