@@ -15,7 +15,15 @@ from urllib.parse import urlencode
 from markdown_it.token import Token
 
 from hooks.content import System, resolve_target, target_hint
-from hooks.yaml_lines import ContentError, LineDict, LineList, did_you_mean, line_of, load_yaml
+from hooks.yaml_lines import (
+    ContentError,
+    LineDict,
+    LineList,
+    did_you_mean,
+    line_of,
+    load_yaml,
+    one_of,
+)
 from rules_core.web import CALCULATOR_PAGES, CALCULATORS, handle
 
 _SPACES = re.compile(r"\s+")
@@ -118,8 +126,7 @@ def load_compare(path: Path, systems: dict[str, System]) -> list[Concept]:
                 raise ContentError(
                     path,
                     raw.line_of(key),
-                    f"unknown key '{key}' in a concept (allowed: {', '.join(allowed)})"
-                    + did_you_mean(key, allowed),
+                    f"unknown key '{key}' in a concept" + one_of(key, "allowed", allowed),
                 )
         for key in ("slug", "title", "summary", "systems"):
             if key not in raw:
@@ -141,14 +148,10 @@ def load_compare(path: Path, systems: dict[str, System]) -> list[Concept]:
             given = set(listed) if isinstance(listed, LineDict) else set()
             missing = [slug_of for slug_of in systems if slug_of not in given]
             extra = sorted(str(slug_of) for slug_of in given - set(systems))
-            detail = "; ".join(
-                part
-                for part in (
-                    f"missing: {', '.join(missing)}" if missing else "",
-                    f"not a system: {', '.join(extra)}" if extra else "",
-                )
-                if part
-            )
+            problems = [f"missing: {', '.join(missing)}"] if missing else []
+            if extra:
+                problems.append(f"not a system: {', '.join(extra)}")
+            detail = "; ".join(problems)
             raise ContentError(
                 path,
                 raw.line_of("systems"),

@@ -23,6 +23,7 @@ from hooks.yaml_lines import (
     did_you_mean,
     line_of,
     load_yaml,
+    one_of,
     suggest,
 )
 
@@ -103,8 +104,7 @@ class Table:
             raise ContentError(
                 self.path,
                 line,
-                f"no column named '{name}' (columns: {', '.join(self.columns)})"
-                + did_you_mean(name, self.columns),
+                f"no column named '{name}'" + one_of(name, "columns", self.columns),
             )
         return self.columns.index(name)
 
@@ -164,8 +164,7 @@ def _check_keys(
             raise ContentError(
                 path,
                 mapping.line_of(str(key)),
-                f"unknown key '{key}' in {what} (allowed: {', '.join(allowed)})"
-                + did_you_mean(key, allowed),
+                f"unknown key '{key}' in {what}" + one_of(key, "allowed", allowed),
             )
     for key in required:
         if key not in mapping:
@@ -343,8 +342,7 @@ def load_table(system: str, path: Path) -> Table:
             raise ContentError(
                 path,
                 raw.line_of("kind"),
-                f"unknown check kind {kind!r} (known: {', '.join(CHECK_PARAMETERS)})"
-                + did_you_mean(kind, CHECK_PARAMETERS),
+                f"unknown check kind {kind!r}" + one_of(kind, "known", CHECK_PARAMETERS),
             )
         _check_keys(raw, path, ("kind", *CHECK_PARAMETERS[kind]), (), f"a '{kind}' check")
         check = {key: str(value) for key, value in raw.items()}
@@ -368,9 +366,9 @@ def load_table(system: str, path: Path) -> Table:
         errata=errata,
         calculator=_table_calculator(data, path, [str(column) for column in columns]),
     )
+    first_cells = [row[0] for row in cells]
     for erratum in errata:
         table.column_index(erratum.column, erratum.line)
-        first_cells = [row[0] for row in cells]
         if erratum.row not in first_cells:
             raise ContentError(
                 path,
@@ -448,8 +446,7 @@ def load_glossary(path: Path) -> list[GlossaryEntry]:
             raise ContentError(
                 path,
                 item.line_of("kind"),
-                f"unknown kind {kind!r} (known: {', '.join(GLOSSARY_KINDS)})"
-                + did_you_mean(kind, GLOSSARY_KINDS),
+                f"unknown kind {kind!r}" + one_of(kind, "known", GLOSSARY_KINDS),
             )
         plural = item.get("plural")
         if plural is not None and not isinstance(plural, str):
@@ -554,8 +551,7 @@ def load_system(folder: Path) -> System:
         raise ContentError(
             path,
             source.line_of("license_page"),
-            f"no page named '{license_page}' (pages: {', '.join(pages)})"
-            + did_you_mean(license_page, pages),
+            f"no page named '{license_page}'" + one_of(license_page, "pages", pages),
         )
     _validate_references(system, glossary_path)
     return system

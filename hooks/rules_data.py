@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from hooks.content import System, load_content, resolve_target, target_hint
-from hooks.yaml_lines import ContentError, LineDict, did_you_mean, line_of
+from hooks.yaml_lines import ContentError, LineDict, line_of, one_of
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -45,8 +45,7 @@ def _table_rows(system: System, name: Any, path: Path) -> dict[str, Any]:
         raise ContentError(
             path,
             line_of(name),
-            f"no table named '{name}' in tables/ (tables: {', '.join(system.tables) or 'none'})"
-            + did_you_mean(name, system.tables),
+            f"no table named '{name}' in tables/" + one_of(name, "tables", system.tables),
         )
     table = system.tables[name]
     return {

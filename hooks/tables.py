@@ -8,7 +8,7 @@ from fractions import Fraction
 from urllib.parse import urlencode
 
 from hooks.content import TEMPLATE_FIELD, Table
-from hooks.yaml_lines import ContentError, did_you_mean
+from hooks.yaml_lines import ContentError, one_of
 from rules_core.dice import parse as parse_dice
 from rules_core.web import CALCULATOR_PAGES, CALCULATORS
 
@@ -155,8 +155,7 @@ def _calculator_links(table: Table, calculators: str) -> Callable[[list[str], in
         raise ContentError(
             table.path,
             spec.line,
-            f"no calculator named '{spec.name}' (calculators: {', '.join(CALCULATORS)})"
-            + did_you_mean(spec.name, CALCULATORS),
+            f"no calculator named '{spec.name}'" + one_of(spec.name, "calculators", CALCULATORS),
         )
     fields = [field.name for field in CALCULATORS[spec.name].fields]
     for name in spec.inputs:
@@ -164,8 +163,8 @@ def _calculator_links(table: Table, calculators: str) -> Callable[[list[str], in
             raise ContentError(
                 table.path,
                 spec.line,
-                f"the {spec.name} calculator has no input '{name}' (inputs: {', '.join(fields)})"
-                + did_you_mean(name, fields),
+                f"the {spec.name} calculator has no input '{name}'"
+                + one_of(name, "inputs", fields),
             )
     title = f"Open in the {CALCULATORS[spec.name].title} calculator"
     page = CALCULATOR_PAGES[spec.name]

@@ -33,6 +33,13 @@ def did_you_mean(word: object, choices: Iterable[object]) -> str:
     return suggest(get_close_matches(str(word), [str(choice) for choice in choices], n=2))
 
 
+def one_of(word: object, label: str, choices: Iterable[object]) -> str:
+    """ " (label: a, b, c)" listing the choices, with a did-you-mean clause when one of
+    them is close to word."""
+    names = [str(choice) for choice in choices]
+    return f" ({label}: {', '.join(names) or 'none'})" + did_you_mean(word, names)
+
+
 def suggest(options: list[str]) -> str:
     """ ": did you mean 'a' or 'b'?" for the given options, or "" when there are none."""
     if not options:
