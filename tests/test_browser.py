@@ -51,6 +51,24 @@ def test_the_live_result_takes_over_without_a_jump(browser: Browser, server: str
     watched.close()
 
 
+def test_a_calculator_that_cannot_start_keeps_the_build_time_result(
+    browser: Browser, server: str
+) -> None:
+    context = browser.new_context()
+    context.route("**/rules_core-*.whl", lambda route: route.abort())
+    page = context.new_page()
+    page.goto(f"{server}calculators/damage/")
+    result = page.locator("#damage-result")
+    built = result.inner_html()
+    expect(page.locator(".calc-status-text")).to_contain_text(
+        "The calculator could not start", timeout=60_000
+    )
+    expect(result).to_have_attribute("aria-busy", "false")
+    expect(page.locator(".calc-status--busy")).to_have_count(0)
+    assert result.inner_html() == built
+    context.close()
+
+
 def test_attack_changes_round_trip_through_the_address(browser: Browser, server: str) -> None:
     watched = Watched(browser, server)
     page = watched.page

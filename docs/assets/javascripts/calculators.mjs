@@ -22,6 +22,8 @@ if (widgets.length) {
   let shownLive = false;
 
   setStatus("Loading the calculator…", true);
+  // Each result stays busy until Python's first answer for it arrives.
+  for (const widget of widgets) widget.querySelector(".calc-result").setAttribute("aria-busy", "true");
 
   worker.onmessage = onMessage;
 
@@ -35,6 +37,7 @@ if (widgets.length) {
     }
     if (data.failed && data.id === undefined) {
       setStatus("The calculator could not start: " + data.failed, false);
+      widgets.forEach(answered); // no Python: the build-time results are final
       settled();
       return;
     }
@@ -229,9 +232,6 @@ if (widgets.length) {
       const status = widget.querySelector(".calc-status");
       status.classList.toggle("calc-status--busy", busy);
       if (text || !busy) statusOf(widget).textContent = text;
-      // The result stays busy from page load until Python's first answer for it.
-      if (busy) widget.querySelector(".calc-result").setAttribute("aria-busy", "true");
-      else if (!ready) answered(widget); // Python never came: the build-time result is final
     }
   }
 
@@ -244,7 +244,6 @@ if (widgets.length) {
     // live result is new markup, so it gets the same wrapper, or the result would shift
     // when the live answer replaces the build-time one.
     for (const table of result.querySelectorAll("table:not([class])")) {
-      if (table.parentElement.classList.contains("md-typeset__table")) continue;
       const scroll = document.createElement("div");
       scroll.className = "md-typeset__scrollwrap";
       const inner = document.createElement("div");
