@@ -368,3 +368,35 @@ def test_x_times_level_is_labelled_where_it_is_used() -> None:
     multiplied = damage(DICE3, DamageSetup("10 x 1d6", hp=50))
     assert multiplied.at_least_hp == Fraction(1, 3)  # one d6 of 5 or 6, not 10d6
     assert any("Multiply a Die" in note for note in multiplied.sources.interpretations)
+
+
+# ---------------------------------------------------------------- labelled ambiguities
+
+
+def _ambiguity(system: System, section: str) -> dict:
+    (note,) = system.rules[section]["ambiguities"]
+    return note
+
+
+def test_prestige_path_level_is_labelled_where_it_matters() -> None:
+    note = _ambiguity(ORCUS, "levels")
+    rows = {row.level: row for row in level_rows(ORCUS)}
+    # The ambiguity is real: the table selects a prestige class at 11, the glossary says 21.
+    assert any("prestige" in str(value).lower() for value in rows[11].grants.values())
+    prestige = level_for_xp(ORCUS, rows[11].total)
+    assert note["interpretation"] in prestige.sources.interpretations
+    assert "orcus/glossary/#general-terms" in {c.url for c in prestige.sources.citations}
+    early = level_for_xp(ORCUS, rows[5].total)
+    assert note["interpretation"] not in early.sources.interpretations
+
+
+def test_four_mooks_against_one_standard_monster_is_labelled() -> None:
+    note = _ambiguity(ORCUS, "encounter")
+    table = xp_table(ORCUS)
+    # The ambiguity is real: four of the table's mooks are not one standard monster.
+    assert 4 * table[2]["mook"] != table[2]["standard"]
+    with_mooks = encounter(ORCUS, 4, 2, [Monster(2, "mook", 4)])
+    assert with_mooks.total_xp == 4 * table[2]["mook"]
+    assert note["interpretation"] in with_mooks.sources.interpretations
+    without = encounter(ORCUS, 4, 2, [Monster(2, "standard", 1)])
+    assert note["interpretation"] not in without.sources.interpretations
