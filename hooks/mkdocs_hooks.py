@@ -86,7 +86,9 @@ def on_page_context(context, page, config, nav):
 def on_post_page(output: str, page, config) -> str:
     base = site_root(page.url)
     output = add_worker_boot(label_search_dialog(output), base)
-    return add_app_links(add_content_security_policy(output), base)
+    # The page's content is not the site's: its inline scripts get no hash.
+    output = add_content_security_policy(output, content=page.content or "")
+    return add_app_links(output, base)
 
 
 def on_post_template(output: str, template_name: str, config) -> str:
