@@ -22,6 +22,7 @@ from __future__ import annotations
 import base64
 import hashlib
 import re
+from collections import Counter
 from collections.abc import Sequence
 from html import escape
 from html.parser import HTMLParser
@@ -149,3 +150,21 @@ def add_content_security_policy(
     policy = escape(policy, quote=False).replace('"', "&quot;")
     meta = f'\n    <meta http-equiv="Content-Security-Policy" content="{policy}">'
     return html[: head.end()] + meta + html[head.end() :]
+
+
+def allow_added_scripts(before: str, after: str) -> str:
+    """`after` is the page `before` with inline scripts added after the build (the dev
+    server's live reload): put exactly those in the page's policy, and nothing else.
+
+    Used by `mkdocs serve` only; the built site never allows them.
+    """
+    added = Counter(inline_scripts(after)) - Counter(inline_scripts(before))
+    if not added:
+        return after
+    head_end = after.find("</head>")
+    meta = _EXISTING.search(after, 0, head_end if head_end >= 0 else len(after))
+    if meta is None:
+        return after
+    hashes = " ".join(dict.fromkeys(script_hash(text) for text in added))
+    allowed = meta.group(0).replace("script-src 'self'", f"script-src 'self' {hashes}", 1)
+    return after[: meta.start()] + allowed + after[meta.end() :]

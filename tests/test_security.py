@@ -23,7 +23,13 @@ import pytest
 from conftest import CALCULATOR_PAGES, Watched, serve, wait_live
 from playwright.sync_api import Browser, Page, expect
 
-from hooks.csp import add_content_security_policy, content_security_policy, script_hash
+from hooks.csp import (
+    add_content_security_policy,
+    allow_added_scripts,
+    content_security_policy,
+    inline_scripts,
+    script_hash,
+)
 
 PAYLOADS = [
     "<script>alert(1)</script>",
@@ -458,4 +464,22 @@ def test_scripts_of_the_page_content_get_no_hash() -> None:
     policy = directives(content_security_policy(html, content))
     assert script_hash("siteOwn()") in policy["script-src"]
     assert script_hash("siteFooter()") in policy["script-src"]
+    assert script_hash("stolen()") not in policy["script-src"]
+
+
+def test_the_dev_servers_live_reload_script_is_allowed_only_where_it_is_added() -> None:
+    from mkdocs.livereload import LiveReloadServer
+
+    content = "<script>stolen()</script>"
+    built = add_content_security_policy(
+        f"<html><head><script>siteOwn()</script></head><body>{content}</body></html>", content
+    )
+    # MkDocs' own injection, as `mkdocs serve` runs it on each page it serves.
+    served = LiveReloadServer._inject_js_into_html(None, built.encode(), 1234).decode()
+    reload_script = inline_scripts(served)[-1]
+    assert "livereload" in reload_script
+    assert script_hash(reload_script) not in built
+    policy = directives(re.search(r'content="([^"]*)"', allow_added_scripts(built, served))[1])
+    assert script_hash(reload_script) in policy["script-src"]
+    assert script_hash("siteOwn()") in policy["script-src"]
     assert script_hash("stolen()") not in policy["script-src"]
