@@ -14,7 +14,9 @@ the inline scripts the site itself writes.
 
 from __future__ import annotations
 
+import html
 import re
+import textwrap
 from collections.abc import Iterator
 from html.parser import HTMLParser
 from pathlib import Path
@@ -80,7 +82,7 @@ HOW_TO_SHOW_AS_TEXT = "to show it as text, put it in backticks (`...`)"
 
 def dangerous_url(url: str) -> str | None:
     """The forbidden scheme a URL uses ("javascript:"), or None when it is safe."""
-    compact = _IGNORED_IN_SCHEME.sub("", unquote(url)).lower()
+    compact = _IGNORED_IN_SCHEME.sub("", unquote(html.unescape(url))).lower()
     return next((scheme for scheme in FORBIDDEN_SCHEMES if compact.startswith(scheme)), None)
 
 
@@ -171,6 +173,18 @@ def _attr_list_problems(text: str) -> Iterator[str]:
             yield message.replace("<span>: ", "an attribute list { ... }: ")
 
 
+# A link destination as Python-Markdown reads it, which accepts some that CommonMark
+# leaves as text (a tab or space inside the URL): a net under the tokens above.
+_LINK_DESTINATION = re.compile(r"\]\(\s*<?([^)>]*)|^\s*\[[^\]]+\]:\s*<?(\S+)")
+
+
+def _link_problems(text: str) -> Iterator[str]:
+    for match in _LINK_DESTINATION.finditer(text):
+        problem = _url_problem(match.group(1) or match.group(2) or "", "a link")
+        if problem:
+            yield problem
+
+
 def _inline_problems(inline: Token, first_line: int) -> Iterator[tuple[int, str]]:
     """Problems in one inline token's children, each at its own line."""
     line = first_line
@@ -196,7 +210,12 @@ def markdown_problems(text: str) -> list[tuple[int, str]]:
     problems: list[tuple[int, str]] = []
     for token in _markdown.parse(text):
         start = token.map[0] + 1 if token.map else 1
-        if token.type == "html_block":
+        if token.type == "code_block":
+            # CommonMark reads an indented block as code, but Python-Markdown renders the
+            # indented body of an admonition (!!!), details (???) or tab (===) as Markdown.
+            inner = markdown_problems(textwrap.dedent(token.content))
+            problems += [(start + line - 1, message) for line, message in inner]
+        elif token.type == "html_block":
             problems += [
                 (start + inner - 1, message) for inner, message in html_problems(token.content)
             ]
@@ -206,7 +225,8 @@ def markdown_problems(text: str) -> list[tuple[int, str]]:
             # entities and emphasis marks.
             for offset, source_line in enumerate(token.content.split("\n")):
                 problems += [
-                    (start + offset, message) for message in _attr_list_problems(source_line)
+                    (start + offset, message)
+                    for message in [*_attr_list_problems(source_line), *_link_problems(source_line)]
                 ]
     return problems
 

@@ -21,6 +21,7 @@ PAYLOADS = [
     ("[x](javascript:alert(1))", "javascript:"),
     ("[x](JaVaScRiPt&#58;alert(1))", "javascript:"),
     ("<javascript:alert(1)>", "javascript:"),
+    ("[x](java\tscript:alert(1))", "javascript:"),
     ("![x](data:image/svg+xml;base64,PHN2Zz4=)", "data:"),
     ('<a href="vbscript:msgbox(1)">x</a>', "vbscript:"),
     ('<a href=" &#106;ava&#x09;script:alert(1)">x</a>', "javascript:"),
@@ -134,6 +135,18 @@ def test_a_payload_on_a_later_line_of_a_multiline_html_block_names_that_line(
     with pytest.raises(ContentError) as caught:
         load_content(root)
     assert caught.value.line == COMBAT_MD.count("\n") + 5
+
+
+@pytest.mark.parametrize("marker", ['!!! note "Note"', '??? note "Details"', '=== "Tab"'])
+def test_a_payload_in_an_indented_block_that_python_markdown_renders_is_refused(
+    tmp_path: Path, marker: str
+) -> None:
+    page = f"{COMBAT_MD}\n{marker}\n\n    Text.\n\n    <script>alert(1)</script>\n"
+    root = content_tree(tmp_path, "test/pages/combat.md", page)
+    with pytest.raises(ContentError) as caught:
+        load_content(root)
+    assert caught.value.line == COMBAT_MD.count("\n") + 6
+    assert "<script>" in caught.value.message
 
 
 def test_a_broken_link_in_an_erratum_is_reported_at_its_own_line(tmp_path: Path) -> None:
