@@ -23,7 +23,6 @@ import base64
 import hashlib
 import re
 from collections import Counter
-from collections.abc import Sequence
 from html import escape
 from html.parser import HTMLParser
 
@@ -111,26 +110,23 @@ def inline_scripts(html: str) -> list[str]:
 def site_scripts(html: str, content: str = "") -> list[str]:
     """The inline scripts the site writes: those of the page outside its content."""
     if content:
-        # The theme inserts the rendered content verbatim, once.
-        html = html.replace(content, "", 1)
+        # The theme inserts the rendered content verbatim; every copy is left out.
+        html = html.replace(content, "")
     return inline_scripts(html)
 
 
-def content_security_policy(html: str, content: str = "", extra_scripts: Sequence[str] = ()) -> str:
+def content_security_policy(html: str, content: str = "") -> str:
     """The policy for one page: the fixed directives and the hashes of the inline scripts
     the site writes into it (`content` is the page's rendered content, whose scripts are
-    not the site's; `extra_scripts` are others to allow, such as the dev server's)."""
-    allowed = [*site_scripts(html, content), *extra_scripts]
-    hashes = list(dict.fromkeys(script_hash(text) for text in allowed))
+    not the site's)."""
+    hashes = list(dict.fromkeys(script_hash(text) for text in site_scripts(html, content)))
     script_src = " ".join(["'self'", *hashes, "'wasm-unsafe-eval'"])
     directives = {"default-src": DIRECTIVES["default-src"], "script-src": script_src}
     directives.update(DIRECTIVES)
     return "; ".join(f"{name} {value}" for name, value in directives.items())
 
 
-def add_content_security_policy(
-    html: str, content: str = "", extra_scripts: Sequence[str] = ()
-) -> str:
+def add_content_security_policy(html: str, content: str = "") -> str:
     """Put the page's policy first in its `<head>`, before anything it governs.
 
     `content` is the page's rendered content (MkDocs' `page.content`): its inline
@@ -146,7 +142,7 @@ def add_content_security_policy(
     if head is None:
         return html
     # The policy holds single quotes but no double quote: only & < > " need escaping.
-    policy = content_security_policy(html, content, extra_scripts)
+    policy = content_security_policy(html, content)
     policy = escape(policy, quote=False).replace('"', "&quot;")
     meta = f'\n    <meta http-equiv="Content-Security-Policy" content="{policy}">'
     return html[: head.end()] + meta + html[head.end() :]
