@@ -16,6 +16,7 @@ from markdown.extensions.toc import slugify
 from markdown_it import MarkdownIt
 from markdown_it.token import Token
 
+from hooks.markup_safety import check_markdown, check_yaml_texts
 from hooks.yaml_lines import (
     ContentError,
     LineDict,
@@ -216,6 +217,7 @@ def heading_anchor(inline_source: str) -> tuple[str, str]:
 
 
 def parse_page(system: str, name: str, path: Path, text: str) -> Page:
+    check_markdown(text, path)
     tokens = _markdown.parse(text)
     headings: list[Heading] = []
     for index, token in enumerate(tokens):
@@ -279,8 +281,12 @@ def page_links(page: Page) -> list[tuple[str, int]]:
         if token.type != "inline" or not token.children:
             continue
         line = token.map[0] + 1 if token.map else 0
+        # A paragraph spans lines (an erratum's first line joins the '!!!' line in
+        # CommonMark): each line break moves the link's line on.
         for child in token.children:
-            if child.type == "link_open":
+            if child.type in ("softbreak", "hardbreak"):
+                line += 1
+            elif child.type == "link_open":
                 links.append((str(child.attrs.get("href", "")), line))
     return links
 
@@ -295,8 +301,15 @@ CHECK_PARAMETERS = {
 }
 
 
+def load_checked_yaml(path: Path) -> Any:
+    """A YAML file whose every text has been checked for markup that could run code."""
+    data = load_yaml(path)
+    check_yaml_texts(data, path)
+    return data
+
+
 def load_table(system: str, path: Path) -> Table:
-    data = _require_mapping(load_yaml(path), path, "a table file")
+    data = _require_mapping(load_checked_yaml(path), path, "a table file")
     _check_keys(
         data, path, ("title", "columns", "rows"), ("check", "errata", "calculator"), "a table"
     )
@@ -427,7 +440,7 @@ def _split_target(target: str) -> tuple[str, str | None]:
 
 
 def load_glossary(path: Path) -> list[GlossaryEntry]:
-    data = load_yaml(path)
+    data = load_checked_yaml(path)
     if not isinstance(data, LineList):
         raise ContentError(
             path,
@@ -489,7 +502,7 @@ def load_system(folder: Path) -> System:
         raise ContentError(
             path, None, "every system folder needs a system.yml (see content/README.md)"
         )
-    data = _require_mapping(load_yaml(path), path, "system.yml")
+    data = _require_mapping(load_checked_yaml(path), path, "system.yml")
     _check_keys(
         data,
         path,
@@ -544,7 +557,7 @@ def load_system(folder: Path) -> System:
         pages=pages,
         tables=tables,
         glossary=glossary,
-        rules=load_yaml(rules_path) if rules_path.exists() else None,
+        rules=load_checked_yaml(rules_path) if rules_path.exists() else None,
     )
     license_page = system.source.get("license_page")
     if license_page and license_page not in pages:
@@ -682,4 +695,9 @@ def load_content(root: Path) -> dict[str, System]:
                 "slug" + did_you_mean(slug, folders),
             )
         systems[slug] = load_system(root / slug)
+    # The comparison pages render their quotes (hooks/compare.py); refuse markup there
+    # before anything renders.
+    compare_path = root / "compare.yml"
+    if compare_path.exists():
+        load_checked_yaml(compare_path)
     return systems

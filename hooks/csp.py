@@ -1,11 +1,14 @@
 """Content-Security-Policy for every page, as a `<meta>` at the top of `<head>`.
 
 The site is static, so the policy travels in the page itself. It allows only the site's
-own files, plus the inline scripts the page already contains, each by the SHA-256 hash
-of its text (Material writes a few small ones: local-storage helpers, the palette and
-the tab restore). JSON data blocks such as Material's `__config` are never executed, so
-they need no hash. Nothing is allowed to run from another host, from `eval`, from an
-inline event handler or from a `javascript:` URL.
+own files, plus the inline scripts the site itself writes, each by the SHA-256 hash of
+its text (Material's templates write a few small ones: local-storage helpers, the
+palette and the tab restore). The page's rendered content, which comes from `content/`
+and so from strangers' pull requests, is left out when the hashes are taken: a script
+there that got past validation (hooks/markup_safety.py) is blocked.
+JSON data blocks such as Material's `__config` are never executed, so they need no
+hash. Nothing is allowed to run from another host, from `eval`, from an inline event
+handler or from a `javascript:` URL.
 
 Pyodide runs in a module worker, whose own policy comes from the worker script's
 response, not from this meta. `'wasm-unsafe-eval'` (WebAssembly compilation, not
@@ -19,6 +22,7 @@ from __future__ import annotations
 import base64
 import hashlib
 import re
+from collections import Counter
 from html import escape
 from html.parser import HTMLParser
 
@@ -103,20 +107,31 @@ def inline_scripts(html: str) -> list[str]:
     return scripts
 
 
-def content_security_policy(html: str) -> str:
-    """The policy for one page: the fixed directives and its own inline scripts' hashes."""
-    hashes = list(dict.fromkeys(script_hash(text) for text in inline_scripts(html)))
+def site_scripts(html: str, content: str = "") -> list[str]:
+    """The inline scripts the site writes: those of the page outside its content."""
+    if content:
+        # The theme inserts the rendered content verbatim; every copy is left out.
+        html = html.replace(content, "")
+    return inline_scripts(html)
+
+
+def content_security_policy(html: str, content: str = "") -> str:
+    """The policy for one page: the fixed directives and the hashes of the inline scripts
+    the site writes into it (`content` is the page's rendered content, whose scripts are
+    not the site's)."""
+    hashes = list(dict.fromkeys(script_hash(text) for text in site_scripts(html, content)))
     script_src = " ".join(["'self'", *hashes, "'wasm-unsafe-eval'"])
     directives = {"default-src": DIRECTIVES["default-src"], "script-src": script_src}
     directives.update(DIRECTIVES)
     return "; ".join(f"{name} {value}" for name, value in directives.items())
 
 
-def add_content_security_policy(html: str) -> str:
+def add_content_security_policy(html: str, content: str = "") -> str:
     """Put the page's policy first in its `<head>`, before anything it governs.
 
-    A page without a `<head>` is returned unchanged. An older policy meta is replaced,
-    so running this twice gives the same page.
+    `content` is the page's rendered content (MkDocs' `page.content`): its inline
+    scripts get no hash. A page without a `<head>` is returned unchanged. An older policy
+    meta is replaced, so running this twice gives the same page.
     """
     # An older policy can only sit in the head: searching the whole page would cost more
     # than everything else here together.
@@ -127,6 +142,25 @@ def add_content_security_policy(html: str) -> str:
     if head is None:
         return html
     # The policy holds single quotes but no double quote: only & < > " need escaping.
-    policy = escape(content_security_policy(html), quote=False).replace('"', "&quot;")
+    policy = content_security_policy(html, content)
+    policy = escape(policy, quote=False).replace('"', "&quot;")
     meta = f'\n    <meta http-equiv="Content-Security-Policy" content="{policy}">'
     return html[: head.end()] + meta + html[head.end() :]
+
+
+def allow_added_scripts(before: str, after: str) -> str:
+    """`after` is the page `before` with inline scripts added after the build (the dev
+    server's live reload): put exactly those in the page's policy, and nothing else.
+
+    Used by `mkdocs serve` only; the built site never allows them.
+    """
+    added = Counter(inline_scripts(after)) - Counter(inline_scripts(before))
+    if not added:
+        return after
+    head_end = after.find("</head>")
+    meta = _EXISTING.search(after, 0, head_end if head_end >= 0 else len(after))
+    if meta is None:
+        return after
+    hashes = " ".join(dict.fromkeys(script_hash(text) for text in added))
+    allowed = meta.group(0).replace("script-src 'self'", f"script-src 'self' {hashes}", 1)
+    return after[: meta.start()] + allowed + after[meta.end() :]

@@ -6,6 +6,7 @@ Thin on purpose: the work happens in plain functions of `hooks.content` and
 
 from __future__ import annotations
 
+import logging
 import sys
 from pathlib import Path
 
@@ -21,13 +22,14 @@ from hooks.a11y import label_search_dialog  # noqa: E402
 from hooks.calculators import add_worker_boot, expand_calculators  # noqa: E402
 from hooks.compare import render_compare  # noqa: E402
 from hooks.content import System, load_content  # noqa: E402
-from hooks.csp import add_content_security_policy  # noqa: E402
+from hooks.csp import add_content_security_policy, allow_added_scripts  # noqa: E402
 from hooks.offline import add_app_links, finish_site  # noqa: E402
 from hooks.pyodide_bundle import bundle_files  # noqa: E402
 from hooks.site import edit_source, navigation, render_site, site_root  # noqa: E402
 from hooks.yaml_lines import ContentError  # noqa: E402
 
 PYODIDE_BUNDLE = ROOT / "build" / "pyodide"
+log = logging.getLogger("mkdocs.hooks")
 
 _systems: dict[str, System] = {}
 _pages: dict[str, str] = {}
@@ -86,7 +88,9 @@ def on_page_context(context, page, config, nav):
 def on_post_page(output: str, page, config) -> str:
     base = site_root(page.url)
     output = add_worker_boot(label_search_dialog(output), base)
-    return add_app_links(add_content_security_policy(output), base)
+    # The page's content is not the site's: its inline scripts get no hash.
+    output = add_content_security_policy(output, content=page.content or "")
+    return add_app_links(output, base)
 
 
 def on_post_template(output: str, template_name: str, config) -> str:
@@ -98,3 +102,25 @@ def on_post_template(output: str, template_name: str, config) -> str:
 
 def on_post_build(config) -> None:
     finish_site(Path(config["site_dir"]))
+
+
+def on_serve(server, config, builder):
+    """Under `mkdocs serve` only: allow the live-reload script the dev server injects.
+
+    The server adds its script (whose text holds a per-request id, so no hash can be
+    known at build time) to each page as it serves it, after the build wrote the page's
+    policy. The wrapper puts the hash of exactly what the server added into that page's
+    policy; the built site, which no server modifies, never allows it.
+    """
+    inject = getattr(server, "_inject_js_into_html", None)
+    if inject is None:  # MkDocs changed how it injects the script: reload by hand.
+        log.warning("live reload: this MkDocs injects its script differently; reload by hand")
+        return server
+
+    def inject_allowed(content: bytes, epoch: int) -> bytes:
+        before = content.decode("utf-8")
+        after = inject(content, epoch).decode("utf-8")
+        return allow_added_scripts(before, after).encode("utf-8")
+
+    server._inject_js_into_html = inject_allowed
+    return server

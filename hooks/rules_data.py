@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from hooks.content import System, load_content, resolve_target, target_hint
+from hooks.rules_schema import check_rules
 from hooks.yaml_lines import ContentError, LineDict, line_of, one_of
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -86,6 +87,8 @@ def _compile(system: System, value: Any, path: Path) -> Any:
 
 def compile_system(system: System) -> dict[str, Any]:
     path = system.folder / "rules.yml"
+    if system.rules is not None:
+        check_rules(system, system.rules, path)
     rules = _compile(system, system.rules or {}, path)
     return {
         "slug": system.slug,

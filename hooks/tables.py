@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import Any
 from urllib.parse import urlencode
 
 from hooks.content import TEMPLATE_FIELD, Table
@@ -36,6 +37,23 @@ def parse_range(cell: str) -> range:
     return range(int(low), int(high or low) + 1)
 
 
+class _NotANumber(ValueError):
+    """A cell of a checked table that is not the number or range the check reads."""
+
+    def __init__(self, column: str, cell: str, expected: str, line: int) -> None:
+        super().__init__(column, cell, expected, line)
+        self.column, self.cell, self.expected, self.line = column, cell, expected, line
+
+
+def _read(table: Table, index: int, row: list[str], line: int, read: Callable[[str], Any]) -> Any:
+    """A cell read as a number (or range); a cell that is none says which column."""
+    try:
+        return read(row[index])
+    except (ValueError, ZeroDivisionError):
+        expected = "a range such as 2-3 or 7" if read is parse_range else "a number such as 1,250"
+        raise _NotANumber(table.columns[index], row[index], expected, line) from None
+
+
 def _show(value: Fraction) -> str:
     return str(value.numerator) if value.denominator == 1 else str(float(value))
 
@@ -45,8 +63,8 @@ def _check_ability_modifier(table: Table) -> list[Mismatch]:
     modifier = table.column_index(table.check["modifier"], table.check_line)
     found = []
     for row, line in zip(table.rows, table.row_lines, strict=True):
-        printed = parse_number(row[modifier])
-        expected = {(value - 10) // 2 for value in parse_range(row[score])}
+        printed = _read(table, modifier, row, line, parse_number)
+        expected = {(value - 10) // 2 for value in _read(table, score, row, line, parse_range)}
         if expected != {printed}:
             computed = ", ".join(f"{value:+d}" for value in sorted(expected))
             found.append(Mismatch(row[0], table.columns[modifier], row[modifier], computed, line))
@@ -60,7 +78,11 @@ def _check_cumulative(table: Table) -> list[Mismatch]:
     previous_total: Fraction | None = None
     previous_step: Fraction | None = None
     for row, line in zip(table.rows, table.row_lines, strict=True):
-        printed = Fraction(0) if row[total].strip() == "-" else parse_number(row[total])
+        printed = (
+            Fraction(0)
+            if row[total].strip() == "-"
+            else _read(table, total, row, line, parse_number)
+        )
         if previous_total is not None:
             if previous_step is None:
                 raise ContentError(
@@ -75,7 +97,11 @@ def _check_cumulative(table: Table) -> list[Mismatch]:
                     Mismatch(row[0], table.columns[total], row[total], f"{_show(expected)}", line)
                 )
         previous_total = printed
-        previous_step = None if row[step].strip().upper() == "N/A" else parse_number(row[step])
+        previous_step = (
+            None
+            if row[step].strip().upper() == "N/A"
+            else _read(table, step, row, line, parse_number)
+        )
     return found
 
 
@@ -86,9 +112,10 @@ def _check_dice_average(table: Table) -> list[Mismatch]:
         for index, column in enumerate(table.columns):
             if index == count:
                 continue
-            expression = f"{row[count].strip()}{column.strip()}"
+            dice = _read(table, count, row, line, parse_number)
+            expression = f"{dice}{column.strip()}"
             mean = parse_dice(expression).distribution().mean()
-            if parse_number(row[index]) != mean:
+            if _read(table, index, row, line, parse_number) != mean:
                 found.append(Mismatch(row[0], column, row[index], _show(mean), line))
     return found
 
@@ -110,7 +137,17 @@ def check_table(table: Table) -> list[Mismatch]:
     """Recompute a checked table; every difference must be a recorded erratum and vice versa."""
     if table.check is None:
         return []
-    mismatches = CHECKS[table.check["kind"]](table)
+    try:
+        mismatches = CHECKS[table.check["kind"]](table)
+    except _NotANumber as error:
+        raise ContentError(
+            table.path,
+            error.line,
+            f"column '{error.column}' holds '{error.cell}', but the build checks this table "
+            f"arithmetically ({CHECK_DESCRIPTIONS[table.check['kind']]}) and needs "
+            f"{error.expected} there: write the cell as printed, in digits, or remove "
+            "'check:' if the table is not arithmetic",
+        ) from None
     recorded = {(erratum.row, erratum.column): erratum for erratum in table.errata}
     for mismatch in mismatches:
         if (mismatch.row, mismatch.column) not in recorded:

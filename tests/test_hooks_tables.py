@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import json
+import shutil
 from pathlib import Path
 
 import pytest
 
-from hooks.content import Erratum, Table
+from hooks.content import Erratum, Table, load_content
 from hooks.tables import check_table, render_table
 from hooks.yaml_lines import ContentError
 
@@ -86,3 +88,64 @@ def test_cumulative_totals() -> None:
 def test_pipes_in_cells_are_escaped() -> None:
     markdown = render_table(table(["A", "B"], [["x | y", "z"]]), [])
     assert "| x \\| y | z |" in markdown
+
+
+CUMULATIVE = {"kind": "cumulative", "step": "Step", "total": "Total"}
+MODIFIERS = {"kind": "ability-modifier", "score": "Score", "modifier": "Modifier"}
+
+
+@pytest.mark.parametrize(
+    ("columns", "rows", "check", "word", "column"),
+    [
+        (["#", "d6"], [["2", "7"], ["4", "fourteen"]], AVERAGES, "fourteen", "d6"),
+        (["#", "d6"], [["2", "7"], ["four", "14"]], AVERAGES, "four", "#"),
+        (["L", "Step", "Total"], [["1", "10", "-"], ["2", "ten", "10"]], CUMULATIVE, "ten", "Step"),
+        (
+            ["L", "Step", "Total"],
+            [["1", "10", "-"], ["2", "5", "lots"]],
+            CUMULATIVE,
+            "lots",
+            "Total",
+        ),
+        (["Score", "Modifier"], [["10-11", "+0"], ["twelve", "+1"]], MODIFIERS, "twelve", "Score"),
+        (["Score", "Modifier"], [["10-11", "+0"], ["12-13", "one"]], MODIFIERS, "one", "Modifier"),
+    ],
+)
+def test_a_word_in_a_checked_cell_names_its_line_column_and_fix(
+    columns, rows, check, word, column
+) -> None:
+    with pytest.raises(ContentError) as caught:
+        check_table(table(columns, rows, check))
+    error = caught.value
+    assert error.line == 5  # the second row
+    assert f"column '{column}' holds '{word}'" in error.message
+    assert "write the cell as printed, in digits" in error.message
+    assert str(error).startswith("content/test/tables/sample.yml:5: ")
+
+
+def test_a_word_in_a_real_checked_table_stops_the_load(tmp_path: Path) -> None:
+    """Every checked table of the real content, with a word in a checked cell."""
+    content = Path(__file__).resolve().parent.parent / "content"
+    copy = tmp_path / "content"
+    shutil.copytree(content, copy)
+    checked = [
+        table
+        for system in load_content(copy).values()
+        for table in system.tables.values()
+        if table.check
+    ]
+    assert checked
+    for sample in checked:
+        # The last column the check names, in the last row.
+        column = [value for key, value in sample.check.items() if key != "kind"][-1]
+        row = list(sample.rows[-1])
+        row[sample.columns.index(column)] = "many"
+        lines = sample.path.read_text(encoding="utf-8").split("\n")
+        index = sample.row_lines[-1] - 1
+        lines[index] = lines[index][: lines[index].index("[")] + json.dumps(row)
+        sample.path.write_text("\n".join(lines), encoding="utf-8")
+        system = load_content(copy)[sample.system]
+        with pytest.raises(ContentError) as caught:
+            check_table(system.tables[sample.name])
+        assert (caught.value.path, caught.value.line) == (str(sample.path), index + 1)
+        assert f"column '{column}' holds 'many'" in caught.value.message

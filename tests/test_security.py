@@ -15,13 +15,21 @@ from __future__ import annotations
 import re
 import urllib.request
 from html.parser import HTMLParser
+from pathlib import Path
+from types import SimpleNamespace
 from urllib.parse import urlencode, urlsplit
 
 import pytest
-from conftest import CALCULATOR_PAGES, Watched, wait_live
+from conftest import CALCULATOR_PAGES, Watched, serve, wait_live
 from playwright.sync_api import Browser, Page, expect
 
-from hooks.csp import add_content_security_policy, content_security_policy, script_hash
+from hooks.csp import (
+    add_content_security_policy,
+    allow_added_scripts,
+    content_security_policy,
+    inline_scripts,
+    script_hash,
+)
 
 PAYLOADS = [
     "<script>alert(1)</script>",
@@ -397,3 +405,81 @@ def test_the_policy_blocks_nothing_the_site_needs(browser: Browser, server: str)
     assert any(v.startswith("script-src-attr") for v in blocked), blocked
     assert any(v.startswith("script-src-elem") for v in blocked), blocked
     context.close()
+
+
+# A script in a page's content that got past validation (hooks.markup_safety): the build
+# writes it inside the article, where the theme puts the page's rendered content.
+CONTENT_SCRIPT = '<p>Injected</p><script>document.documentElement.dataset.injected = "ran"</script>'
+
+
+def _built_with_content(site: Path, content: str, *, hashed_as_content: bool) -> str:
+    """The built combat page with `content` in its article, through the build's page hook."""
+    from hooks.mkdocs_hooks import on_post_page
+
+    html = (site / "orcus" / "combat" / "index.html").read_text(encoding="utf-8")
+    article = re.search(r"<article\b[^>]*>", html)
+    assert article is not None, "the theme's article element moved"
+    html = html[: article.end()] + content + html[article.end() :]
+    page = SimpleNamespace(url="orcus/combat/", content=content if hashed_as_content else "")
+    return on_post_page(html, page, config=None)
+
+
+def test_a_script_in_the_content_is_blocked_by_the_policy(
+    browser: Browser, site: Path, tmp_path: Path
+) -> None:
+    pages = {
+        "content": _built_with_content(site, CONTENT_SCRIPT, hashed_as_content=True),
+        # The same script, had the site written it itself: it runs, so the check can see it.
+        "site": _built_with_content(site, CONTENT_SCRIPT, hashed_as_content=False),
+    }
+    for name, html in pages.items():
+        (tmp_path / "orcus" / name).mkdir(parents=True)
+        (tmp_path / "orcus" / name / "index.html").write_text(html, encoding="utf-8")
+    httpd = serve(tmp_path)
+    origin = f"http://127.0.0.1:{httpd.server_address[1]}/"
+    context = browser.new_context()
+    context.add_init_script(VIOLATIONS)
+    try:
+        page = context.new_page()
+        page.goto(origin + "orcus/site/")
+        expect(page.locator("html")).to_have_attribute("data-injected", "ran")
+        page.goto(origin + "orcus/content/")
+        expect(page.locator("article")).to_contain_text("Injected")
+        page.wait_for_timeout(200)
+        assert page.evaluate("() => document.documentElement.dataset.injected") is None
+        blocked = page.evaluate("() => window.__violations")
+        assert any(v.startswith("script-src-elem inline") for v in blocked), blocked
+    finally:
+        context.close()
+        httpd.shutdown()
+        httpd.server_close()
+
+
+def test_scripts_of_the_page_content_get_no_hash() -> None:
+    content = "<p>Text</p><script>stolen()</script>"
+    html = (
+        "<html><head><script>siteOwn()</script></head><body><article>"
+        f"{content}</article><script>siteFooter()</script></body></html>"
+    )
+    policy = directives(content_security_policy(html, content))
+    assert script_hash("siteOwn()") in policy["script-src"]
+    assert script_hash("siteFooter()") in policy["script-src"]
+    assert script_hash("stolen()") not in policy["script-src"]
+
+
+def test_the_dev_servers_live_reload_script_is_allowed_only_where_it_is_added() -> None:
+    from mkdocs.livereload import LiveReloadServer
+
+    content = "<script>stolen()</script>"
+    built = add_content_security_policy(
+        f"<html><head><script>siteOwn()</script></head><body>{content}</body></html>", content
+    )
+    # MkDocs' own injection, as `mkdocs serve` runs it on each page it serves.
+    served = LiveReloadServer._inject_js_into_html(None, built.encode(), 1234).decode()
+    reload_script = inline_scripts(served)[-1]
+    assert "livereload" in reload_script
+    assert script_hash(reload_script) not in built
+    policy = directives(re.search(r'content="([^"]*)"', allow_added_scripts(built, served))[1])
+    assert script_hash(reload_script) in policy["script-src"]
+    assert script_hash("siteOwn()") in policy["script-src"]
+    assert script_hash("stolen()") not in policy["script-src"]

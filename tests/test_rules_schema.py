@@ -1,0 +1,197 @@
+"""`rules.yml` is checked against hooks/rules_schema.py at `make data`: each wrong value
+stops the compile with its file, line and fix, before the rules core reads it."""
+
+from __future__ import annotations
+
+import re
+import shutil
+from pathlib import Path
+
+import pytest
+
+from hooks.content import load_content, load_system
+from hooks.rules_data import compile_all, compile_system, main
+from hooks.rules_schema import RULES, Integer, Section
+from hooks.yaml_lines import ContentError
+from tests.test_hooks_content import make_system
+
+ROOT = Path(__file__).resolve().parent.parent
+
+# Valid rules for the small system of test_hooks_content: one table 'modifiers' with
+# columns Score and Modifier, one page 'combat' with headings cover and attacks.
+RULES_YML = """\
+ability_modifier:
+  table: modifiers
+  score_column: Score
+  modifier_column: Modifier
+  scores: [10, 13]
+  cite: [combat#cover]
+
+point_buy:
+  budget: 32
+  count: 6
+  table: modifiers
+  score_column: Score
+  cost_column: Modifier
+  below: {score: 10, at_most: 1}
+  cite: [combat#cover]
+
+attack:
+  roll: 1d20
+  cite: [combat#attacks]
+  critical:
+    from: 20
+    requires_hit: true
+    cite: [combat#attacks]
+  situations:
+    cover: {label: Cover, defense: 2, group: cover, cite: [combat#cover]}
+
+damage:
+  cite: [combat#attacks]
+  critical: {kind: maximise, cite: [combat#attacks]}
+  floor: {value: 0}
+
+encounter:
+  table: modifiers
+  level_column: Score
+  ranks: {standard: Modifier}
+  budget_rank: standard
+  cite: [combat#attacks]
+
+not_defined:
+  levels: {note: "No XP table."}
+"""
+
+
+def compile_rules(tmp_path: Path, rules: str) -> dict:
+    folder = make_system(tmp_path, **{"rules.yml": rules})
+    return compile_system(load_system(folder))
+
+
+def rules_error(tmp_path: Path, rules: str) -> ContentError:
+    with pytest.raises(ContentError) as caught:
+        compile_rules(tmp_path, rules)
+    return caught.value
+
+
+def test_the_valid_rules_compile(tmp_path: Path) -> None:
+    compiled = compile_rules(tmp_path, RULES_YML)
+    assert compiled["rules"]["point_buy"]["budget"] == 32
+    assert compiled["rules"]["encounter"]["table"]["columns"] == ["Score", "Modifier"]
+
+
+# (text in RULES_YML, its replacement, words the message must hold)
+BROKEN = [
+    ("budget: 32", 'budget: "abc"', ["'point_buy.budget' must be a whole number", "'abc'"]),
+    ("budget: 32", "budget: 3.5", ["whole number"]),
+    ("budget: 32", "budget: -4", ["'point_buy.budget' must be 0 or more"]),
+    ("count: 6", "count: 0", ["'point_buy.count' must be 1 or more"]),
+    ("count: 6", "count: true", ["whole number"]),
+    ("scores: [10, 13]", "scores: [13, 10]", ["low <= high"]),
+    ("scores: [10, 13]", 'scores: "10-13"', ["[low, high]"]),
+    ("below: {score: 10, at_most: 1}", "below: 10", ["'point_buy.below' must be a mapping"]),
+    ("at_most: 1}", "at_most: one}", ["'point_buy.below.at_most'"]),
+    ("requires_hit: true", 'requires_hit: "yes"', ["true or false"]),
+    ("roll: 1d20", "roll: 1q20", ["'attack.roll' is not a dice expression"]),
+    ("roll: 1d20", "roll: 20", ["'attack.roll' must be non-empty text"]),
+    ("from: 20", "from: twenty", ["'attack.critical.from' must be a whole number"]),
+    ("{label: Cover, defense: 2", "{label: Cover, defense: two", ["situations.cover.defense"]),
+    ("{label: Cover,", '{label: "",', ["situations.cover.label' must be non-empty text"]),
+    ("{kind: maximise,", "{kind: maximize,", ["did you mean 'maximise'"]),
+    ("floor: {value: 0}", "floor: {value: zero}", ["'damage.floor.value'"]),
+    ("budget_rank: standard", "budget_rank: elite", ["no key of 'ranks'"]),
+    ("  critical:\n    from", "  critcal:\n    from", ["unknown key 'critcal'", "'critical'"]),
+    ("point_buy:", "pointbuy:", ["unknown key 'pointbuy' in rules.yml", "'point_buy'"]),
+    ("not_defined:", "saves:", ["unknown key 'saves'", "hooks/rules_schema.py"]),
+    ("  count: 6\n", "", ["'point_buy' is missing the key 'count'"]),
+    ("  cite: [combat#cover]\n\npoint", "\npoint", ["missing the key 'cite'"]),
+    ("scores: [10, 13]\n  cite: [combat#cover]", "scores: [10, 13]\n  cite: [combat#cuver]",
+     ["'ability_modifier.cite' cites 'combat#cuver'", "did you mean 'combat#cover'"]),
+    ("1d20\n  cite: [combat#attacks]", "1d20\n  cite: [fight#attacks]",
+     ["cites 'fight#attacks'", "combat#attacks"]),
+    ("1d20\n  cite: [combat#attacks]", "1d20\n  cite: combat#attacks",
+     ["must be a list of sections"]),
+    ("table: modifiers\n  score_column: Score\n  cost",
+     "table: modifers\n  score_column: Score\n  cost",
+     ["'point_buy.table' names no table", "did you mean 'modifiers'"]),
+    ("cost_column: Modifier", "cost_column: Modifer",
+     ["'point_buy.cost_column' names no column of table 'modifiers'", "'Modifier'"]),
+    ("ranks: {standard: Modifier}", "ranks: {standard: Elite}", ["encounter.ranks.standard"]),
+    ("  modifier_column: Modifier\n", "", ["gives table, score_column but not modifier_column"]),
+    ("levels: {note:", "levels: {nota:", ["unknown key 'nota'", "'note'"]),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("old", "new", "words"), BROKEN, ids=[case[1] for case in BROKEN])
+def test_a_wrong_value_stops_the_compile_at_its_line(
+    tmp_path: Path, old: str, new: str, words: list[str]
+) -> None:
+    assert RULES_YML.count(old) == 1, old
+    broken = RULES_YML.replace(old, new)
+    start = RULES_YML.index(old)
+    error = rules_error(tmp_path, broken)
+    assert error.path.endswith("rules.yml")
+    for word in words:
+        assert word in error.message, error.message
+    if "missing the key" in error.message or " gives " in error.message:
+        # Reported at the line of the section that lacks the key.
+        before = RULES_YML[:start].split("\n")
+        expected = max(i + 1 for i, line in enumerate(before) if re.match(r"^\S", line))
+    else:
+        # Reported at the line where the broken text first differs from the valid one.
+        same = next(
+            (i for i, (a, b) in enumerate(zip(old, new, strict=False)) if a != b),
+            min(len(old), len(new)),
+        )
+        differs = start + same
+        expected = broken[:differs].count("\n") + 1
+    assert error.line == expected, str(error)
+
+
+def test_every_section_of_the_schema_is_optional_and_named() -> None:
+    # A system defines the calculators its text has: no top-level section is required.
+    assert all(name.endswith("?") for name in RULES.fields)
+
+
+def test_a_section_is_added_in_one_line(tmp_path: Path) -> None:
+    rules = RULES_YML + "\nlucky:\n  rerolls: 1\n"
+    error = rules_error(tmp_path, rules)
+    assert "unknown key 'lucky'" in error.message
+    RULES.add("lucky?", Section({"rerolls": Integer(minimum=0)}))
+    try:
+        assert compile_rules(tmp_path, rules)["rules"]["lucky"] == {"rerolls": 1}
+        error = rules_error(tmp_path, rules.replace("rerolls: 1", "rerolls: -1"))
+        assert "'lucky.rerolls' must be 0 or more" in error.message
+    finally:
+        del RULES.fields["lucky?"]
+
+
+def test_the_real_rules_pass_the_schema() -> None:
+    compile_all(ROOT / "content")
+
+
+def test_a_quoted_number_in_any_real_rules_file_stops_make_data(
+    tmp_path: Path, capsys, monkeypatch
+) -> None:
+    """`budget: "abc"` and its kind: in each system's rules.yml, its first whole number
+    turned into text fails `make data` with the file and line, not later in a calculator."""
+    copy = tmp_path / "content"
+    shutil.copytree(ROOT / "content", copy)
+    systems = load_content(copy)
+    number = re.compile(r"^(\s+\w+:\s*)(-?\d+)\s*$")
+    for system in systems.values():
+        path = system.folder / "rules.yml"
+        if not path.exists():
+            continue
+        original = path.read_text(encoding="utf-8")
+        lines = original.split("\n")
+        index = next(i for i, line in enumerate(lines) if number.match(line))
+        lines[index] = number.sub(r'\1"abc"', lines[index])
+        path.write_text("\n".join(lines), encoding="utf-8")
+        monkeypatch.setattr("hooks.rules_data.ROOT", tmp_path)
+        assert main([str(tmp_path / "systems.json")]) == 1
+        message = capsys.readouterr().err.strip()
+        assert message.startswith(f"content error: {path}:{index + 1}: "), message
+        assert "must be a whole number, not 'abc'" in message
+        assert "\n" not in message
+        path.write_text(original, encoding="utf-8")
