@@ -23,17 +23,6 @@ from hooks.tables import check_table, render_table
 
 CALCULATORS_FROM_PAGE = "../calculators/"  # a system's pages sit one folder below the root
 
-KIND_TITLES = {
-    "term": "Terms",
-    "condition": "Conditions",
-    "action": "Actions",
-    "damage-type": "Damage types",
-    "keyword": "Keywords",
-    "skill": "Skills",
-    "ability": "Abilities",
-    "rule": "Rules",
-}
-
 
 @dataclass(frozen=True)
 class ErratumNote:
@@ -251,14 +240,14 @@ def _terms(system: System) -> str:
         initial = entry.term[:1].upper()
         by_letter[initial if initial.isalpha() else "#"].append(entry)
     jumps = [f"[{letter}](#letter-{_letter_id(letter)})" for letter in by_letter]
-    lines += [" · ".join(jumps), '{: .terms-jump aria-label="Terms from A to Z" }', ""]
+    lines += [" ".join(jumps), '{: .terms-jump aria-label="Terms from A to Z" }', ""]
     for letter, entries in by_letter.items():
         lines += [f"## {letter} {{#letter-{_letter_id(letter)}}}", ""]
         for entry in entries:
             anchor = f"#{entry.see_anchor}" if entry.see_anchor else ""
             also = [form for form in (*entry.aliases, entry.plural) if form]
             extra = f" (also: {', '.join(also)})" if also else ""
-            kind = KIND_TITLES.get(entry.kind, entry.kind).lower()
+            kind = entry.kind.replace("-", " ")
             lines += [
                 f"**[{entry.term}]({entry.see_page}.md{anchor})**{extra} *{kind}*: "
                 f"{entry.definition}",
