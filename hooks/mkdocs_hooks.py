@@ -25,6 +25,7 @@ from hooks.csp import add_content_security_policy  # noqa: E402
 from hooks.offline import add_app_links, finish_site  # noqa: E402
 from hooks.pyodide_bundle import bundle_files  # noqa: E402
 from hooks.rules_data import compile_system  # noqa: E402
+from hooks.search_scopes import write_scopes  # noqa: E402
 from hooks.site import (  # noqa: E402
     calculator_pages,
     describe,
@@ -60,6 +61,7 @@ def on_config(config):
     except ContentError as error:
         raise PluginError(f"content error: {error}") from None
     config["nav"] = navigation(_systems, [*(config.get("nav") or []), compare_nav])
+    config["extra"]["systems"] = list(_systems)  # for the search scopes (overrides/main.html)
     return config
 
 
@@ -94,7 +96,7 @@ def on_page_markdown(markdown: str, page, config, files) -> str:
 def on_page_content(html: str, page, config, files) -> str:
     # Without a public address (SITE_URL) MkDocs would leave the sitemap empty, and Material's
     # instant loading reads it: list each page by its path, which
-    # assets/javascripts/sitemap-paths.js resolves wherever the site is served.
+    # assets/javascripts/site-scope.js resolves wherever the site is served.
     if page.abs_url is None:
         page.abs_url = f"/{page.url}"
     # Each page's own description, for search engines and link previews.
@@ -130,4 +132,5 @@ def on_post_template(output: str, template_name: str, config) -> str:
 
 def on_post_build(config) -> None:
     write_robots(Path(config["site_dir"]), config.get("site_url"))
+    write_scopes(Path(config["site_dir"]), _systems)
     finish_site(Path(config["site_dir"]))
