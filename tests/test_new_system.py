@@ -207,11 +207,6 @@ def _offered(page: str, field_id: str) -> bool:
     return match.group(1) is None or SLUG in match.group(2).split()
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="which fields a calculator shows is still a per-slug tuple in rules_core/web.py; "
-    "it follows from each system's data once the request model lands",
-)
 def test_its_calculator_forms_offer_the_fields_its_data_implies(project: Path) -> None:
     site = project / "site" / "calculators"
     attack = (site / "attack" / "index.html").read_text(encoding="utf-8")
