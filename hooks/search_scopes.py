@@ -6,12 +6,14 @@ After the build this splits Material's `search/search_index.json` into
 
 - `search/scope-<slug>.json` for the pages of one system: that system's full text, the
   pages outside any system (home, calculators, Compare) in full, and every other
-  system's page and section titles (their text left out);
+  system's page titles (their sections and text left out);
 - `search/search_index.json` for the pages outside any system: those in full and every
-  system's titles.
+  system's page titles.
 
-So a search still finds every system's sections by title, and the full text of the system
-being read, with an index whose size grows with the number of systems only by their titles.
+So a search finds the full text of the system being read and every other system's pages
+by title, with an index that grows with the number of systems only by their page titles
+(lunr's build time grows with the number of entries as well as with their words: with
+every system's section titles, a forty-system index had six times the entries).
 `assets/javascripts/site-scope.js` makes Material fetch the page's own index.
 """
 
@@ -34,8 +36,9 @@ def _system_of(location: str, slugs: set[str]) -> str | None:
     return first if first in slugs else None
 
 
-def _title_only(doc: dict[str, Any]) -> dict[str, Any]:
-    return {**doc, "text": ""}
+def _title_only(doc: dict[str, Any]) -> dict[str, Any] | None:
+    """A page's entry with its title and tags only; None for a section's entry."""
+    return None if "#" in doc["location"] else {**doc, "text": ""}
 
 
 def split_index(index: dict[str, Any], slugs: Iterable[str]) -> dict[str, dict[str, Any]]:
@@ -49,7 +52,9 @@ def split_index(index: dict[str, Any], slugs: Iterable[str]) -> dict[str, dict[s
             shared.append(doc)
         else:
             own[system].append(doc)
-            titles.append((system, _title_only(doc)))
+            title = _title_only(doc)
+            if title is not None:
+                titles.append((system, title))
     scopes = {"": {**index, "docs": shared + [doc for _, doc in titles]}}
     for slug in systems:
         others = [doc for system, doc in titles if system != slug]
