@@ -14,6 +14,7 @@ import pytest
 import yaml
 
 from hooks.content import load_content
+from hooks.site import write_robots
 from rules_core.dice import parse
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -337,3 +338,11 @@ def test_compare_pages_quote_only_what_their_links_show(site: Path, pages) -> No
             assert _words(quote) in shown, (page, href)
             quotes += 1
     assert quotes >= 60
+
+
+def test_robots_names_the_sitemap_only_at_a_public_address(tmp_path: Path) -> None:
+    write_robots(tmp_path, "https://rules.example.org/sub/")
+    robots = (tmp_path / "robots.txt").read_text(encoding="utf-8")
+    assert "Sitemap: https://rules.example.org/sub/sitemap.xml" in robots.splitlines()
+    write_robots(tmp_path, None)
+    assert "Sitemap" not in (tmp_path / "robots.txt").read_text(encoding="utf-8")
