@@ -511,7 +511,9 @@ def load_system(folder: Path) -> System:
         "system.yml",
     )
     source = _require_mapping(data["source"], path, "'source'")
-    _check_keys(source, path, ("file", "document", "license"), ("license_page",), "'source'")
+    _check_keys(
+        source, path, ("file", "document", "license"), ("license_page", "original_file"), "'source'"
+    )
     slug = folder.name
     page_names = _text_list(data["pages"], path, "pages")
     pages: dict[str, Page] = {}

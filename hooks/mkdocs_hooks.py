@@ -20,12 +20,24 @@ if str(ROOT) not in sys.path:
 
 from hooks.a11y import label_search_dialog  # noqa: E402
 from hooks.calculators import add_worker_boot, expand_calculators  # noqa: E402
-from hooks.compare import render_compare  # noqa: E402
+from hooks.compare import load_compare, render_compare  # noqa: E402
 from hooks.content import System, load_content  # noqa: E402
 from hooks.csp import add_content_security_policy, allow_added_scripts  # noqa: E402
 from hooks.offline import add_app_links, finish_site  # noqa: E402
 from hooks.pyodide_bundle import bundle_files  # noqa: E402
-from hooks.site import edit_source, navigation, render_site, site_root  # noqa: E402
+from hooks.rules_data import compile_system  # noqa: E402
+from hooks.search_scopes import write_scopes  # noqa: E402
+from hooks.site import (  # noqa: E402
+    calculator_pages,
+    describe,
+    edit_source,
+    expand_systems_table,
+    navigation,
+    render_site,
+    section_links,
+    site_root,
+    write_robots,
+)
 from hooks.yaml_lines import ContentError  # noqa: E402
 
 PYODIDE_BUNDLE = ROOT / "build" / "pyodide"
@@ -39,12 +51,19 @@ def on_config(config):
     global _systems, _pages
     try:
         _systems = load_content(ROOT / "content")
-        _pages = render_site(_systems)
+        compare = ROOT / "content" / "compare.yml"
+        links = section_links(
+            {slug: compile_system(system) for slug, system in _systems.items()},
+            calculator_pages(Path(config["docs_dir"])),
+            load_compare(compare, _systems),
+        )
+        _pages = render_site(_systems, links)
         compare_pages, compare_nav = render_compare(ROOT / "content" / "compare.yml", _systems)
         _pages.update(compare_pages)
     except ContentError as error:
         raise PluginError(f"content error: {error}") from None
     config["nav"] = navigation(_systems, [*(config.get("nav") or []), compare_nav])
+    config["extra"]["systems"] = list(_systems)  # for the search scopes (overrides/main.html)
     return config
 
 
@@ -69,10 +88,25 @@ def on_files(files: Files, config) -> Files:
 
 
 def on_page_markdown(markdown: str, page, config, files) -> str:
+    markdown = expand_systems_table(markdown, _systems)
     if "[[calculator:" not in markdown:
         return markdown
     # Links in a prerendered result are relative to the site root.
     return expand_calculators(markdown, site_root(page.url))
+
+
+def on_page_content(html: str, page, config, files) -> str:
+    # Without a public address (SITE_URL) MkDocs would leave the sitemap empty, and Material's
+    # instant loading reads it: list each page by its path, which
+    # assets/javascripts/site-scope.js resolves wherever the site is served.
+    if page.abs_url is None:
+        page.abs_url = f"/{page.url}"
+    # Each page's own description, for search engines and link previews.
+    if not page.meta.get("description"):
+        description = describe(html)
+        if description:
+            page.meta["description"] = description
+    return html
 
 
 def on_page_context(context, page, config, nav):
@@ -101,6 +135,8 @@ def on_post_template(output: str, template_name: str, config) -> str:
 
 
 def on_post_build(config) -> None:
+    write_robots(Path(config["site_dir"]), config.get("site_url"))
+    write_scopes(Path(config["site_dir"]), _systems)
     finish_site(Path(config["site_dir"]))
 
 

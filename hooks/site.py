@@ -8,8 +8,13 @@ contributor edits. None of this needs MkDocs.
 from __future__ import annotations
 
 import json
+import re
 from collections import defaultdict
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
+from html import escape, unescape
+from pathlib import Path
+from typing import Any
 
 from hooks.content import TABLE_PLACEHOLDER, Page, System, table_placeholders
 from hooks.dice_chips import dice_rewriter
@@ -17,17 +22,6 @@ from hooks.linker import GlossaryLinker, LinkTarget, TermMatcher, combine, rewri
 from hooks.tables import check_table, render_table
 
 CALCULATORS_FROM_PAGE = "../calculators/"  # a system's pages sit one folder below the root
-
-KIND_TITLES = {
-    "term": "Terms",
-    "condition": "Conditions",
-    "action": "Actions",
-    "damage-type": "Damage types",
-    "keyword": "Keywords",
-    "skill": "Skills",
-    "ability": "Abilities",
-    "rule": "Rules",
-}
 
 
 @dataclass(frozen=True)
@@ -37,9 +31,96 @@ class ErratumNote:
     section: str
 
 
+# The rules key a calculator reads (rules_core), for the sections a calculator cites. A key
+# with no entry here is taken to be a calculator's own name.
+RULES_KEY_CALCULATOR = {
+    "ability_modifier": "modifier",
+    "point_buy": "pointbuy",
+    "ability_roll": "abilityroll",
+    "levels": "level",
+}
+CALCULATOR_PLACEHOLDER = re.compile(r"^\[\[calculator:([a-z]+)\]\]$", re.M)
+
+# A section's extra links: (label, Markdown link target relative to the system's pages).
+SectionLinks = Mapping[tuple[str, str, str], list[tuple[str, str]]]
+
+
 def _front_matter(system: System) -> str:
-    # Search shows a page's tags with each result: the tag labels the system.
-    return f"---\ntags:\n  - {json.dumps(system.short_title)}\n---\n\n"
+    # Search shows a page's tags with each result: the tag labels the system, once. The
+    # `system` key names it in the window title (overrides/main.html).
+    return (
+        f"---\ntags:\n  - {json.dumps(system.short_title)}\n"
+        f"system: {json.dumps(system.title)}\n---\n\n"
+    )
+
+
+def _system_line(system: System) -> str:
+    # Under the heading of every page, so that /orcus/combat/ and /4e-core/combat/ differ at a
+    # glance; left out of the search index, where the tag names the system already.
+    return f'<p class="page-system" data-search-exclude>{escape(system.title)}</p>'
+
+
+def _links_line(links: list[tuple[str, str]]) -> str:
+    joined = " · ".join(f"[{escape(label)}]({target})" for label, target in links)
+    return f'{joined}\n{{: .section-links data-search-exclude="" }}'
+
+
+def calculator_pages(docs: Path) -> dict[str, tuple[str, str]]:
+    """{calculator name: (page title, page path)} from the hand-written calculator pages."""
+    found = {}
+    for path in sorted(docs.glob("calculators/*.md")):
+        text = path.read_text(encoding="utf-8")
+        title = next(
+            (line[2:].strip() for line in text.splitlines() if line.startswith("# ")), path.stem
+        )
+        for name in CALCULATOR_PLACEHOLDER.findall(text):
+            found.setdefault(name, (title, path.relative_to(docs).as_posix()))
+    return found
+
+
+def _citations(value: Any) -> Iterator[str]:
+    """The section URLs ("orcus/combat/#cover") cited anywhere in a compiled rules value."""
+    if isinstance(value, dict):
+        for key, item in value.items():
+            if key == "cite" and isinstance(item, list):
+                yield from (cited["url"] for cited in item if isinstance(cited, dict))
+            else:
+                yield from _citations(item)
+    elif isinstance(value, list):
+        for item in value:
+            yield from _citations(item)
+
+
+def section_links(
+    compiled: Mapping[str, Any],
+    calculators: Mapping[str, tuple[str, str]],
+    concepts: list,
+) -> dict[tuple[str, str, str], list[tuple[str, str]]]:
+    """Links to add under each section heading: the calculators that cite the section (from
+    each system's compiled rules data) and the Compare pages that quote it."""
+    links: dict[tuple[str, str, str], list[tuple[str, str]]] = defaultdict(list)
+    for slug, system in compiled.items():
+        for key, value in (system.get("rules") or {}).items():
+            if key == "not_defined":
+                continue  # those sections say what the text lacks, not what it computes
+            calculator = calculators.get(RULES_KEY_CALCULATOR.get(key, key))
+            if calculator is None:
+                continue
+            title, path = calculator
+            target = f"../{path}?system={slug}"
+            for url in dict.fromkeys(_citations(value)):
+                page_path, _, anchor = url.partition("#")
+                key_of = (slug, page_path.strip("/").split("/")[-1], anchor)
+                if (f"Calculator: {title}", target) not in links[key_of]:
+                    links[key_of].append((f"Calculator: {title}", target))
+    for concept in concepts:
+        for slug, passages in concept.passages.items():
+            for passage in passages:
+                entry = (f"Compare: {concept.title}", f"../compare/{concept.slug}.md")
+                key_of = (slug, passage.page, passage.anchor or "")
+                if entry not in links[key_of]:
+                    links[key_of].append(entry)
+    return dict(links)
 
 
 def term_matcher(system: System) -> TermMatcher:
@@ -58,7 +139,13 @@ def term_matcher(system: System) -> TermMatcher:
     return TermMatcher(forms)
 
 
-def render_page(system: System, page: Page, matcher: TermMatcher, tables: dict[str, str]) -> str:
+def render_page(
+    system: System,
+    page: Page,
+    matcher: TermMatcher,
+    tables: dict[str, str],
+    links: SectionLinks | None = None,
+) -> str:
     # Dice first: a term is never linked inside a dice expression.
     rewrite = combine(
         dice_rewriter(system.slug, CALCULATORS_FROM_PAGE), GlossaryLinker(matcher, page.name)
@@ -73,6 +160,22 @@ def render_page(system: System, page: Page, matcher: TermMatcher, tables: dict[s
     lines = markdown.split("\n")
     for name, line in table_placeholders(page):
         lines[line - 1] = tables[name]
+    # Insert from the bottom up, so that the line numbers of the headings above still hold.
+    for heading in sorted(page.headings, key=lambda heading: -heading.line):
+        extra = [_system_line(system)] if heading.level == 1 else []
+        # A citation of the page itself ("combat") belongs under its title.
+        anchors = ("", heading.anchor) if heading.level == 1 else (heading.anchor,)
+        section = list(
+            dict.fromkeys(
+                link
+                for anchor in anchors
+                for link in (links or {}).get((system.slug, page.name, anchor), [])
+            )
+        )
+        if section:
+            extra.append(_links_line(section))
+        if extra:
+            lines[heading.line : heading.line] = ["", *("\n\n".join(extra).split("\n")), ""]
     return _front_matter(system) + "\n".join(lines)
 
 
@@ -124,24 +227,37 @@ def _terms(system: System) -> str:
     lines = [
         _front_matter(system) + "# Terms",
         "",
-        f"The terms of {system.title}, each with a short definition and a link to the "
-        "section of the text that defines it. In the rule pages, the first mention of a "
-        "term in each section links here to its definition.",
+        _system_line(system),
+        "",
+        f"The terms of {system.title} from A to Z, each with its kind, a short definition "
+        "and a link to the section of the text that defines it. In the rule pages, the "
+        "first mention of a term in each section links to that same section, with the "
+        "short definition shown on hover or tap.",
         "",
     ]
-    for kind, title in KIND_TITLES.items():
-        if kind not in by_kind:
-            continue
-        lines += [f"## {title}", ""]
-        for entry in sorted(by_kind[kind], key=lambda entry: entry.term.casefold()):
+    by_letter: dict[str, list] = defaultdict(list)
+    for entry in sorted(system.glossary, key=lambda entry: entry.term.casefold()):
+        initial = entry.term[:1].upper()
+        by_letter[initial if initial.isalpha() else "#"].append(entry)
+    jumps = [f"[{letter}](#letter-{_letter_id(letter)})" for letter in by_letter]
+    lines += [" ".join(jumps), '{: .terms-jump aria-label="Terms from A to Z" }', ""]
+    for letter, entries in by_letter.items():
+        lines += [f"## {letter} {{#letter-{_letter_id(letter)}}}", ""]
+        for entry in entries:
             anchor = f"#{entry.see_anchor}" if entry.see_anchor else ""
             also = [form for form in (*entry.aliases, entry.plural) if form]
             extra = f" (also: {', '.join(also)})" if also else ""
+            kind = entry.kind.replace("-", " ")
             lines += [
-                f"**[{entry.term}]({entry.see_page}.md{anchor})**{extra}: {entry.definition}",
+                f"**[{entry.term}]({entry.see_page}.md{anchor})**{extra} *{kind}*: "
+                f"{entry.definition}",
                 "",
             ]
     return "\n".join(lines)
+
+
+def _letter_id(letter: str) -> str:
+    return letter.lower() if letter.isalpha() else "other"
 
 
 def _source(system: System, notes: list[ErratumNote], table_errata: list[str]) -> str:
@@ -149,8 +265,11 @@ def _source(system: System, notes: list[ErratumNote], table_errata: list[str]) -
     lines = [
         _front_matter(system) + "# Source and license",
         "",
+        _system_line(system),
+        "",
         f"- **Document:** {source['document']}",
-        f"- **Source file:** `{source['file']}`",
+        f"- **Source file:** `content/{system.slug}/{source['file']}` in the repository"
+        + (f" (distributed as `{source['original_file']}`)" if source.get("original_file") else ""),
         f"- **License stated in the text:** {source['license']}",
     ]
     if source.get("license_page"):
@@ -179,7 +298,7 @@ def _source(system: System, notes: list[ErratumNote], table_errata: list[str]) -
     return "\n".join(lines)
 
 
-def render_system(system: System) -> dict[str, str]:
+def render_system(system: System, links: SectionLinks | None = None) -> dict[str, str]:
     """Every page of one system, keyed by its path in the site."""
     matcher = term_matcher(system)
     rendered_tables = {}
@@ -196,7 +315,9 @@ def render_system(system: System) -> dict[str, str]:
     files = {}
     notes: list[ErratumNote] = []
     for page in system.pages.values():
-        files[f"{system.slug}/{page.name}.md"] = render_page(system, page, matcher, rendered_tables)
+        files[f"{system.slug}/{page.name}.md"] = render_page(
+            system, page, matcher, rendered_tables, links
+        )
         notes.extend(errata_notes(page))
     files[f"{system.slug}/index.md"] = _landing(system)
     files[f"{system.slug}/terms.md"] = _terms(system)
@@ -204,11 +325,54 @@ def render_system(system: System) -> dict[str, str]:
     return files
 
 
-def render_site(systems: dict[str, System]) -> dict[str, str]:
+def render_site(systems: dict[str, System], links: SectionLinks | None = None) -> dict[str, str]:
     files: dict[str, str] = {}
     for system in systems.values():
-        files.update(render_system(system))
+        files.update(render_system(system, links))
     return files
+
+
+SYSTEMS_TABLE = "[[systems]]"
+
+
+def systems_table(systems: dict[str, System]) -> str:
+    """The home page's table of systems, one row per entry of content/systems.yml."""
+    lines = ["| System | Core roll | Source |", "| --- | --- | --- |"]
+    for system in systems.values():
+        title = system.title.replace("|", "\\|")
+        lines.append(
+            f"| [{escape(title)}]({system.slug}/index.md) | {escape(system.dice)} | "
+            f"[source and license]({system.slug}/source.md) |"
+        )
+    return "\n".join(lines)
+
+
+def expand_systems_table(markdown: str, systems: dict[str, System]) -> str:
+    return "\n".join(
+        systems_table(systems) if line.strip() == SYSTEMS_TABLE else line
+        for line in markdown.split("\n")
+    )
+
+
+_PARAGRAPH = re.compile(r"<(p|li)>(.*?)</\1>", re.S)
+_TAG = re.compile(r"<[^>]+>")
+DESCRIPTION_LENGTH = 160
+
+
+def describe(html: str) -> str | None:
+    """A page's meta description: its first plain paragraph (or list item, for a page that
+    starts with a list), cut at a word near 160 characters. Paragraphs with a class (the
+    system line, section links) are skipped. Returned HTML-escaped, ready for an attribute."""
+    for match in _PARAGRAPH.finditer(html):
+        text = " ".join(unescape(_TAG.sub("", match.group(2))).split())
+        if len(text) < 40:
+            continue
+        if len(text) > DESCRIPTION_LENGTH:
+            text = text[: DESCRIPTION_LENGTH - 1].rsplit(" ", 1)[0].rstrip(",;:") + "…"
+        # Material writes the description into an attribute as it is: escape it here, since
+        # the text is content ('"' would end the attribute, '&lt;' would become '<').
+        return escape(text, quote=True)
+    return None
 
 
 def navigation(systems: dict[str, System], home: list) -> list:
@@ -244,3 +408,12 @@ def edit_source(systems: dict[str, System], site_path: str) -> str | None:
     if name in ("index", "source"):
         return f"content/{slug}/system.yml"
     return None
+
+
+def write_robots(site_dir: Path, site_url: str | None) -> None:
+    """robots.txt: everything may be crawled; the sitemap is named only where the site's
+    public address is known (SITE_URL), never a local one."""
+    lines = ["User-agent: *", "Allow: /"]
+    if site_url:
+        lines.append(f"Sitemap: {site_url.rstrip('/')}/sitemap.xml")
+    (site_dir / "robots.txt").write_text("\n".join(lines) + "\n", encoding="utf-8")

@@ -11,12 +11,15 @@ from pathlib import Path
 from urllib.parse import parse_qs, unquote, urlsplit
 
 import pytest
+import yaml
 
 from hooks.content import load_content
+from hooks.site import write_robots
 from rules_core.dice import parse
 
 ROOT = Path(__file__).resolve().parent.parent
-SOURCES = ROOT.parent / "shared" / "seeds"
+CONTENT = ROOT / "content"
+SLUGS = yaml.safe_load((CONTENT / "systems.yml").read_text(encoding="utf-8"))["systems"]
 FETCHED_RELS = {"stylesheet", "preload", "modulepreload", "prefetch", "icon", "manifest"}
 WORD = re.compile(r"[a-z0-9]+(?:'[a-z]+)?")
 
@@ -93,30 +96,166 @@ def test_no_broken_internal_links_or_anchors(site: Path, pages: dict[Path, _Link
     assert broken == []
 
 
-def test_every_system_has_its_pages_and_edit_links(site: Path) -> None:
-    for slug in ("orcus", "3d6-combat", "into-the-unknown", "4e-core"):
-        assert (site / slug / "index.html").exists()
-        assert (site / slug / "terms" / "index.html").exists()
-        assert (site / slug / "source" / "index.html").exists()
-    combat = (site / "orcus" / "combat" / "index.html").read_text(encoding="utf-8")
-    assert "/edit/main/content/orcus/pages/combat.md" in combat
-    terms = (site / "orcus" / "terms" / "index.html").read_text(encoding="utf-8")
-    assert "/edit/main/content/orcus/glossary.yml" in terms
+@pytest.fixture(scope="module")
+def systems():
+    return load_content(CONTENT)
 
 
-def test_glossary_links_carry_the_short_definition(site: Path) -> None:
-    combat = (site / "orcus" / "combat" / "index.html").read_text(encoding="utf-8")
-    link = re.search(r'<a href="([^"]+)" title="([^"]+)">combat advantage</a>', combat, re.I)
-    assert link is not None
-    assert "#combat-advantage" in link.group(1)
+@pytest.mark.parametrize("slug", SLUGS)
+def test_every_system_has_its_pages_and_edit_links(site: Path, systems, slug: str) -> None:
+    system = systems[slug]
+    assert (site / slug / "index.html").exists()
+    assert (site / slug / "source" / "index.html").exists()
+    terms = (site / slug / "terms" / "index.html").read_text(encoding="utf-8")
+    assert f"/edit/main/content/{slug}/glossary.yml" in terms
+    for name in system.pages:
+        page = (site / slug / name / "index.html").read_text(encoding="utf-8")
+        assert f"/edit/main/content/{slug}/pages/{name}.md" in page
 
 
-def test_errata_are_shown_with_the_print(site: Path) -> None:
-    combat_rules = (site / "3d6-combat" / "combat-rules" / "index.html").read_text("utf-8")
-    assert ">190</a> <sup>" in combat_rules  # the printed value, linked, with its mark
-    assert "printed 190, computed 198" in combat_rules
-    abilities = (site / "orcus" / "abilities" / "index.html").read_text(encoding="utf-8")
-    assert abilities.count('class="admonition erratum"') >= 2  # the two "Reflex" misprints
+@pytest.mark.parametrize("slug", SLUGS)
+def test_every_rules_page_names_its_system(site: Path, systems, slug: str) -> None:
+    system = systems[slug]
+    for name, page in system.pages.items():
+        text = (site / slug / name / "index.html").read_text(encoding="utf-8")
+        title = re.search(r"<title>([^<]*)</title>", text).group(1)
+        assert html.unescape(title).startswith(f"{page.title} · {system.title} - "), title
+        # Under the heading, and left out of the search index (the tag names it there).
+        after_heading = re.search(
+            r"</h1>\s*<p class=\"page-system\" data-search-exclude>([^<]*)<", text
+        )
+        assert after_heading and html.unescape(after_heading.group(1)) == system.title, name
+
+
+def test_each_page_carries_only_its_own_systems_navigation(site: Path, systems) -> None:
+    for slug, system in systems.items():
+        first = next(iter(system.pages))
+        page = site / slug / first / "index.html"
+        text = page.read_text(encoding="utf-8")
+        primary = text.split("md-nav--primary", 1)[1].split("md-sidebar--secondary", 1)[0]
+        linked = set()
+        for href in re.findall(r'href="([^"#]+)"', primary):
+            target = (page.parent / href).resolve()
+            if target.is_relative_to(site):
+                linked.add(target.relative_to(site).as_posix())
+        own = {f"{slug}/{name}" for name in system.pages}
+        assert own <= linked
+        for other_slug, other in systems.items():
+            if other_slug != slug:
+                assert other_slug in linked  # one link to the other system
+                assert not {f"{other_slug}/{name}" for name in other.pages} & linked
+
+
+def test_meta_descriptions_come_from_each_pages_own_text(site: Path) -> None:
+    descriptions = {}
+    for page in site.rglob("index.html"):
+        text = page.read_text(encoding="utf-8")
+        match = re.search(r'<meta name="description" content="([^"]*)">', text)
+        assert match, page
+        descriptions[page] = html.unescape(match.group(1))
+    assert len(set(descriptions.values())) >= 0.9 * len(descriptions)
+    for slug in SLUGS:
+        for page in (site / slug).glob("*/index.html"):
+            text = html.unescape(re.sub(r"<[^>]+>", "", page.read_text(encoding="utf-8")))
+            description = descriptions[page]
+            assert len(description) <= 160
+            assert description.removesuffix("…") in " ".join(text.split()), page
+
+
+def test_nothing_points_at_a_local_address(site: Path) -> None:
+    """A build without SITE_URL: no canonical link, sitemap paths only, robots.txt present."""
+    for page in site.rglob("*.html"):
+        text = page.read_text(encoding="utf-8")
+        assert 'rel="canonical"' not in text, page
+    sitemap = (site / "sitemap.xml").read_text(encoding="utf-8")
+    locations = re.findall(r"<loc>([^<]*)</loc>", sitemap)
+    assert len(locations) == len(list(site.rglob("index.html"))) - 0  # every page, no 404
+    assert all(location.startswith("/") for location in locations), locations[:3]
+    robots = (site / "robots.txt").read_text(encoding="utf-8")
+    assert "User-agent: *" in robots and "Sitemap:" not in robots
+    for text in (sitemap, robots):
+        assert "127.0.0.1" not in text and "localhost" not in text
+
+
+def test_home_page_lists_every_system_of_systems_yml(site: Path, systems) -> None:
+    home = (site / "index.html").read_text(encoding="utf-8")
+    rows = re.findall(r'<td><a href="([a-z0-9-]+)/">([^<]*)</a></td>', home)
+    assert [slug for slug, _ in rows] == list(systems)
+    assert [html.unescape(title) for _, title in rows] == [s.title for s in systems.values()]
+    for destination in ("calculators/", "compare/"):
+        assert f'href="{destination}"' in home
+
+
+def test_sections_link_to_the_calculators_that_cite_them(site: Path, systems) -> None:
+    data = json.loads((ROOT / "rules_core" / "data" / "systems.json").read_text("utf-8"))
+    checked = 0
+    for slug in systems:
+        attack = data["systems"][slug]["rules"].get("attack") or {}
+        for cited in attack.get("cite", []):
+            page, _, anchor = cited["url"].partition("#")
+            text = (site / page / "index.html").read_text(encoding="utf-8")
+            section = text.split(f'id="{anchor}"', 1)[1].split("<h", 1)[0] if anchor else text
+            assert f'href="../../calculators/attack/?system={slug}"' in section, cited["url"]
+            checked += 1
+    assert checked >= 2
+
+
+def test_sections_quoted_by_compare_link_to_the_concept(site: Path) -> None:
+    compare = yaml.safe_load((CONTENT / "compare.yml").read_text(encoding="utf-8"))
+    checked = 0
+    for concept in compare["concepts"]:
+        for slug, passages in concept["systems"].items():
+            for passage in passages:
+                page, _, anchor = passage["see"].partition("#")
+                text = (site / slug / page / "index.html").read_text(encoding="utf-8")
+                if anchor:
+                    text = text.split(f'id="{anchor}"', 1)[1].split("<h", 1)[0]
+                assert f'href="../../compare/{concept["slug"]}/"' in text, passage["see"]
+                checked += 1
+    assert checked >= 10
+
+
+def test_terms_page_has_an_a_to_z_jump_list(site: Path, systems) -> None:
+    for slug, system in systems.items():
+        text = (site / slug / "terms" / "index.html").read_text(encoding="utf-8")
+        jumps = re.findall(r'<a href="#letter-([a-z]+)">', text)
+        initials = {entry.term[0].lower() for entry in system.glossary if entry.term[0].isalpha()}
+        assert set(jumps) == initials
+        for letter in jumps:
+            assert f'id="letter-{letter}"' in text
+
+
+@pytest.mark.parametrize("slug", SLUGS)
+def test_glossary_links_carry_the_short_definition(site: Path, systems, slug: str) -> None:
+    system = systems[slug]
+    definitions = {entry.definition: entry for entry in system.glossary}
+    linked = 0
+    for name in system.pages:
+        text = (site / slug / name / "index.html").read_text(encoding="utf-8")
+        for href, title in re.findall(r'<a href="([^"]+)" title="([^"]+)">', text):
+            entry = definitions.get(html.unescape(title))
+            if entry is not None:
+                assert entry.see_anchor is None or href.endswith(f"#{entry.see_anchor}"), href
+                linked += 1
+    assert linked >= min(len(system.glossary), 5)
+
+
+@pytest.mark.parametrize("slug", SLUGS)
+def test_errata_are_shown_with_the_print(site: Path, systems, slug: str) -> None:
+    system = systems[slug]
+    for name, page in system.pages.items():
+        text = (site / slug / name / "index.html").read_text(encoding="utf-8")
+        notes = sum(line.lstrip().startswith("!!! erratum") for line in page.text.split("\n"))
+        # Each erratum note of the page, plus the notes under tables with errata.
+        assert text.count('class="admonition erratum"') >= notes, name
+        for table in system.tables.values():
+            if f"[[table:{table.name}]]" not in page.text:
+                continue
+            for erratum in table.errata:
+                row = next(row for row in table.rows if row[0] == erratum.row)
+                printed = row[table.columns.index(erratum.column)]
+                note = f"Row {erratum.row}, column {erratum.column}: printed {printed}, computed"
+                assert note in html.unescape(text), (name, note)
 
 
 def test_search_index_labels_each_page_with_its_system(site: Path) -> None:
@@ -125,10 +264,8 @@ def test_search_index_labels_each_page_with_its_system(site: Path) -> None:
     for doc in index["docs"]:
         if "tags" in doc:
             tags[doc["location"].split("/")[0]] = doc["tags"]
-    assert tags["orcus"] == ["Orcus"]
-    assert tags["3d6-combat"] == ["3d6 Combat"]
-    assert tags["into-the-unknown"] == ["Into the Unknown"]
-    assert tags["4e-core"] == ["4e Core"]
+    for slug, system in load_content(CONTENT).items():
+        assert tags[slug] == [system.short_title]
 
 
 def test_nothing_is_fetched_from_another_host(site: Path, pages: dict[Path, _Links]) -> None:
@@ -144,13 +281,13 @@ def test_nothing_is_fetched_from_another_host(site: Path, pages: dict[Path, _Lin
         assert not re.search(r"@import|url\((['\"]?)(https?:)?//", text), stylesheet
 
 
-@pytest.mark.parametrize("slug", ["orcus", "3d6-combat", "into-the-unknown", "4e-core"])
+@pytest.mark.parametrize("slug", SLUGS)
 def test_source_words_appear_on_the_systems_pages(
-    slug: str, pages: dict[Path, _Links], site: Path
+    slug: str, pages: dict[Path, _Links], site: Path, systems
 ) -> None:
-    system = load_content(ROOT / "content")[slug]
-    source = SOURCES / system.source["file"]
-    assert source.exists(), f"the source texts are expected in {SOURCES}"
+    system = systems[slug]
+    source = CONTENT / slug / system.source["file"]
+    assert source.exists(), f"the source text named by content/{slug}/system.yml is missing"
     source_words = set(WORD.findall(source.read_text(encoding="utf-8").lower()))
     shown: set[str] = set()
     for page, parsed in pages.items():
@@ -201,3 +338,11 @@ def test_compare_pages_quote_only_what_their_links_show(site: Path, pages) -> No
             assert _words(quote) in shown, (page, href)
             quotes += 1
     assert quotes >= 60
+
+
+def test_robots_names_the_sitemap_only_at_a_public_address(tmp_path: Path) -> None:
+    write_robots(tmp_path, "https://rules.example.org/sub/")
+    robots = (tmp_path / "robots.txt").read_text(encoding="utf-8")
+    assert "Sitemap: https://rules.example.org/sub/sitemap.xml" in robots.splitlines()
+    write_robots(tmp_path, None)
+    assert "Sitemap" not in (tmp_path / "robots.txt").read_text(encoding="utf-8")

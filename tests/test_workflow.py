@@ -98,7 +98,10 @@ def test_pages_are_built_and_published_from_main_only(workflow) -> None:
     assert any("make build" in _commands(step) for step in _steps(job))
     (upload,) = _uses(job, "actions/upload-pages-artifact")
     assert upload["with"]["path"] == "site"
-    assert _uses(job, "actions/configure-pages")
+    (configure,) = _uses(job, "actions/configure-pages")
+    # The build takes the public address from the Pages configuration, through SITE_URL.
+    (build,) = [step for step in _steps(job) if "make build" in _commands(step)]
+    assert build["env"]["SITE_URL"] == f"${{{{ steps.{configure['id']}.outputs.base_url }}}}/"
     assert _uses(job, "actions/deploy-pages")
     assert job["permissions"]["pages"] == "write"
     assert job["permissions"]["id-token"] == "write"
@@ -121,3 +124,14 @@ def test_actions_are_pinned_by_major_version(workflow) -> None:
         for step in _steps(job):
             if "uses" in step:
                 assert PINNED.match(step["uses"]), step["uses"]
+
+
+def test_nothing_outside_the_repository_is_needed() -> None:
+    """A clone is enough: no step, guide or test reaches beside the repository."""
+    for path in (WORKFLOW, ROOT / "README.md", ROOT / "CONTRIBUTING.md", CI_RUN):
+        text = path.read_text(encoding="utf-8")
+        assert "../shared" not in text and "SEEDS_" not in text, path
+    outside = re.compile(r"ROOT\.parent\b|\.\./shared|parent / \"shared\"")
+    for path in (ROOT / "tests").glob("*.py"):
+        if path.name != Path(__file__).name:
+            assert not outside.search(path.read_text(encoding="utf-8")), path
