@@ -148,7 +148,7 @@ def write_service_worker(site_dir: Path) -> dict:
     if template.count(PLACEHOLDER) != 1:
         raise OfflineError(f"{TEMPLATE} must hold {PLACEHOLDER} once: run `make setup` again")
     manifest = offline_manifest(site_dir)
-    # JSON is a JavaScript expression; "</" cannot occur in a file path we list anyway.
+    # A JSON object is a JavaScript expression: it takes the placeholder's place as is.
     filled = template.replace(PLACEHOLDER, json.dumps(manifest, separators=(",", ":")))
     (site_dir / SERVICE_WORKER).write_text(filled, encoding="utf-8")
     return manifest

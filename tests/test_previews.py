@@ -106,6 +106,7 @@ def test_the_keyboard_opens_and_closes_the_preview_and_a_mouse_click_follows_the
     page, errors = open_page(context, server + RULES_PAGE)
     term = page.locator("a.term-link:not([href^='./#'])").first  # a rule on another page
     href = term.evaluate("link => link.href")
+    definition = term.get_attribute("title")
     term.focus()
     page.keyboard.press("Enter")
     preview = page.locator('#preview[role="dialog"]')
@@ -116,6 +117,9 @@ def test_the_keyboard_opens_and_closes_the_preview_and_a_mouse_click_follows_the
     expect(preview).to_be_hidden()
     expect(term).to_be_focused()
     # On a desktop, the mouse hovers (the theme's tooltip) and a click follows the link.
+    term.hover()
+    expect(page.locator(".md-tooltip2--active")).to_contain_text(definition)
+    expect(preview).to_be_hidden()
     term.click()
     page.wait_for_url(href)
     expect(page.locator("h1")).not_to_have_text("Combat")
