@@ -29,6 +29,34 @@ class LinkTarget:
     title: str
     page: str
     anchor: str | None
+    kind: str = "term"  # the glossary kind: an "action" is a verb, any other kind a noun
+
+
+# A noun term English also uses as a verb ("reach", "cover") is the verb right after a
+# modal ("you can reach it"), or after an infinitive "to" that takes an object
+# ("required to reach a level"; "a bonus to AC" keeps its link: no object follows).
+MODALS = frozenset(
+    {"can", "cannot", "can't", "could", "may", "might", "must", "shall", "should", "will", "would"}
+)
+OBJECTS = frozenset(
+    {"a", "an", "the", "one", "it", "its", "them", "their", "his", "her", "your", "this",
+     "that", "these", "those", "any", "each", "every", "some", "all", "another"}
+)  # fmt: skip
+VERB_KINDS = frozenset({"action"})
+_WORD_BEFORE = re.compile(r"([\w'’]+)\W*$")
+_WORD_AFTER = re.compile(r"\W*([\w'’]+)")
+
+
+def reads_as_verb(text: str, start: int, end: int, kind: str) -> bool:
+    """Whether text[start:end], a mention of a noun term, is used as a verb there."""
+    if kind in VERB_KINDS:
+        return False
+    before = _WORD_BEFORE.search(text, 0, start)
+    word = before.group(1).casefold().replace("’", "'") if before else ""
+    if word in MODALS:
+        return True
+    after = _WORD_AFTER.match(text, end)
+    return word == "to" and after is not None and after.group(1).casefold() in OBJECTS
 
 
 @dataclass(frozen=True)
@@ -71,7 +99,8 @@ def _escape_title(text: str) -> str:
 
 
 def _link(text: str, target: LinkTarget) -> str:
-    return f'[{text}]({target.href} "{_escape_title(target.title)}")'
+    # The class marks a glossary link for the tap preview (previews.mjs).
+    return f'[{text}]({target.href} "{_escape_title(target.title)}"){{ .term-link }}'
 
 
 Rewrite = Callable[[str, str | None], list[tuple[int, int, str]]]
@@ -99,6 +128,8 @@ class GlossaryLinker:
         edits = []
         for start, end, target in self.matcher.find(text):
             if target.key in self.linked or target.key in self.skip_keys:
+                continue
+            if reads_as_verb(text, start, end, target.kind):
                 continue
             self.linked.add(target.key)
             edits.append((start, end, _link(text[start:end], target)))

@@ -2,10 +2,11 @@
 
 - `add_app_links(html, base)` puts the web app manifest, the theme colour and the
   touch icon in a page's head (the MkDocs hook calls it for every page);
-- `write_service_worker(site_dir)` runs `hooks/service_worker.mjs`, which writes
-  `sw.js` with Workbox's injectManifest into the template `make setup` bundled: every
-  page and asset of the built site, Pyodide and the rules_core wheel included, precached
-  with a revision per file;
+- `write_service_worker(site_dir)` writes `sw.js`: the template `make setup` minified
+  (hooks/service_worker.mjs) with `offline_manifest(site_dir)` filled in, the site's
+  files in the parts the worker stores at different times (the shell on install, a
+  section's pages when read, Python when a calculator is first used or on request),
+  each part named after a hash of its files;
 - `finish_site(site_dir)` is what the build runs last: the links in the 404 page (a theme
   template, not a page) and the service worker;
 - `write_zip(site_dir, archive)` packs the built site into one folder of a zip;
@@ -15,11 +16,10 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 import logging
 import re
-import shutil
-import subprocess
 import sys
 import time
 import zipfile
@@ -28,14 +28,20 @@ from pathlib import Path
 from mkdocs.exceptions import PluginError
 
 ROOT = Path(__file__).resolve().parent.parent
-SCRIPT = ROOT / "hooks" / "service_worker.mjs"
-WORKBOX = ROOT / "node_modules" / "workbox-build"
 TEMPLATE = ROOT / "build" / "sw-template.js"
 SERVICE_WORKER = "sw.js"
 MANIFEST = "manifest.webmanifest"
 TOUCH_ICON = "assets/images/icon-192.png"
 THEME_COLOR = "#7e56c2"  # Material's deep purple (--md-primary-fg-color): the header
 PYODIDE_DIR = "assets/pyodide"
+PLACEHOLDER = "self.__OFFLINE_MANIFEST"
+CALCULATORS = "calculators"  # the folder of the calculator pages, stored with Python
+FALLBACK = "404.html"  # what an offline navigation to an unknown address shows
+# Not stored for offline use: source maps and the sitemaps are for tools, not readers.
+UNSTORED_SUFFIXES = (".map", ".xml", ".xml.gz")
+# The search's stemmers for other languages: the theme loads them only for a site whose
+# search language is not English.
+UNSTORED_FOLDERS = ("assets/javascripts/lunr/",)
 # Files that are compressed already: stored as they are, which keeps the zip quick.
 STORED_SUFFIXES = frozenset({".zip", ".whl", ".gz", ".png", ".jpg", ".jpeg", ".woff2"})
 _FAVICON = re.compile(r'<link rel="icon" href="([^"]*?)assets/images/favicon\.png">')
@@ -80,50 +86,86 @@ def link_error_page(site_dir: Path) -> bool:
     return True
 
 
+def _part(name: str, site_dir: Path, files: list[str]) -> dict:
+    """One cache's worth of files, named after a hash of their contents: a deploy that
+    changes any of them gives the part a new cache, and the old one is deleted."""
+    digest = hashlib.sha256()
+    size = 0
+    for path in files:
+        data = (site_dir / path).read_bytes()
+        size += len(data)
+        digest.update(f"{path}\0{len(data)}\0".encode())
+        digest.update(hashlib.md5(data, usedforsecurity=False).digest())
+    return {"name": f"{name}-{digest.hexdigest()[:12]}", "files": files, "bytes": size}
+
+
+def _stored(path: str) -> bool:
+    return (
+        path != SERVICE_WORKER
+        and not path.endswith(UNSTORED_SUFFIXES)
+        and not path.startswith(UNSTORED_FOLDERS)
+    )
+
+
+def offline_manifest(site_dir: Path) -> dict:
+    """What the service worker stores, in three kinds of part (see
+    hooks/service_worker_template.mjs): the shell, one group per top folder of pages, and
+    Python. Paths are relative to the site root, where sw.js sits."""
+    site_dir = Path(site_dir)
+    shell: list[str] = []
+    python: list[str] = []
+    groups: dict[str, list[str]] = {}
+    for file in sorted(site_dir.rglob("*")):
+        path = file.relative_to(site_dir).as_posix()
+        if not file.is_file() or not _stored(path):
+            continue
+        if path.startswith(f"{PYODIDE_DIR}/"):
+            python.append(path)
+        elif path.endswith(".html") and "/" in path:
+            groups.setdefault(path.split("/", 1)[0], []).append(path)
+        elif path.startswith(("assets/", "search/")) or "/" not in path:
+            shell.append(path)
+    for required in (FALLBACK, "index.html", "search/search_index.json"):
+        if required not in shell:
+            raise OfflineError(f"{site_dir} has no {required} for the service worker to store")
+    if not python:
+        raise OfflineError(f"{site_dir / PYODIDE_DIR} holds no Python runtime to serve")
+    return {
+        "fallback": FALLBACK,
+        "calculators": CALCULATORS,
+        "shell": _part("shell", site_dir, shell),
+        "python": _part("python", site_dir, python),
+        "groups": {name: _part(f"pages-{name}", site_dir, files) for name, files in groups.items()},
+    }
+
+
 def write_service_worker(site_dir: Path) -> dict:
-    """Write site_dir/sw.js with injectManifest; returns {"count", "size", "files"}."""
+    """Write site_dir/sw.js: the bundled template with the manifest filled in."""
     site_dir = Path(site_dir).resolve()
-    node = shutil.which("node")
-    if node is None:
-        raise OfflineError("the service worker needs Node.js (`node` is not on PATH)")
-    if not WORKBOX.is_dir():
-        raise OfflineError(f"{WORKBOX} is missing: run `make setup` (npm install) first")
     if not TEMPLATE.is_file():
         raise OfflineError(f"{TEMPLATE} is missing: run `make setup` to bundle it")
-    result = subprocess.run(
-        [node, str(SCRIPT), "inject", str(site_dir), str(TEMPLATE)],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    if result.returncode != 0:
-        detail = (result.stderr.strip() or result.stdout.strip() or "no output").splitlines()
-        raise OfflineError(
-            f"the service worker failed: {' '.join(line.strip() for line in detail)}"
-        )
-    report = json.loads(result.stdout)
-    precached = set(report["files"])
-    pyodide = site_dir / PYODIDE_DIR
-    missing = sorted(
-        path.relative_to(site_dir).as_posix()
-        for path in (pyodide.iterdir() if pyodide.is_dir() else ())
-        if path.relative_to(site_dir).as_posix() not in precached
-    )
-    if not pyodide.is_dir() or missing:
-        raise OfflineError(f"the service worker does not precache {', '.join(missing) or pyodide}")
-    return report
+    template = TEMPLATE.read_text(encoding="utf-8")
+    if template.count(PLACEHOLDER) != 1:
+        raise OfflineError(f"{TEMPLATE} must hold {PLACEHOLDER} once: run `make setup` again")
+    manifest = offline_manifest(site_dir)
+    # A JSON object is a JavaScript expression: it takes the placeholder's place as is.
+    filled = template.replace(PLACEHOLDER, json.dumps(manifest, separators=(",", ":")))
+    (site_dir / SERVICE_WORKER).write_text(filled, encoding="utf-8")
+    return manifest
 
 
 def finish_site(site_dir: Path) -> None:
     """Run after the build: link the 404 page, then write the service worker."""
     started = time.perf_counter()
     link_error_page(site_dir)
-    report = write_service_worker(site_dir)
+    manifest = write_service_worker(site_dir)
+    groups = manifest["groups"].values()
     log.info(
-        "Service worker: %d files precached (%.1f MB) in %.1f s",
-        report["count"],
-        report["size"] / 1e6,
+        "Service worker: shell %.1f MB stored on install; largest page group %.1f MB; "
+        "Python %.1f MB on first use (%.2f s)",
+        manifest["shell"]["bytes"] / 1e6,
+        max((group["bytes"] for group in groups), default=0) / 1e6,
+        manifest["python"]["bytes"] / 1e6,
         time.perf_counter() - started,
     )
 

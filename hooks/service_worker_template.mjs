@@ -1,22 +1,142 @@
-// The site's service worker, before bundling: Workbox precaches every file the build
-// lists into self.__WB_MANIFEST (hooks/service_worker.mjs injects the list) and serves
-// them from the cache, so every page, the search and the calculators work offline.
-import { clientsClaim, setCacheNameDetails } from "workbox-core";
-import { cleanupOutdatedCaches, precacheAndRoute } from "workbox-precaching";
+// The site's service worker. hooks/offline.py writes the build's file list into
+// self.__OFFLINE_MANIFEST (see offline_manifest() there for its shape):
+//
+// - shell: the theme's and the site's assets, the search index, the home and 404 pages.
+//   Stored on install: small, bounded whatever the amount of content, and mostly bytes
+//   the page has just loaded (fetched with `no-cache`, so the HTTP cache answers 304).
+// - groups: one per top folder (a system, the calculators, Compare). A group is stored
+//   when a page asks for it (offline.mjs, for the section being read, unless the browser
+//   asks to save data); its pages are stored one by one as they are visited anyway.
+// - python: Pyodide and the rules_core wheel. Never stored in the background: kept the
+//   first time the calculators' worker fetches it (the same response, no second
+//   download), adopted from the HTTP cache when the worker fetched it before this
+//   service worker controlled the page, or fetched when the reader asks for it.
+//
+// Each part lives in a cache named after a hash of its files, so a deploy that changes
+// a part starts a new cache for it and the old one is deleted when the new worker takes
+// over. A navigation that finds neither the network nor a stored page shows 404.html.
+const MANIFEST = self.__OFFLINE_MANIFEST;
+const PREFIX = "open-rules-reference-";
+const scope = new URL(self.registration.scope);
+const parts = [MANIFEST.shell, MANIFEST.python, ...Object.values(MANIFEST.groups)];
+const cacheNames = new Set(parts.map((part) => PREFIX + part.name));
+const owner = new Map(); // a file's path -> the part that stores it
+for (const part of parts) for (const path of part.files) owner.set(path, part);
 
-setCacheNameDetails({ prefix: "open-rules-reference" });
+self.addEventListener("install", (event) => {
+  event.waitUntil(store(MANIFEST.shell, "no-cache"));
+});
 
-// The first visit is controlled at once; a new version waits until the page asks for it
-// (offline.mjs posts {type: "SKIP_WAITING"} when the reader chooses Reload).
-clientsClaim();
+self.addEventListener("activate", (event) => {
+  event.waitUntil(
+    (async () => {
+      for (const name of await caches.keys()) {
+        if (name.startsWith(PREFIX) && !cacheNames.has(name)) await caches.delete(name);
+      }
+      await self.clients.claim();
+    })(),
+  );
+});
+
 self.addEventListener("message", (event) => {
-  if (event.data && event.data.type === "SKIP_WAITING") self.skipWaiting();
+  const { type, page } = event.data || {};
+  if (type === "SKIP_WAITING") return self.skipWaiting();
+  const reply = (status) => event.ports[0] && event.ports[0].postMessage(status);
+  const work = {
+    // offline.mjs, on every page: keep this page's group (unless saving data), adopt
+    // Python if the calculators' worker loaded it, and say what is stored.
+    STATUS: async () => {
+      const group = groupOf(page);
+      // Saving data, the page being read is still kept: it loaded before this worker
+      // controlled it, so it is in the HTTP cache (no-cache: a 304, no second body).
+      if (group) await store(group, "no-cache", event.data.keep ? group.files : [pathOf(page)]);
+      await store(MANIFEST.python, "only-if-cached");
+      return status(group);
+    },
+    // The reader asked for the calculators offline: their pages and Python.
+    KEEP_PYTHON: async () => {
+      const pages = MANIFEST.groups[MANIFEST.calculators];
+      await Promise.all([store(MANIFEST.python, "default"), pages && store(pages, "no-cache")]);
+      return status(groupOf(page));
+    },
+  }[type];
+  if (work) event.waitUntil(work().then(reply, (error) => reply({ error: String(error) })));
 });
 
-cleanupOutdatedCaches();
-precacheAndRoute(self.__WB_MANIFEST, {
-  // /orcus/combat/ is served from orcus/combat/index.html; the calculators keep their
-  // inputs in the query (?system=...), which the static pages never depend on.
-  directoryIndex: "index.html",
-  ignoreURLParametersMatching: [/.*/],
+self.addEventListener("fetch", (event) => {
+  const request = event.request;
+  if (request.method !== "GET" || !request.url.startsWith(scope.href)) return;
+  event.respondWith(respond(request));
 });
+
+async function respond(request) {
+  const path = pathOf(request.url);
+  const part = owner.get(path);
+  const cache = part && (await caches.open(PREFIX + part.name));
+  const stored = cache && (await cache.match(new URL(path, scope)));
+  if (stored) return stored;
+  try {
+    const response = await fetch(request);
+    // Pages, assets and Python are stored as they pass (a redirect is not: it answers
+    // another address). Python's files are large: stored once, from this very response.
+    if (cache && response.ok && !response.redirected) {
+      await cache.put(new URL(path, scope), response.clone());
+    }
+    return response;
+  } catch (error) {
+    if (request.mode !== "navigate") throw error;
+    const missing = await caches.match(new URL(MANIFEST.fallback, scope), {
+      cacheName: PREFIX + MANIFEST.shell.name,
+    });
+    if (missing) return missing;
+    throw error;
+  }
+}
+
+// orcus/combat/?x=1 -> orcus/combat/index.html: the file the static server answers with.
+function pathOf(url) {
+  const path = decodeURIComponent(new URL(url).pathname.slice(scope.pathname.length));
+  return path === "" || path.endsWith("/") ? `${path}index.html` : path;
+}
+
+function groupOf(page) {
+  if (!page || !page.startsWith(scope.href)) return null;
+  const part = owner.get(pathOf(page));
+  return part && Object.values(MANIFEST.groups).includes(part) ? part : null;
+}
+
+// Put the files of a part (all, or those given) that its cache lacks into it. `mode` is
+// the fetch cache mode: "only-if-cached" takes only what the HTTP cache holds and never
+// touches the network.
+async function store(part, mode, files = part.files) {
+  const cache = await caches.open(PREFIX + part.name);
+  const held = new Set((await cache.keys()).map((request) => pathOf(request.url)));
+  const missing = files.filter((path) => !held.has(path));
+  await Promise.all(
+    missing.map(async (path) => {
+      const address = new URL(path, scope);
+      // Fetched by the address links use (orcus/combat/), which the HTTP cache knows.
+      const fetched = new URL(path.replace(/(^|\/)index\.html$/, "$1"), scope);
+      const init = mode === "only-if-cached" ? { cache: mode, mode: "same-origin" } : { cache: mode };
+      const response = await fetch(fetched, init).catch(() => null);
+      if (response && response.ok && !response.redirected) await cache.put(address, response);
+      else if (mode !== "only-if-cached") throw new Error(`${path} could not be stored`);
+    }),
+  );
+}
+
+async function complete(part) {
+  if (!part) return false;
+  const cache = await caches.open(PREFIX + part.name);
+  const held = new Set((await cache.keys()).map((request) => pathOf(request.url)));
+  return part.files.every((path) => held.has(path));
+}
+
+async function status(group) {
+  return {
+    shell: await complete(MANIFEST.shell),
+    group: group ? await complete(group) : null,
+    python: await complete(MANIFEST.python),
+    pythonBytes: MANIFEST.python.bytes,
+  };
+}

@@ -133,6 +133,7 @@ def term_matcher(system: System) -> TermMatcher:
             title=entry.definition,
             page=entry.see_page,
             anchor=entry.see_anchor,
+            kind=entry.kind,
         )
         for form in entry.forms:
             forms[form] = target

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import replace
 from fractions import Fraction
 from pathlib import Path
@@ -9,12 +10,20 @@ from pathlib import Path
 import pytest
 
 from hooks.content import Table, TableCalculator, load_content
-from hooks.dice_chips import chip_link, find_dice
+from hooks.dice_chips import (
+    calculator_for,
+    calculator_pages,
+    chip_link,
+    find_dice,
+    sentence_around,
+)
 from hooks.tables import render_table
 from hooks.yaml_lines import ContentError
 from rules_core.dice import parse
 
 ROOT = Path(__file__).resolve().parent.parent
+# The calculator pages of this build, without the checks page another change adds.
+PAGES = calculator_pages() - {"checks"}
 
 MARKED = [
     # (sentence from a text, the expressions it must mark)
@@ -66,9 +75,66 @@ def test_hover_figures_come_from_the_core() -> None:
     assert chip.mean == distribution.mean() == Fraction(21, 2)
     (weapon,) = find_dice("deal 2dW damage")
     assert weapon.summary == "2dW: 2 to 16, average 9 (with a d8 weapon)"
-    link = chip_link(weapon, "orcus", "../calculators/")
+    link = chip_link(weapon, "orcus", "../calculators/", "deal 2dW damage", PAGES)
     assert link.startswith("[2dW](../calculators/damage.md?system=orcus&expression=2dW&weapon=d8 ")
-    assert link.endswith('"2dW: 2 to 16, average 9 (with a d8 weapon)"){ .dice-chip }')
+    assert '"2dW: 2 to 16, average 9 (with a d8 weapon)"){ .dice-chip ' in link
+    # The preview's figures are the core's, exactly as the tooltip says them.
+    assert 'data-min="2" data-mean="9" data-max="16" data-roll="2d8"' in link
+
+
+@pytest.mark.parametrize(
+    ("sentence", "pages", "calculator"),
+    [
+        ("a hit deals 1d8 + 4 damage", PAGES, "damage"),
+        ("To make an attack roll, roll a d20 and add the modifiers.", PAGES, "attack"),
+        ("every attack involves rolling 3d6 + Level + Volition.", PAGES, "attack"),
+        ("To make a saving throw, roll a d20.", PAGES, None),
+        ("To make a saving throw, roll a d20.", PAGES | {"checks"}, "checks"),
+        ("Make a DC 13 CHA check with a d20 + 2.", PAGES | {"checks"}, "checks"),
+        ("Roll a d20 (the higher you roll, the better).", PAGES, "dice"),
+        ("NPCs are healed 1d6 per level.", PAGES, "damage"),
+    ],
+)
+def test_a_chip_opens_the_calculator_its_sentence_is_about(
+    sentence: str, pages: frozenset[str], calculator: str | None
+) -> None:
+    chip = find_dice(sentence)[0]
+    assert calculator_for(chip, sentence, pages) == calculator
+    link = chip_link(chip, "orcus", "../calculators/", sentence, pages)
+    if calculator is None:
+        # No calculator fits: a button with the figures, never a link to another one.
+        assert link.startswith('<button type="button" class="dice-chip"') and "href" not in link
+        assert 'data-min="1" data-mean="10.5" data-max="20" data-roll="1d20"' in link
+    else:
+        assert link.startswith(f"[{chip.text}](../calculators/{calculator}.md?")
+
+
+def test_the_sentence_is_the_one_around_the_chip() -> None:
+    text = "Deal 2d6 damage. To make a saving throw, roll a d20. Then 1d4: attack."
+    chips = find_dice(text)
+    sentences = [sentence_around(text, chip.start, chip.end) for chip in chips]
+    assert sentences == [
+        "Deal 2d6 damage",
+        " To make a saving throw, roll a d20",
+        " Then 1d4",
+    ]
+
+
+def test_no_d20_of_a_check_or_save_on_the_real_pages_opens_the_damage_calculator() -> None:
+    systems = load_content(ROOT / "content")
+    checked = 0
+    for system in systems.values():
+        for page in system.pages.values():
+            for token in page.tokens:
+                for child in token.children or []:
+                    if child.type != "text":
+                        continue
+                    for chip in find_dice(child.content):
+                        sentence = sentence_around(child.content, chip.start, chip.end)
+                        if chip.is_d20 and re.search(r"sav(e|ing)|check", sentence, re.I):
+                            checked += 1
+                            assert calculator_for(chip, sentence, PAGES) not in ("damage", "dice")
+    assert checked >= 3
 
 
 def test_every_chip_on_the_real_pages_parses() -> None:

@@ -34,12 +34,18 @@ Some `cover` in code, a [cover](other.md) link, and <span>cover</span> in HTML.
 
 def test_first_mention_per_section_only() -> None:
     out = link(PAGE).split("\n")
-    assert out[8] == 'Behind [cover](combat.md#cover "Harder to \\"hit\\"."), and more cover.'
+    assert (
+        out[8]
+        == 'Behind [cover](combat.md#cover "Harder to \\"hit\\"."){ .term-link }, and more cover.'
+    )
 
 
 def test_not_in_the_defining_section_but_other_terms_are() -> None:
     out = link(PAGE).split("\n")
-    assert out[4] == 'Cover protects. [Combat advantage](combat.md#combat-advantage "+2.") helps.'
+    assert (
+        out[4] == "Cover protects. [Combat advantage](combat.md#combat-advantage "
+        '"+2."){ .term-link } helps.'
+    )
 
 
 def test_never_in_headings_code_links_or_html() -> None:
@@ -55,7 +61,7 @@ def test_text_after_a_link_is_found_after_its_destination() -> None:
     out = link_terms(source, MATCHER, page="p", anchors_of_headings=["t", "attacks"])
     assert (
         out.split("\n")[4]
-        == 'See [x](cover.md) then [cover](combat.md#cover "Harder to \\"hit\\".").'
+        == 'See [x](cover.md) then [cover](combat.md#cover "Harder to \\"hit\\"."){ .term-link }.'
     )
 
 
@@ -63,14 +69,17 @@ def test_whole_words_only_and_case_kept() -> None:
     source = "# T\n\nCOVERED discovery; Cover-up; COVER.\n"
     out = link_terms(source, MATCHER, page="p", anchors_of_headings=["t"])
     assert out.split("\n")[2] == (
-        'COVERED discovery; Cover-up; [COVER](combat.md#cover "Harder to \\"hit\\".").'
+        "COVERED discovery; Cover-up; "
+        '[COVER](combat.md#cover "Harder to \\"hit\\"."){ .term-link }.'
     )
 
 
 def test_lists_bold_and_admonitions() -> None:
     source = '# T\n\n- With **cover** here.\n\n!!! erratum "Cover"\n    The cover note.\n'
     out = link_terms(source, MATCHER, page="p", anchors_of_headings=["t"]).split("\n")
-    assert out[2] == '- With **[cover](combat.md#cover "Harder to \\"hit\\".")** here.'
+    assert (
+        out[2] == '- With **[cover](combat.md#cover "Harder to \\"hit\\"."){ .term-link }** here.'
+    )
     assert out[4] == '!!! erratum "Cover"'  # an admonition title is never rewritten
     assert out[5] == "    The cover note."  # already linked once in this section
 
@@ -94,3 +103,29 @@ def test_longest_form_wins() -> None:
         "# T\n\nGain combat advantage.\n", matcher, page="p", anchors_of_headings=["t"]
     )
     assert "[combat advantage](combat.md#combat-advantage" in out
+
+
+REACH = LinkTarget("Reach", "combat.md#reach", "How far you reach.", "combat", "reach", "rule")
+SHIFT = LinkTarget("Shift", "combat.md#shift", "Move one square.", "combat", "shift", "action")
+VERBS = TermMatcher({"reach": REACH, "shift": SHIFT})
+
+
+def linked(sentence: str) -> bool:
+    out = link_terms(f"# T\n\n{sentence}\n", VERBS, page="p", anchors_of_headings=["t"])
+    return "](combat.md#" in out
+
+
+def test_a_noun_term_used_as_a_verb_is_left_alone() -> None:
+    # Infinitive "to" with an object, and modals, make the word a verb.
+    assert not linked("The XP required to reach a particular level.")
+    assert not linked("Creatures the user can reach with a melee weapon.")
+    assert not linked("Some spells can’t reach it.")
+    # The noun keeps its link, "to" included when no object follows.
+    assert linked("A melee attack uses your reach.")
+    assert linked("Add 1 to reach when you are large.")
+    assert linked("Reach is measured in squares.")
+
+
+def test_an_action_term_is_a_verb_and_linked_as_one() -> None:
+    assert linked("You can shift one square.")
+    assert linked("You may want to shift a square away.")

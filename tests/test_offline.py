@@ -1,35 +1,43 @@
-"""Offline: after one visit the site works with no network, installs as an app, and
-downloads as a zip.
+"""Offline: the reading site is kept after one visit, Python only once it is used or
+asked for, the site installs as an app and downloads as a zip.
 
-The browser tests load the home page once, wait until the service worker controls it
-with its precache complete, then take the browser offline: a page never visited, the
-search and two calculators must still work, every response coming from the service
-worker. A copy of the site, served on a port of its own, checks that a new deploy is
-offered with a "Reload" prompt. The rest reads the built files: every page links the
-manifest, sw.js precaches every page and the Pyodide bundle and points at no other host,
-the zip holds the whole site.
+The browser tests serve the built site from a server that counts what it sends, so a
+first visit's bytes are measured where they leave, whoever fetched them (the page, the
+calculators' worker or the service worker). A first visit to a rules page must fetch no
+Python file; a first visit to a calculator page each Python file once; with Save-Data
+on, not even the rest of the section. Offline, pages kept come from the service worker
+and any other address shows the site's 404 page. A copy of the site, served on a port
+of its own, checks that a new deploy is offered with a "Reload" prompt and that the old
+caches go. The rest reads the built files: every page links the manifest, sw.js knows
+every file in the part that stores it and points at no other host, the zip holds the
+whole site.
 """
 
 from __future__ import annotations
 
+import functools
+import http.server
 import json
+import os
 import re
 import shutil
 import struct
-import urllib.request
+import threading
 import zipfile
+from collections import Counter
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from conftest import ARTIFACTS, Watched, figure, serve, wait_live
+from conftest import ARTIFACTS, CHROMIUM, LAUNCH_ARGS, Watched, figure, serve, wait_live
 from playwright.sync_api import Browser, Page, expect
-from playwright.sync_api import Error as PlaywrightError
 
 from hooks.offline import (
     THEME_COLOR,
     OfflineError,
     add_app_links,
     link_error_page,
+    offline_manifest,
     write_service_worker,
     write_zip,
 )
@@ -37,37 +45,66 @@ from hooks.pyodide_bundle import bundle_files
 from hooks.site import site_root
 
 ROOT = Path(__file__).resolve().parent.parent
-# injectManifest writes each precache entry as {"revision":...,"url":"..."}.
-PRECACHE_ENTRY = re.compile(r'\{"revision":(?:"[0-9a-f]+"|null),"url":"([^"]+)"\}')
-# The one address in Workbox's runtime: a "learn more" link inside a console warning.
-WORKBOX_MESSAGE_LINKS = {"https://bit.ly/wb-precache"}
+PYTHON = "/assets/pyodide/"
+RULES_PAGE = "orcus/combat/"
+OTHER_SYSTEM_PAGE = "into-the-unknown/conditions/"
 
 
-def precache_urls(service_worker: str) -> list[str]:
-    return PRECACHE_ENTRY.findall(service_worker)
+def sw_manifest(service_worker: str) -> dict:
+    """The manifest hooks/offline.py wrote into sw.js."""
+    start = service_worker.index('{"fallback"')
+    return json.JSONDecoder().raw_decode(service_worker, start)[0]
 
 
-def wait_until_offline_ready(page: Page) -> int:
-    """Wait until the service worker controls the page and holds its whole precache;
-    returns how many entries the precache holds. (Evaluated as a function: the pages'
-    Content-Security-Policy forbids the string evaluation wait_for_function uses.)"""
-    return page.evaluate(
-        """async () => {
-            const timeout = new Promise((_, reject) =>
-                setTimeout(() => reject(new Error("no service worker after 120 s")), 120000));
-            const controlled = (async () => {
-                await navigator.serviceWorker.ready;
-                if (!navigator.serviceWorker.controller) {
-                    await new Promise((resolve) => navigator.serviceWorker.addEventListener(
-                        "controllerchange", resolve, { once: true }));
-                }
-            })();
-            await Promise.race([controlled, timeout]);
-            const names = await caches.keys();
-            const name = names.find((cacheName) => cacheName.includes("precache"));
-            return name ? (await (await caches.open(name)).keys()).length : 0;
-        }"""
-    )
+class CountingServer:
+    """The built site on a port of its own, recording each response body it sends."""
+
+    def __init__(self, directory: Path) -> None:
+        sent: list[tuple[str, int]] = []
+        self.sent = sent
+
+        class Handler(http.server.SimpleHTTPRequestHandler):
+            def log_message(self, format, *args):
+                pass
+
+            def copyfile(self, source, outputfile):
+                sent.append((self.path.split("?")[0], os.fstat(source.fileno()).st_size))
+                super().copyfile(source, outputfile)
+
+        handler = functools.partial(Handler, directory=str(directory))
+        self.httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+        threading.Thread(target=self.httpd.serve_forever, daemon=True).start()
+        self.origin = f"http://127.0.0.1:{self.httpd.server_address[1]}/"
+
+    def python_bodies(self) -> Counter:
+        return Counter(path for path, _ in self.sent if path.startswith(PYTHON))
+
+    def megabytes(self) -> float:
+        return sum(size for _, size in self.sent) / 1e6
+
+    def close(self) -> None:
+        self.httpd.shutdown()
+        self.httpd.server_close()
+
+
+@pytest.fixture
+def counting(site: Path) -> Iterator[CountingServer]:
+    server = CountingServer(site)
+    yield server
+    server.close()
+
+
+def footer_status(page: Page):
+    return page.locator("#offline-status")
+
+
+def wait_until_ready_offline(page: Page) -> None:
+    expect(footer_status(page)).to_contain_text("Ready offline", timeout=120_000)
+
+
+def report(name: str, server: CountingServer) -> None:
+    # Shown with `pytest -s`: the figures of a first visit.
+    print(f"\n{name}: {len(server.sent)} bodies, {server.megabytes():.2f} MB")
 
 
 # The built files -------------------------------------------------------------------------
@@ -104,33 +141,62 @@ def test_the_manifest_describes_an_installable_app(site: Path) -> None:
     assert {192, 512} <= sizes
 
 
-def test_the_service_worker_precaches_every_page_and_the_pyodide_bundle(site: Path) -> None:
+def test_the_service_worker_stores_each_file_in_one_part(site: Path) -> None:
     service_worker = (site / "sw.js").read_text(encoding="utf-8")
-    urls = precache_urls(service_worker)
-    assert len(urls) == len(set(urls)) > 100
+    manifest = sw_manifest(service_worker)
+    shell, python, groups = manifest["shell"], manifest["python"], manifest["groups"]
+    parts = [shell, python, *groups.values()]
+    listed = [path for part in parts for path in part["files"]]
+    assert len(listed) == len(set(listed))  # each file in one part
     files = {path.relative_to(site).as_posix() for path in site.rglob("*") if path.is_file()}
-    assert set(urls) <= files  # relative to sw.js, so the site may live under any path
+    assert set(listed) <= files  # relative to sw.js, so the site may live under any path
+    # Every page is stored: the home and 404 pages with the shell, the rest by top folder.
+    pages = {name for name in files if name.endswith(".html")}
+    assert pages <= set(listed)
+    assert {name for name in shell["files"] if name.endswith(".html")} == {"index.html", "404.html"}
+    for folder, part in groups.items():
+        assert part["files"] and all(name.startswith(f"{folder}/") for name in part["files"])
+    assert {"orcus", "into-the-unknown", manifest["calculators"]} <= set(groups)
+    # Python, and only Python, waits until it is used or asked for.
+    bundle = {f"assets/pyodide/{path.name}" for path in bundle_files(ROOT / "build" / "pyodide")}
+    assert set(python["files"]) == bundle
+    assert python["bytes"] == sum((site / name).stat().st_size for name in bundle)
+    assert not any(name.startswith("assets/pyodide/") for name in shell["files"])
+    # The shell: the theme's and the site's assets, the search, the manifest.
     expected = {
         name
         for name in files
-        if name.endswith((".html", ".css", ".js", ".mjs", ".png", ".svg")) and name != "sw.js"
+        if name.startswith("assets/")
+        and name.endswith((".css", ".js", ".mjs", ".png", ".svg"))
+        and not name.startswith(("assets/pyodide/", "assets/javascripts/lunr/"))
     }
-    pyodide = {path.name for path in bundle_files(ROOT / "build" / "pyodide")}
-    expected |= {f"assets/pyodide/{name}" for name in pyodide}
     expected |= {"search/search_index.json", "manifest.webmanifest"}
-    assert expected - set(urls) == set()
-    assert "assets/pyodide/pyodide.asm.wasm" in urls
-    assert "into-the-unknown/conditions/index.html" in urls
-    assert any(re.fullmatch(r"assets/javascripts/workers/search\.\w+\.min\.js", u) for u in urls)
-    assert not any(url.endswith(".map") for url in urls)
-    # Directory addresses and calculator addresses with a query find their page.
-    assert 'directoryIndex:"index.html"' in service_worker
-    assert "ignoreURLParametersMatching:[/.*/]" in service_worker
-    # Nothing from another host: the Workbox runtime is inlined, nothing is imported.
-    assert "importScripts" not in service_worker
-    assert not list(site.glob("workbox-*.js"))
-    assert set(re.findall(r"https?://[^\s\"'`]+", service_worker)) <= WORKBOX_MESSAGE_LINKS
-    assert "//" not in "".join(urls)
+    assert expected - set(shell["files"]) == set()
+    assert any(re.fullmatch(r"assets/javascripts/workers/search\.\w+\.min\.js", u) for u in listed)
+    assert manifest["fallback"] == "404.html" and "404.html" in shell["files"]
+    assert not any(name.endswith(".map") or name == "sw.js" for name in listed)
+    for part in parts:
+        assert re.fullmatch(r"[a-z0-9-]+-[0-9a-f]{12}", part["name"]), part["name"]
+    # Nothing from another host: nothing imported, no address but the site's own.
+    assert "importScripts" not in service_worker and "import " not in service_worker
+    assert not re.findall(r"https?://", service_worker)
+    assert "//" not in "".join(listed)
+
+
+def test_a_part_changes_its_cache_name_only_when_its_files_change(
+    site: Path, tmp_path: Path
+) -> None:
+    copy = Path(shutil.copytree(site, tmp_path / "site"))
+    before = offline_manifest(copy)
+    page = copy / "orcus" / "combat" / "index.html"
+    page.write_text(page.read_text("utf-8") + "<!-- changed -->", "utf-8")
+    lock = copy / "assets" / "pyodide" / "pyodide-lock.json"
+    lock.write_text(lock.read_text("utf-8") + "\n", "utf-8")
+    after = offline_manifest(copy)
+    assert after["groups"]["orcus"]["name"] != before["groups"]["orcus"]["name"]
+    assert after["python"]["name"] != before["python"]["name"]
+    assert after["shell"]["name"] == before["shell"]["name"]
+    assert after["groups"]["into-the-unknown"] == before["groups"]["into-the-unknown"]
 
 
 def test_the_zip_holds_the_whole_site(site: Path, tmp_path: Path) -> None:
@@ -168,10 +234,15 @@ def test_the_404_page_links_follow_its_favicon(tmp_path: Path) -> None:
     assert not link_error_page(tmp_path / "nowhere")
 
 
-def test_a_service_worker_failure_stops_the_build(tmp_path: Path) -> None:
+def test_a_site_without_its_parts_stops_the_build(tmp_path: Path) -> None:
     (tmp_path / "index.html").write_text("<html><head></head></html>", "utf-8")
-    with pytest.raises(OfflineError, match="the service worker failed"):
-        write_service_worker(tmp_path)  # no search index, no assets: patterns match nothing
+    with pytest.raises(OfflineError, match=r"has no 404\.html"):
+        write_service_worker(tmp_path)  # no 404 page, no search index, no Python
+    (tmp_path / "404.html").write_text("<html></html>", "utf-8")
+    (tmp_path / "search").mkdir()
+    (tmp_path / "search" / "search_index.json").write_text("{}", "utf-8")
+    with pytest.raises(OfflineError, match="no Python runtime"):
+        write_service_worker(tmp_path)
 
 
 def test_the_update_prompt_is_built_from_text_only() -> None:
@@ -184,81 +255,132 @@ def test_the_update_prompt_is_built_from_text_only() -> None:
 # In the browser ---------------------------------------------------------------------------
 
 
-def test_after_one_visit_the_site_works_offline(browser: Browser, server: str) -> None:
-    sw_text = urllib.request.urlopen(f"{server}sw.js").read().decode("utf-8")
-    watched = Watched(browser, server)
+def test_reading_a_rules_page_keeps_its_section_offline_and_fetches_no_python(
+    browser: Browser, counting: CountingServer, site: Path
+) -> None:
+    origin = counting.origin
+    watched = Watched(browser, origin)  # wide: the search field shows in the header
     page = watched.page
-    page.goto(server)
-    assert wait_until_offline_ready(page) == len(precache_urls(sw_text))
+    page.goto(origin + RULES_PAGE)
+    wait_until_ready_offline(page)
+    report("first visit to a rules page", counting)
+    assert counting.python_bodies() == Counter()
+    bodies = Counter(path for path, _ in counting.sent)
+    assert max(bodies.values()) == 1, bodies.most_common(3)  # nothing downloaded twice
+    # The control offers Python with the size the build measured.
+    manifest = sw_manifest((site / "sw.js").read_text(encoding="utf-8"))
+    button = footer_status(page).get_by_role("button")
+    expect(button).to_have_text(
+        f"Make the calculators available offline ({manifest['python']['bytes'] / 1e6:.1f} MB)"
+    )
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.locator("footer").scroll_into_view_if_needed()
+    page.screenshot(path=str(ARTIFACTS / "offline-ready.png"))
 
-    offline = False
     from_network: list[str] = []
-    failed: list[str] = []
-
-    def on_response(response) -> None:
-        if offline and not response.from_service_worker:
-            from_network.append(response.url)
-
-    page.on("response", on_response)
-    page.on("requestfailed", lambda request: offline and failed.append(request.url))
+    page.on("response", lambda r: r.from_service_worker or from_network.append(r.url))
     watched.context.set_offline(True)
-    offline = True
     assert page.evaluate("navigator.onLine") is False
-
-    # A page never visited, by its directory address.
-    response = page.goto(f"{server}into-the-unknown/conditions/")
+    # A page of the same section, never visited, by its directory address.
+    response = page.goto(origin + "orcus/conditions/")
     assert response is not None and response.ok and response.from_service_worker
     expect(page.locator("h1")).to_contain_text("Conditions")
-
-    # Material's search: its worker and index come from the precache too.
+    # Material's search: its worker and index come from the service worker too.
     # Typed key by key: Material reads the query on keyup, and fill() sends none.
     page.locator(".md-search__input").click()
     page.locator(".md-search__input").press_sequentially("petrified")
-    results = page.locator(".md-search-result__item")
-    expect(results.first).to_be_visible(timeout=30_000)
-    expect(page.locator(".md-search-result__list")).to_contain_text("Petrified")
+    expect(page.locator(".md-search-result__item").first).to_be_visible(timeout=30_000)
+    page.keyboard.press("Escape")
+    # An address the site never had, and a section never read: the site's 404 page.
+    for address in ("no/such/page/", OTHER_SYSTEM_PAGE):
+        response = page.goto(origin + address)
+        assert response is not None and response.from_service_worker
+        expect(page.locator("h1")).to_have_text("404 - Not found")
+    assert from_network == []
+    assert counting.python_bodies() == Counter()
+    watched.close()
 
-    # Two calculators, Python and the rules core from the precache; the query is kept.
-    page.goto(f"{server}calculators/attack/?system=into-the-unknown")
+
+def test_save_data_keeps_only_what_is_read(browser: Browser, counting: CountingServer) -> None:
+    """Chromium emulates Save-Data through the DevTools protocol
+    (Emulation.setDataSaverOverride sets navigator.connection.saveData)."""
+    watched = Watched(browser, counting.origin, width=375)
+    page = watched.page
+    watched.context.new_cdp_session(page).send(
+        "Emulation.setDataSaverOverride", {"dataSaverEnabled": True}
+    )
+    page.goto(counting.origin + RULES_PAGE)
+    assert page.evaluate("navigator.connection.saveData") is True
+    expect(footer_status(page)).to_contain_text("Saving data", timeout=60_000)
+    page.wait_for_timeout(1000)  # room for any background download to show up
+    report("first visit to a rules page with Save-Data", counting)
+    assert counting.python_bodies() == Counter()
+    sent = {path for path, _ in counting.sent}
+    assert not [path for path in sent if path.startswith("/orcus/") and path != f"/{RULES_PAGE}"]
+    expect(footer_status(page)).not_to_contain_text("Ready offline")
+    # What was read is kept: the page itself, offline.
+    watched.context.set_offline(True)
+    response = page.reload()
+    assert response is not None and response.from_service_worker
+    expect(page.locator("h1")).to_contain_text("Combat")
+    watched.close()
+
+
+def test_a_first_calculator_visit_fetches_python_once_and_keeps_it(
+    browser: Browser, counting: CountingServer, tmp_path: Path
+) -> None:
+    """In a browser profile with a disk cache, as a reader's browser has: the service
+    worker keeps the very files the calculators' worker fetched."""
+    context = browser.browser_type.launch_persistent_context(
+        tmp_path / "profile",
+        executable_path=CHROMIUM,
+        args=LAUNCH_ARGS,
+        viewport={"width": 375, "height": 812},
+    )
+    page = context.pages[0] if context.pages else context.new_page()
+    page.goto(counting.origin + "calculators/attack/")
+    wait_live(page, "attack")
+    expect(footer_status(page)).to_contain_text("Calculators available offline", timeout=60_000)
+    report("first visit to a calculator page", counting)
+    bodies = counting.python_bodies()
+    assert set(bodies) == {
+        f"{PYTHON}{path.name}" for path in bundle_files(ROOT / "build" / "pyodide")
+    }
+    assert max(bodies.values()) == 1, bodies  # each Python file fetched once
+    # Offline, a calculator reloads from what was kept.
+    context.set_offline(True)
+    page.goto(counting.origin + "calculators/damage/")
+    wait_live(page, "damage")
+    page.fill("#damage-expression", "2d6+3")
+    expect(page.locator("#damage-result")).to_contain_text("5 to 15")
+    assert figure(page, "damage", "Mean").split()[0] == "10.00"
+    context.close()
+
+
+def test_the_calculators_are_made_available_offline_on_request(
+    browser: Browser, counting: CountingServer
+) -> None:
+    watched = Watched(browser, counting.origin, width=375)
+    page = watched.page
+    page.goto(counting.origin + RULES_PAGE)
+    wait_until_ready_offline(page)
+    assert counting.python_bodies() == Counter()
+    footer_status(page).get_by_role("button").click()
+    expect(footer_status(page)).to_contain_text("Calculators available offline", timeout=60_000)
+    bodies = counting.python_bodies()
+    assert len(bodies) == len(bundle_files(ROOT / "build" / "pyodide"))
+    assert max(bodies.values()) == 1, bodies
+
+    watched.context.set_offline(True)
+    page.goto(f"{counting.origin}calculators/attack/?system=into-the-unknown")
     wait_live(page, "attack")
     expect(page.locator("#attack-system")).to_have_value("into-the-unknown")
     page.select_option("#attack-mode", "advantage")
     page.fill("#attack-bonus", "6")
     page.fill("#attack-defense", "16")
     expect(page.locator("#attack-result")).to_contain_text("79.75%")  # 319/400
-
-    page.goto(f"{server}calculators/damage/")
-    wait_live(page, "damage")
-    page.fill("#damage-expression", "2d6+3")
-    expect(page.locator("#damage-result")).to_contain_text("5 to 15")
-    assert figure(page, "damage", "Range") == "5 to 15"
-    assert figure(page, "damage", "Mean").split()[0] == "10.00"
-
-    assert from_network == []
-    assert failed == []
+    assert max(counting.python_bodies().values()) == 1  # the worker read the kept copy
     watched.close()
-
-
-def test_offline_reaches_the_service_worker_too(browser: Browser, server: str) -> None:
-    """The control for the test above: a page missing from the precache does not load
-    offline, so what loaded there came from the cache, not from the network."""
-    context = browser.new_context()
-    page = context.new_page()
-    page.goto(server)
-    wait_until_offline_ready(page)
-    page.evaluate(
-        """async () => {
-            const name = (await caches.keys()).find((cacheName) => cacheName.includes("precache"));
-            const cache = await caches.open(name);
-            for (const request of await cache.keys()) {
-                if (request.url.includes("orcus/combat/index.html")) await cache.delete(request);
-            }
-        }"""
-    )
-    context.set_offline(True)
-    with pytest.raises(PlaywrightError, match="net::ERR_"):
-        page.goto(f"{server}orcus/combat/")
-    context.close()
 
 
 def test_a_new_deploy_is_offered_with_a_reload_prompt(
@@ -272,8 +394,9 @@ def test_a_new_deploy_is_offered_with_a_reload_prompt(
         watched = Watched(browser, origin, width=375)
         page = watched.page
         page.goto(origin)
-        wait_until_offline_ready(page)
+        wait_until_ready_offline(page)
         expect(page.locator("#offline-update")).to_have_count(0)  # none on the first visit
+        caches_before = set(page.evaluate("caches.keys()"))
 
         # Deploy a new version: the home page changes, the service worker is rewritten.
         index = site / "index.html"
@@ -297,6 +420,12 @@ def test_a_new_deploy_is_offered_with_a_reload_prompt(
         reload.click()
         expect(page.locator("h1")).to_contain_text("updated", timeout=30_000)
         expect(page.locator("#offline-update")).to_have_count(0)
+        # The home page is in the shell: a new shell cache, the old one deleted.
+        shell = "open-rules-reference-" + offline_manifest(site)["shell"]["name"]
+        caches_after = set(page.evaluate("caches.keys()"))
+        assert shell in caches_after and shell not in caches_before
+        assert not {name for name in caches_before - caches_after if "shell" not in name}
+        assert len([name for name in caches_after if "-shell-" in name]) == 1
         watched.close()
     finally:
         httpd.shutdown()

@@ -113,6 +113,15 @@ def test_every_system_has_its_pages_and_edit_links(site: Path, systems, slug: st
         assert f"/edit/main/content/{slug}/pages/{name}.md" in page
 
 
+def test_glossary_links_carry_the_short_definition(site: Path) -> None:
+    combat = (site / "orcus" / "combat" / "index.html").read_text(encoding="utf-8")
+    link = re.search(
+        r'<a class="term-link" href="([^"]+)" title="([^"]+)">combat advantage</a>', combat, re.I
+    )
+    assert link is not None
+    assert "#combat-advantage" in link.group(1)
+
+
 @pytest.mark.parametrize("slug", SLUGS)
 def test_every_rules_page_names_its_system(site: Path, systems, slug: str) -> None:
     system = systems[slug]
@@ -298,23 +307,27 @@ def test_source_words_appear_on_the_systems_pages(
     assert coverage >= 0.98, f"{coverage:.4f}; missing e.g. {sorted(missing)[:20]}"
 
 
-CHIP = re.compile(r'<a class="dice-chip" href="([^"]+)" title="([^"]+)">([^<]+)</a>')
+CHIP = re.compile(r'<(a|button) ([^>]*class="dice-chip"[^>]*)>([^<]+)</(?:a|button)>')
+ATTRIBUTE = re.compile(r'([\w-]+)="([^"]*)"')
 
 
 def test_every_dice_chip_shows_the_cores_figures(site: Path) -> None:
     chips = 0
     for page in site.glob("*/*/index.html"):
-        for href, title, text in CHIP.findall(page.read_text(encoding="utf-8")):
-            query = parse_qs(urlsplit(html.unescape(href)).query)
-            assert query["expression"] == [html.unescape(text)]
-            weapon = query.get("weapon", [None])[0]
-            weapon_die = int(weapon.removeprefix("d")) if weapon else None
-            distribution = parse(query["expression"][0], weapon_die=weapon_die).distribution()
-            figures = re.search(r": (-?\d+) to (-?\d+), average ([\d.]+)", html.unescape(title))
-            assert figures, title
-            assert int(figures.group(1)) == distribution.min
-            assert int(figures.group(2)) == distribution.max
+        for tag, attributes, text in CHIP.findall(page.read_text(encoding="utf-8")):
+            chip = {name: html.unescape(value) for name, value in ATTRIBUTE.findall(attributes)}
+            # The preview's dice (canonical, weapon dice resolved) give every figure shown.
+            distribution = parse(chip["data-roll"]).distribution()
+            if tag == "a":
+                query = parse_qs(urlsplit(chip["href"]).query)
+                if "expression" in query:
+                    assert query["expression"] == [html.unescape(text)]
+            figures = re.search(r": (-?\d+) to (-?\d+), average ([\d.]+)", chip["title"])
+            assert figures, chip["title"]
+            assert int(figures.group(1)) == distribution.min == int(chip["data-min"])
+            assert int(figures.group(2)) == distribution.max == int(chip["data-max"])
             assert Fraction(figures.group(3)) == distribution.mean()
+            assert Fraction(chip["data-mean"]) == distribution.mean()
             chips += 1
     assert chips >= 25
 

@@ -1,23 +1,40 @@
-// Offline: registers the service worker the build writes at the site root (sw.js, made
-// by Workbox from hooks/service_worker.mjs), which keeps every page, the search and the
-// calculators' Python in the browser after one visit. When a new version of the site has
-// been downloaded and is waiting, the page says so and offers to reload into it.
+// Offline: registers the service worker the build writes at the site root (sw.js, from
+// hooks/service_worker_template.mjs), on every page at once, and shows in the footer
+// what it holds: "Ready offline" once the assets, the search and this section's pages
+// are stored, and a button that stores the calculators' Python ahead of time (its size
+// comes from the build). When a new version of the site has been downloaded and is
+// waiting, the page says so and offers to reload into it.
+//
+// Data plans: when the browser asks to save data (navigator.connection.saveData), the
+// section's pages are not fetched in the background; only pages as they are read, and
+// Python only once a calculator has loaded it.
 //
 // Nothing happens for a page opened from a file (file://) or where the browser has no
 // service workers (an insecure http address other than localhost).
 //
-// Safety: the prompt is built with createElement and textContent only.
+// Safety: everything shown is built with createElement and textContent only.
 
 const root = new URL("../../", import.meta.url); // this file is assets/javascripts/offline.mjs
 
-if ("serviceWorker" in navigator && /^https?:$/.test(location.protocol)) {
-  // On a calculator page Python loads first: precaching the whole site (about 20 MB) beside
-  // it would delay the first result. calculators.mjs says when it is ready (or failed).
-  const calculators = document.querySelector(".calc[data-calculator]");
-  if (calculators && document.documentElement.dataset.calculators !== "settled") {
-    document.addEventListener("calculators-settled", register, { once: true });
-  } else if (document.readyState === "complete") register();
-  else window.addEventListener("load", register, { once: true });
+if ("serviceWorker" in navigator && /^https?:$/.test(location.protocol)) register();
+
+function savingData() {
+  return Boolean(navigator.connection && navigator.connection.saveData);
+}
+
+// Ask the active service worker for something; resolves with its reply.
+async function ask(type) {
+  const registration = await navigator.serviceWorker.ready;
+  const channel = new MessageChannel();
+  const reply = new Promise((resolve) => {
+    channel.port1.onmessage = (event) => resolve(event.data);
+  });
+  registration.active.postMessage({ type, page: location.href, keep: !savingData() }, [channel.port2]);
+  return reply;
+}
+
+async function refreshStatus() {
+  showStatus(await ask("STATUS"));
 }
 
 function register() {
@@ -46,9 +63,68 @@ function register() {
           if (installing.state === "installed") offer();
         });
       });
+      refreshStatus();
+      // Once the calculators' worker has loaded Python, the service worker keeps those
+      // very files (from the HTTP cache, no second download).
+      document.addEventListener("calculators-settled", refreshStatus);
+      // Material's instant navigation swaps the page without loading this script again.
+      if (window.document$) window.document$.subscribe(() => refreshStatus());
     },
     (error) => console.warn("The site cannot be kept for offline use:", error),
   );
+}
+
+// The footer line: "Ready offline" and the calculators' button, replaced on each reply.
+function showStatus(status) {
+  if (!status || status.error) return;
+  const footer = document.querySelector(".md-footer-meta__inner");
+  if (!footer) return;
+  let line = document.getElementById("offline-status");
+  if (!line) {
+    line = document.createElement("div");
+    line.id = "offline-status";
+    line.className = "offline-status";
+    footer.append(line);
+  }
+  const ready = status.shell && status.group !== false;
+  const parts = [];
+  if (ready) {
+    const badge = document.createElement("span");
+    badge.className = "offline-status__ready";
+    badge.textContent = status.group ? "Ready offline: this section, search and assets" : "Ready offline";
+    parts.push(badge);
+  } else if (savingData()) {
+    const note = document.createElement("span");
+    note.textContent = "Saving data: pages are kept offline as you read them";
+    parts.push(note);
+  }
+  if (status.python) {
+    const done = document.createElement("span");
+    done.className = "offline-status__python";
+    done.textContent = "Calculators available offline";
+    parts.push(done);
+  } else {
+    parts.push(pythonButton(status.pythonBytes));
+  }
+  line.replaceChildren(...parts);
+}
+
+function pythonButton(bytes) {
+  const button = document.createElement("button");
+  button.type = "button";
+  button.className = "offline-status__python-button";
+  const label = `Make the calculators available offline (${(bytes / 1e6).toFixed(1)} MB)`;
+  button.textContent = label;
+  button.addEventListener("click", async () => {
+    button.disabled = true;
+    button.textContent = "Downloading the calculators…";
+    const status = await ask("KEEP_PYTHON");
+    if (status.error) {
+      button.disabled = false;
+      button.textContent = `${label}: the download failed, try again`;
+    } else showStatus(status);
+  });
+  return button;
 }
 
 function showPrompt(onReload) {
