@@ -44,6 +44,9 @@ class AttackResult:
     at_least_one_hit: Fraction  # over `attacks` attacks
     expected_damage: Fraction | None
     sources: Sources = field(compare=False)
+    # The roll's terms, then the defense's: ("Attack bonus", 7), ("Combat advantage", 2), ...
+    # ("Defense", 15), ("Defense: Half cover (+2 AC)", 2). Each part sums to its total.
+    breakdown: tuple[tuple[str, int], ...] = ()
 
 
 @cache
@@ -71,8 +74,8 @@ def _natural_roll(system: System, rule: dict, setup: AttackSetup, sources: Sourc
 
 def _modifiers(system: System, rule: dict, setup: AttackSetup, sources: Sources):
     table = rule.get("situations", {})
-    attack_total = 0
-    defense_total = 0
+    attack_items: list[tuple[str, int]] = []
+    defense_items: list[tuple[str, int]] = []
     crit_shift = 0
     groups: dict[str, str] = {}
     for name in setup.situations:
@@ -92,10 +95,12 @@ def _modifiers(system: System, rule: dict, setup: AttackSetup, sources: Sources)
             groups[group] = name
         sources.cite(entry.get("cite"))
         sources.interpret(entry.get("interpretation"))
-        attack_total += int(entry.get("attack", 0))
-        defense_total += int(entry.get("defense", 0))
+        if entry.get("attack"):
+            attack_items.append((entry["label"], int(entry["attack"])))
+        if entry.get("defense"):
+            defense_items.append((f"Defense: {entry['label']}", int(entry["defense"])))
         crit_shift += int(entry.get("crit_from", 0))
-    return attack_total, defense_total, crit_shift
+    return attack_items, defense_items, crit_shift
 
 
 def _check_setup(system: System, rule: dict, setup: AttackSetup, sources: Sources) -> None:
@@ -142,6 +147,7 @@ class _Prepared:
     modifier: int
     defense: int
     rules: _NaturalRules
+    breakdown: tuple[tuple[str, int], ...]
 
 
 def _prepare(system: System, setup: AttackSetup, sources: Sources) -> _Prepared:
@@ -150,7 +156,7 @@ def _prepare(system: System, setup: AttackSetup, sources: Sources) -> _Prepared:
     sources.cite(rule.get("cite"))
     _check_setup(system, rule, setup, sources)
     roll = _natural_roll(system, rule, setup, sources)
-    attack_mods, defense_mods, crit_shift = _modifiers(system, rule, setup, sources)
+    attack_items, defense_items, crit_shift = _modifiers(system, rule, setup, sources)
     critical = rule["critical"]
     fail_rule = rule.get("crit_fail")
     for entry in (rule.get("always_hit"), rule.get("always_miss"), critical, fail_rule):
@@ -166,8 +172,17 @@ def _prepare(system: System, setup: AttackSetup, sources: Sources) -> _Prepared:
         crit_from=int(critical["from"]) + crit_shift,
         requires_hit=bool(critical.get("requires_hit", False)),
     )
+    roll_items = [("Attack bonus", setup.bonus)]
+    if setup.escalation:
+        roll_items.append(("Escalation die", setup.escalation))
+    roll_items += attack_items
+    defense_items = [("Defense", setup.defense), *defense_items]
     return _Prepared(
-        roll, setup.bonus + setup.escalation + attack_mods, setup.defense + defense_mods, rules
+        roll,
+        sum(value for _, value in roll_items),
+        sum(value for _, value in defense_items),
+        rules,
+        tuple(roll_items + defense_items),
     )
 
 
@@ -229,6 +244,7 @@ def attack(system: System, setup: AttackSetup) -> AttackResult:
         at_least_one_hit=1 - (1 - hit) ** setup.attacks,
         expected_damage=expected,
         sources=sources,
+        breakdown=prepared.breakdown,
     )
 
 
