@@ -71,9 +71,9 @@ def situations(system: System) -> dict[str, dict[str, Any]]:
     return system.rules.get("attack", {}).get("situations", {})
 
 
-def attack_types(system: System) -> dict[str, str]:
-    """A system's attack types (name: label), where a rule of its text depends on them."""
-    return system.rules.get("attack", {}).get("attack_types", {}).get("types", {})
+def attack_types(system: System) -> tuple[str, ...]:
+    """A system's attack types ('melee', ...), where a rule of its text depends on them."""
+    return tuple(system.rules.get("attack", {}).get("attack_types", {}).get("names", []))
 
 
 def _effects(entry: dict[str, Any]) -> list[dict[str, Any]]:
