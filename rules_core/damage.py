@@ -9,6 +9,13 @@ from rules_core.dice import MAX_CONSTANT, Distribution, Expression, parse
 from rules_core.systems import RulesError, Sources, System
 
 
+def parse_for(
+    system: System, text: str, *, weapon_die: int | None = None, level: int | None = None
+) -> Expression:
+    """A damage roll as the system's text writes it."""
+    return parse(text, weapon_die=weapon_die, level=level)
+
+
 @dataclass(frozen=True)
 class DamageSetup:
     expression: str
@@ -55,7 +62,7 @@ def _critical(
     if setup.extra_crit:
         if critical.get("extra_dice") != "rolled":
             raise system.not_defined("extra_crit", "extra critical-hit dice")
-        extra = parse(setup.extra_crit, weapon_die=setup.weapon_die, level=setup.level)
+        extra = parse_for(system, setup.extra_crit, weapon_die=setup.weapon_die, level=setup.level)
     kind = critical["kind"]
     if kind == "maximise":
         return expression.with_dice_maximised(), extra.distribution() if extra else None, 1
@@ -107,7 +114,7 @@ def damage(system: System, setup: DamageSetup) -> DamageResult:
     rule = system.rule("damage", "damage")
     sources = Sources()
     sources.cite(rule.get("cite"))
-    expression = parse(setup.expression, weapon_die=setup.weapon_die, level=setup.level)
+    expression = parse_for(system, setup.expression, weapon_die=setup.weapon_die, level=setup.level)
     if not expression.dice_terms() and not expression.terms:
         raise RulesError("Give a damage roll such as 2d6+3.")
     extra: Distribution | None = None

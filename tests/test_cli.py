@@ -130,8 +130,8 @@ def test_text_output_names_sections_and_interpretations() -> None:
             ["modifier", "--system", "3d6-combat", "--score", "12"],
             "does not define ability modifiers",
         ),
-        (["modifier", "--system", "orcus", "--score", "abc"], "invalid int value"),
-        (["modifier", "--system", "nowhere", "--score", "12"], "invalid choice"),
+        (["modifier", "--system", "orcus", "--score", "abc"], "--score: Enter a whole number"),
+        (["modifier", "--system", "nowhere", "--score", "12"], "--system: Choose one of orcus,"),
         (["level", "--system", "into-the-unknown", "--xp", "10"], "Gold for XP"),
         (
             ["attack", "--system", "orcus", "--bonus", "1", "--defense", "10", "--advantage"],
@@ -144,7 +144,10 @@ def test_text_output_names_sections_and_interpretations() -> None:
         (["damage", "--system", "orcus", "10000d10000"], "dice"),
         (["damage", "--system", "orcus", "3dW"], "weapon die"),
         (["damage", "--system", "orcus", "2d6+"], ""),
-        (["encounter", "--system", "orcus", "--party", "-1", "--level", "1"], "at least one"),
+        (
+            ["encounter", "--system", "orcus", "--party", "-1", "--level", "1"],
+            "--party: Enter a number from 1",
+        ),
         (
             ["encounter", "--system", "orcus", "--party", "4", "--level", "1", "--monster", "x"],
             "LEVEL:RANK",

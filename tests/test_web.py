@@ -32,7 +32,10 @@ def test_every_system_menu_offers_the_systems_of_the_content(capsys) -> None:
             if field.name == "system":
                 assert [value for value, _ in field.choices] == listed, calculator.name
     assert main(["modifier", "--system", "no-such-system", "--score", "10"]) == 2
-    assert f"(choose from {', '.join(listed)})" in capsys.readouterr().err
+    assert f"--system: Choose one of {', '.join(listed)}," in capsys.readouterr().err
+    assert handle("modifier", {"system": "no-such-system"})["errors"]["system"].startswith(
+        f"Choose one of {', '.join(listed)},"
+    )
 
 
 def test_results_match_the_cli_payload() -> None:
@@ -48,7 +51,7 @@ def test_field_errors_name_their_field() -> None:
         {"bonus": "abc", "defense": "999", "damage": "10000d10000", "escalation": "9"},
     )
     assert not result["ok"] and result["html"] == ""
-    assert result["errors"]["bonus"] == "Enter a whole number."
+    assert result["errors"]["bonus"] == "Enter a whole number such as 7 or -2, not 'abc'."
     assert result["errors"]["defense"] == "Enter a number from -100 to 200."
     assert result["errors"]["escalation"] == "Enter a number from 0 to 6."
     assert "Too many dice" in result["errors"]["damage"]
@@ -58,10 +61,16 @@ def test_field_errors_name_their_field() -> None:
 
 
 def test_library_errors_land_on_the_primary_field() -> None:
-    result = handle("damage", {"system": "3d6-combat", "resistance": "12"})
-    # Resistance in the 3d6 rules depends on the attack's natural roll.
+    result = handle("damage", {"system": "orcus", "extra_crit": "1d6", "crit": "off"})
     assert not result["ok"]
-    assert "natural roll" in result["errors"]["expression"]
+    assert "only to a critical hit" in result["errors"]["expression"]
+
+
+def test_a_field_the_system_does_not_define_is_refused_with_its_note() -> None:
+    # Resistance in the 3d6 rules depends on the attack's natural roll.
+    result = handle("damage", {"system": "3d6-combat", "resistance": "12"}, "../")
+    assert result["ok"] and "calc-undefined" in result["html"]
+    assert "natural roll" in result["message"]
 
 
 def test_not_defined_is_plain_and_links_to_what_the_text_says() -> None:
