@@ -294,3 +294,50 @@ def test_a_situation_added_as_data_alone_works() -> None:
 def test_hit_chance_by_defense_matches_single_attacks_with_situations(system, setup) -> None:
     for defense, chance in hit_chance_by_defense(system, setup, range(-5, 35)):
         assert chance == attack(system, replace(setup, defense=defense)).hit
+
+
+def test_attack_type_and_resistance_through_the_cli_and_the_web(capsys) -> None:
+    argv = ["attack", "--system", "orcus", "--bonus", "5", "--defense", "15", "--json"]
+    extra = ["--situation", "target-prone", "--attack-type", "ranged", "--damage", "12"]
+    assert main([*argv, *extra, "--resistance", "3", "--vulnerability", "1"]) == 0
+    cli = capsys.readouterr().out
+    inputs = {
+        "system": "orcus",
+        "bonus": "5",
+        "defense": "15",
+        "situations": "target-prone",
+        "attack_type": "ranged",
+        "damage": "12",
+        "resistance": "3",
+        "vulnerability": "1",
+    }
+    web = handle("attack", inputs, "")["data"]
+    # +2 defense against a ranged attack; 9 of 20 hit for 12 - 3 + 1 = 10.
+    assert web["defense"] == 17 and web["expected_damage"] == "9/2"
+    assert '"expected_damage": "9/2"' in cli
+    assert ["Defense: Target prone", 2] in web["breakdown"]
+    # Into the Unknown's resistance halves: a tick on the page, a bare option on the CLI.
+    itu = {"system": "into-the-unknown", "bonus": "50", "defense": "0", "damage": "25"}
+    halved = handle("attack", {**itu, "resistant": "on"}, "")["data"]
+    assert halved["expected_damage"] == str(Fraction(19, 20) * 12)
+    assert (
+        main(
+            [
+                "attack",
+                "--system",
+                "into-the-unknown",
+                "--bonus",
+                "50",
+                "--defense",
+                "0",
+                "--damage",
+                "25",
+                "--resistance",
+                "--json",
+            ]
+        )
+        == 0
+    )
+    assert f'"expected_damage": "{Fraction(19, 20) * 12}"' in capsys.readouterr().out
+    refused = handle("attack", {**inputs, "system": "4e-core", "situations": ""}, "")
+    assert "data" not in refused and "attack types" in refused["message"]
