@@ -165,6 +165,46 @@ def resolve(
             )
         sources.cite(system.rules["attack"]["attack_types"].get("cite"))
 
+    active = _without_prevented(resolver, chosen, sources)
+    applying = _most_protective_of_each_group(resolver, active, sources)
+    attack: list[tuple[str, int]] = []
+    defense: list[tuple[str, int]] = []
+    effects: list[dict[str, Any]] = []
+    ignores_escalation = None
+    for name in applying:
+        entry = resolver.entry(name)
+        sources.cite(entry.get("cite"))
+        sources.interpret(entry.get("interpretation"))
+        holding = resolver.holding(name, applying)
+        effects += holding
+        on_roll = sum(int(effect.get("attack", 0)) for effect in holding)
+        on_defense = sum(int(effect.get("defense", 0)) for effect in holding)
+        if on_roll:
+            attack.append((entry["label"], on_roll))
+        if on_defense:
+            defense.append((entry["label"], on_defense))
+        if ignores_escalation is None and any(e.get("ignores_escalation") for e in holding):
+            ignores_escalation = entry["label"]
+    scale = Fraction(1)
+    for effect in effects:
+        scale *= Fraction(str(effect.get("damage_multiplier", 1)))
+    resistances = [int(effect["resistance"]) for effect in effects if "resistance" in effect]
+    return Applied(
+        attack=tuple(attack),
+        defense=tuple(defense),
+        crit_shift=sum(int(effect.get("crit_from", 0)) for effect in effects),
+        advantage=sum(int(effect.get("advantage", 0)) for effect in effects),
+        disadvantage=sum(int(effect.get("disadvantage", 0)) for effect in effects),
+        hit_is_critical=any(effect.get("hit_is_critical") for effect in effects),
+        always_critical=any(effect.get("always_critical") for effect in effects),
+        damage_scale=scale,
+        resistance=max(resistances) if resistances else None,  # see the data's interpretation
+        ignores_escalation=ignores_escalation,
+    )
+
+
+def _without_prevented(resolver: _Resolver, chosen: Sequence[str], sources: Sources) -> list[str]:
+    """All that the chosen situations bring, less what one of them prevents."""
     reached = resolver.expand(chosen, set())
     blocked: dict[str, str] = {}
     for name in reached:
@@ -172,74 +212,37 @@ def resolve(
             for other in effect.get("prevents", []):
                 resolver.entry(other)
                 blocked.setdefault(other, name)
-    active = resolver.expand(chosen, set(blocked))
     for name, by in blocked.items():
         if name in reached:
             sources.cite(resolver.entry(by).get("cite"))
             sources.interpret(
                 f"{resolver.entry(name)['label']} does not apply: {resolver.entry(by)['label']}."
             )
+    return resolver.expand(chosen, set(blocked))
 
-    # Of one group, only the most protective applies (the first chosen, on a tie).
+
+def _most_protective_of_each_group(
+    resolver: _Resolver, active: list[str], sources: Sources
+) -> list[str]:
+    """Of one group's situations only the most protective applies (the first, on a tie)."""
     kept: dict[str, str] = {}
     for name in active:
         group = resolver.entry(name).get("group")
-        if group is None:
-            continue
-        if group not in kept or resolver.protection(name, active) > resolver.protection(
-            kept[group], active
+        if group is not None and (
+            group not in kept
+            or resolver.protection(name, active) > resolver.protection(kept[group], active)
         ):
             kept[group] = name
-    dropped = [
-        name
-        for name in active
-        if resolver.entry(name).get("group") is not None
-        and kept[resolver.entry(name)["group"]] != name
-    ]
-    for name in dropped:
-        winner = resolver.entry(kept[resolver.entry(name)["group"]])["label"]
+    applying = []
+    for name in active:
+        group = resolver.entry(name).get("group")
+        if group is None or kept[group] == name:
+            applying.append(name)
+            continue
+        winner = resolver.entry(kept[group])["label"]
         sources.cite(resolver.entry(name).get("cite"))
         sources.interpret(
             f"{resolver.entry(name)['label']} and {winner} do not add up: "
             f"only the most protective, {winner}, applies."
         )
-    applying = [name for name in active if name not in dropped]
-
-    attack: list[tuple[str, int]] = []
-    defense: list[tuple[str, int]] = []
-    totals: dict[str, Any] = {
-        "crit_shift": 0,
-        "advantage": 0,
-        "disadvantage": 0,
-        "hit_is_critical": False,
-        "always_critical": False,
-        "damage_scale": Fraction(1),
-        "resistance": None,
-        "ignores_escalation": None,
-    }
-    for name in applying:
-        entry = resolver.entry(name)
-        sources.cite(entry.get("cite"))
-        sources.interpret(entry.get("interpretation"))
-        effects = resolver.holding(name, applying)
-        on_roll = sum(int(effect.get("attack", 0)) for effect in effects)
-        on_defense = sum(int(effect.get("defense", 0)) for effect in effects)
-        if on_roll:
-            attack.append((entry["label"], on_roll))
-        if on_defense:
-            defense.append((entry["label"], on_defense))
-        for effect in effects:
-            totals["crit_shift"] += int(effect.get("crit_from", 0))
-            totals["advantage"] += int(effect.get("advantage", 0))
-            totals["disadvantage"] += int(effect.get("disadvantage", 0))
-            totals["hit_is_critical"] |= bool(effect.get("hit_is_critical", False))
-            totals["always_critical"] |= bool(effect.get("always_critical", False))
-            if "damage_multiplier" in effect:
-                totals["damage_scale"] *= Fraction(str(effect["damage_multiplier"]))
-            if "resistance" in effect:
-                value = int(effect["resistance"])
-                current = totals["resistance"]
-                totals["resistance"] = value if current is None else max(current, value)
-            if effect.get("ignores_escalation") and totals["ignores_escalation"] is None:
-                totals["ignores_escalation"] = entry["label"]
-    return Applied(attack=tuple(attack), defense=tuple(defense), **totals)
+    return applying
