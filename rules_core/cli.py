@@ -236,15 +236,22 @@ def _field_errors(request: type[Request], inputs: dict[str, Any], errors: dict[s
 def main(argv: Sequence[str] | None = None) -> int:
     try:
         args = build_parser().parse_args(argv)
-        inputs = {key: value for key, value in args.inputs(args).items() if value is not None}
-        request = REQUESTS[args.command]
-        payload, text = _run(request, inputs)
+        payload, text = _run(REQUESTS[args.command], args.inputs(args))
     except NotDefined as error:
         where = "; ".join(f"{citation} ({citation.url})" for citation in error.citations)
         print(f"error: {one_line(error)}" + (f" See: {where}" if where else ""), file=sys.stderr)
         return 2
     except (UsageError, RulesError, DiceError, RuntimeError) as error:
         print(f"error: {one_line(error)}", file=sys.stderr)
+        return 2
+    except (LookupError, TypeError, AttributeError, ValueError) as error:
+        # Only the compiled rules data can get here: every input error is one of the above.
+        print(
+            "error: the compiled rules data is malformed "
+            f"({type(error).__name__}: {one_line(error)}); run `make data` and check "
+            "content/<system>/rules.yml",
+            file=sys.stderr,
+        )
         return 2
     if args.json:
         print(json.dumps(payload, ensure_ascii=False))
@@ -253,21 +260,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     return 0
 
 
-class _Refused(UsageError):
-    pass
-
-
-def _run(request: type[Request], inputs: dict[str, Any]) -> tuple[dict[str, Any], list[str]]:
+def _run(request: type[Request], given: dict[str, Any]) -> tuple[dict[str, Any], list[str]]:
+    inputs = {key: value for key, value in given.items() if value is not None}
     try:
         built = request.from_inputs(inputs)
     except InputErrors as error:
-        raise _Refused(_field_errors(request, inputs, error.errors)) from None
-    try:
-        result = answer(built)
-    except (KeyError, TypeError, AttributeError, IndexError) as error:
-        # The compiled rules lack or mistype something a calculation needs.
-        raise RuntimeError(
-            f"the compiled rules data is malformed ({type(error).__name__}: {error}); "
-            "run `make data` and check content/<system>/rules.yml"
-        ) from None
+        raise UsageError(_field_errors(request, inputs, error.errors)) from None
+    result = answer(built)
     return result.payload, result.text

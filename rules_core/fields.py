@@ -45,8 +45,13 @@ class Requires:
             value = value[key]
         if not self.values:
             return True
+        # A name, a list of names, or a mapping keyed by name (damage.notation).
         found = (
-            {value} if isinstance(value, str) else set(value) if isinstance(value, list) else set()
+            {value}
+            if isinstance(value, str)
+            else set(value)
+            if isinstance(value, list | dict)
+            else set()
         )
         return bool(found & self.values)
 

@@ -165,3 +165,61 @@ def test_invalid_input_is_one_line_on_stderr_with_status_2(args: list[str], mess
     assert lines[0].startswith("error: ")
     assert message in lines[0]
     assert "Traceback" not in result.stderr
+
+
+# ------------------------------------------------------------ malformed compiled data
+
+
+def _break(data: dict, path: tuple[str, ...], value: object) -> None:
+    """Set (or, for ..., delete) one key deep in the compiled data."""
+    *parents, last = path
+    for key in parents:
+        data = data[key]
+    if value is ...:
+        del data[last]
+    else:
+        data[last] = value
+
+
+@pytest.mark.parametrize(
+    ("path", "value", "argv"),
+    [
+        (
+            ("systems", "orcus", "rules", "damage", "critical"),
+            ...,
+            ["damage", "--system", "orcus", "2d6", "--crit"],
+        ),
+        (
+            ("systems", "orcus", "rules", "point_buy", "budget"),
+            "abc",
+            ["pointbuy", "--system", "orcus", "--scores", "16,14,13,12,10,8"],
+        ),
+        (
+            ("systems", "orcus", "rules", "attack", "roll"),
+            ...,
+            ["attack", "--system", "orcus", "--bonus", "5", "--defense", "15"],
+        ),
+        (("systems", "orcus", "title"), ..., ["modifier", "--system", "orcus", "--score", "9"]),
+        (("order",), ..., ["level", "--system", "orcus", "--xp", "10"]),
+    ],
+)
+def test_malformed_compiled_data_is_one_line_never_a_traceback(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys, path, value, argv
+) -> None:
+    from rules_core import systems
+    from rules_core.cli import main
+
+    data = json.loads(systems.DATA.read_text("utf-8"))
+    _break(data, path, value)
+    broken = tmp_path / "systems.json"
+    broken.write_text(json.dumps(data), "utf-8")
+    monkeypatch.setattr(systems, "DATA", broken)
+    systems._load.cache_clear()
+    try:
+        status = main(argv)
+    finally:
+        systems._load.cache_clear()
+    out, err = capsys.readouterr()
+    assert status == 2 and out == ""
+    assert len(err.strip().splitlines()) == 1, err
+    assert err.startswith("error: ") and "Traceback" not in err

@@ -133,3 +133,34 @@ def test_placeholders_are_expanded_and_unknown_ones_fail() -> None:
     assert "Text `[[calculator:level]]` stays." in out
     with pytest.raises(KeyError, match="no calculator named 'nope'"):
         expand_calculators("[[calculator:nope]]\n", "")
+
+
+@pytest.mark.parametrize(
+    "request_text",
+    [
+        "[" * 100_000 + "]" * 100_000,
+        '{"calculator": "modifier", "inputs": ' + '{"a":' * 50_000 + "1" + "}" * 50_001,
+        '{"calculator": "modifier", "inputs": []}',
+        '{"calculator": "modifier", "inputs": {"score": [1, {"x": null}], "7": 7}}',
+        '{"calculator": ["attack"], "inputs": {}}',
+        '"just a string"',
+        "null",
+        "1e999999",
+        '{"calculator": "attack", "inputs": {"bonus": "\\ud800"}}',
+    ],
+)
+def test_handle_json_never_raises(request_text: str) -> None:
+    response = json.loads(handle_json(request_text))
+    assert set(response) == {"ok", "html", "errors", "message"}
+    assert isinstance(response["ok"], bool)
+
+
+def test_handle_json_answers_even_when_the_core_breaks(monkeypatch: pytest.MonkeyPatch) -> None:
+    from rules_core import web
+
+    def broken(*args, **kwargs):
+        raise ZeroDivisionError("a bug")
+
+    monkeypatch.setattr(web, "handle", broken)
+    response = json.loads(handle_json('{"calculator": "modifier", "inputs": {}}'))
+    assert response["ok"] is False and response["message"]
