@@ -1,4 +1,4 @@
-"""Attack and check odds: each system's roll, natural-roll rules and situational modifiers."""
+"""Attack odds: each system's roll, natural-roll rules, situations and expected damage."""
 
 from __future__ import annotations
 
@@ -9,7 +9,8 @@ from functools import cache
 
 from rules_core.damage import DamageSetup, damage
 from rules_core.dice import Distribution, parse
-from rules_core.systems import RulesError, Sources, System
+from rules_core.situations import Applied, resolve
+from rules_core.systems import NotDefined, RulesError, Sources, System
 
 MAX_ATTACKS = 100
 MAX_MODIFIER = 1000
@@ -22,7 +23,7 @@ class AttackSetup:
     advantage: bool = False
     disadvantage: bool = False
     escalation: int = 0
-    situations: tuple[str, ...] = ()
+    situations: tuple[str, ...] = ()  # names from the system's `attack.situations`
     attacks: int = 1
     damage: str | None = None  # hit damage
     miss_damage: str | None = None  # damage of a miss effect, if any
@@ -30,6 +31,10 @@ class AttackSetup:
     level: int | None = None
     extra_crit: str | None = None
     resist: int | None = None  # the 3d6 rules' Resist X+
+    # The target's resistance and vulnerability, as the damage calculator takes them.
+    resistance: int | None = None
+    vulnerability: int | None = None
+    attack_type: str | None = None  # one of the system's `attack.attack_types`, if any
 
 
 @dataclass(frozen=True)
@@ -44,6 +49,10 @@ class AttackResult:
     at_least_one_hit: Fraction  # over `attacks` attacks
     expected_damage: Fraction | None
     sources: Sources = field(compare=False)
+    # The roll's terms, then the defense's: ("Attack bonus", 7), ("Combat advantage", 2), ...
+    # ("Defense", 15), ("Defense: Half cover (+2 AC)", 2). The terms before ("Defense", ...)
+    # sum to attack_modifier, the rest to defense.
+    breakdown: tuple[tuple[str, int], ...] = ()
 
 
 @cache
@@ -52,50 +61,38 @@ def _natural_distribution(roll: str) -> Distribution:
     return parse(roll).distribution()
 
 
-def situations(system: System) -> dict[str, dict]:
-    return system.rule("attack", "attack rolls").get("situations", {})
+def _natural_roll(
+    system: System, rule: dict, setup: AttackSetup, applied: Applied, sources: Sources
+) -> tuple[str, NotDefined | None]:
+    """The natural roll, and why it is not defined if the text gives no dice for it.
 
-
-def _natural_roll(system: System, rule: dict, setup: AttackSetup, sources: Sources) -> str:
-    if not (setup.advantage or setup.disadvantage):
-        return str(rule["roll"])
+    Advantage and disadvantage come from the set-up and from situations; how they combine
+    (one extra die however many, both cancel) is the system's `advantage` entry.
+    """
+    advantage = int(setup.advantage) + applied.advantage
+    disadvantage = int(setup.disadvantage) + applied.disadvantage
+    if not (advantage or disadvantage):
+        return str(rule["roll"]), None
     entry = rule.get("advantage")
     if entry is None:
-        raise system.not_defined("advantage", "advantage and disadvantage dice")
+        # Refused once the outcomes are known, unless every natural roll gives the same
+        # answer (a 3d6 Coup de Grace crits whatever the roll).
+        counted = ""
+        if applied.advantage or applied.disadvantage:
+            counts = [
+                f"{n} {name}"
+                for n, name in ((advantage, "Advantage"), (disadvantage, "Disadvantage"))
+                if n
+            ]
+            counted = f" (this attack has {' and '.join(counts)})"
+        return str(rule["roll"]), system.not_defined(
+            "advantage", f"advantage and disadvantage dice{counted}"
+        )
     sources.cite(entry.get("cite"))
-    if setup.advantage and setup.disadvantage:
+    if advantage and disadvantage:
         sources.interpret(entry.get("both"))
-        return str(rule["roll"])
-    return str(entry["advantage" if setup.advantage else "disadvantage"])
-
-
-def _modifiers(system: System, rule: dict, setup: AttackSetup, sources: Sources):
-    table = rule.get("situations", {})
-    attack_total = 0
-    defense_total = 0
-    crit_shift = 0
-    groups: dict[str, str] = {}
-    for name in setup.situations:
-        if name not in table:
-            known = ", ".join(table) or "none"
-            raise RulesError(
-                f"{name!r} is not a situation {system.short_title} defines (known: {known})."
-            )
-        entry = table[name]
-        group = entry.get("group")
-        if group is not None:
-            if group in groups and groups[group] != name:
-                raise RulesError(
-                    f"{table[groups[group]]['label']} and {entry['label']} do not stack: "
-                    "only the stronger applies, so choose one."
-                )
-            groups[group] = name
-        sources.cite(entry.get("cite"))
-        sources.interpret(entry.get("interpretation"))
-        attack_total += int(entry.get("attack", 0))
-        defense_total += int(entry.get("defense", 0))
-        crit_shift += int(entry.get("crit_from", 0))
-    return attack_total, defense_total, crit_shift
+        return str(rule["roll"]), None
+    return str(entry["advantage" if advantage else "disadvantage"]), None
 
 
 def _check_setup(system: System, rule: dict, setup: AttackSetup, sources: Sources) -> None:
@@ -112,6 +109,11 @@ def _check_setup(system: System, rule: dict, setup: AttackSetup, sources: Source
         sources.cite(entry.get("cite"))
     if setup.resist is not None and rule.get("resist") is None:
         raise system.not_defined("resist", "resistance tied to the natural roll (Resist X+)")
+    if setup.damage is None and (setup.resistance, setup.vulnerability) != (None, None):
+        # The damage calculator's own rules refuse what the system does not define.
+        damage(
+            system, DamageSetup("0", resistance=setup.resistance, vulnerability=setup.vulnerability)
+        )
 
 
 @dataclass(frozen=True)
@@ -123,8 +125,12 @@ class _NaturalRules:
     crit_fails: frozenset[int]
     crit_from: int
     requires_hit: bool
+    hit_is_critical: bool = False  # e.g. a coup de grace: a hit is a critical hit
+    always_critical: bool = False  # the attack is a critical hit whatever the roll
 
     def outcome(self, natural: int, reaches: bool) -> str:
+        if self.always_critical:
+            return "crit"
         if natural in self.always_miss:
             return "miss"
         if natural in self.crit_fails:
@@ -132,7 +138,7 @@ class _NaturalRules:
         if natural >= self.crit_from and (reaches or not self.requires_hit):
             return "crit"
         if reaches or natural in self.always_hit:
-            return "hit"
+            return "crit" if self.hit_is_critical else "hit"
         return "miss"
 
 
@@ -142,6 +148,9 @@ class _Prepared:
     modifier: int
     defense: int
     rules: _NaturalRules
+    breakdown: tuple[tuple[str, int], ...]
+    applied: Applied
+    undefined_roll: NotDefined | None  # the text gives no dice for this roll
 
 
 def _prepare(system: System, setup: AttackSetup, sources: Sources) -> _Prepared:
@@ -149,8 +158,8 @@ def _prepare(system: System, setup: AttackSetup, sources: Sources) -> _Prepared:
     rule = system.rule("attack", "attack rolls")
     sources.cite(rule.get("cite"))
     _check_setup(system, rule, setup, sources)
-    roll = _natural_roll(system, rule, setup, sources)
-    attack_mods, defense_mods, crit_shift = _modifiers(system, rule, setup, sources)
+    applied = resolve(system, setup.situations, setup.attack_type, sources)
+    roll, undefined_roll = _natural_roll(system, rule, setup, applied, sources)
     critical = rule["critical"]
     fail_rule = rule.get("crit_fail")
     for entry in (rule.get("always_hit"), rule.get("always_miss"), critical, fail_rule):
@@ -163,11 +172,29 @@ def _prepare(system: System, setup: AttackSetup, sources: Sources) -> _Prepared:
         always_hit=frozenset(rule.get("always_hit", {}).get("naturals", [])),
         always_miss=frozenset(rule.get("always_miss", {}).get("naturals", [])),
         crit_fails=frozenset(fail_rule["naturals"] if fail_rule else []),
-        crit_from=int(critical["from"]) + crit_shift,
+        crit_from=int(critical["from"]) + applied.crit_shift,
         requires_hit=bool(critical.get("requires_hit", False)),
+        hit_is_critical=applied.hit_is_critical,
+        always_critical=applied.always_critical,
     )
+    roll_terms = [("Attack bonus", setup.bonus)]
+    if setup.escalation:
+        roll_terms.append(("Escalation die", setup.escalation))
+        if applied.ignores_escalation:
+            roll_terms.append(
+                (f"{applied.ignores_escalation}: escalation die counts as 0", -setup.escalation)
+            )
+    roll_terms += applied.attack
+    defense_terms = [("Defense", setup.defense)]
+    defense_terms += [(f"Defense: {label}", value) for label, value in applied.defense]
     return _Prepared(
-        roll, setup.bonus + setup.escalation + attack_mods, setup.defense + defense_mods, rules
+        roll,
+        sum(value for _, value in roll_terms),
+        sum(value for _, value in defense_terms),
+        rules,
+        tuple(roll_terms + defense_terms),
+        applied,
+        undefined_roll,
     )
 
 
@@ -181,6 +208,23 @@ def _count_outcomes(prepared: _Prepared, defense: int) -> list[tuple[int, str, i
     ]
 
 
+def _require_roll(
+    prepared: _Prepared, counted: list[tuple[int, str, int]], resist: int | None, sources: Sources
+) -> None:
+    """Refuse a roll the text gives no dice for, unless no natural roll changes the answer."""
+    if prepared.undefined_roll is None:
+        return
+    answers = {
+        (outcome, resist is not None and natural < resist) for natural, outcome, _ in counted
+    }
+    if len(answers) > 1:
+        raise prepared.undefined_roll
+    sources.interpret(
+        "Every natural roll gives the same result here, so the advantage and disadvantage "
+        "dice the text does not define change nothing."
+    )
+
+
 def hit_chance_by_defense(
     system: System, setup: AttackSetup, defenses: Sequence[int]
 ) -> list[tuple[int, Fraction]]:
@@ -188,20 +232,13 @@ def hit_chance_by_defense(
     prepared = _prepare(system, setup, Sources())
     shift = prepared.defense - setup.defense
     total = _natural_distribution(prepared.roll).total
-    return [
-        (
-            defense,
-            Fraction(
-                sum(
-                    ways
-                    for _, outcome, ways in _count_outcomes(prepared, defense + shift)
-                    if outcome in ("hit", "crit")
-                ),
-                total,
-            ),
-        )
-        for defense in defenses
-    ]
+    chances = []
+    for defense in defenses:
+        counted = _count_outcomes(prepared, defense + shift)
+        _require_roll(prepared, counted, None, Sources())
+        hits = sum(ways for _, outcome, ways in counted if outcome in ("hit", "crit"))
+        chances.append((defense, Fraction(hits, total)))
+    return chances
 
 
 def attack(system: System, setup: AttackSetup) -> AttackResult:
@@ -209,6 +246,7 @@ def attack(system: System, setup: AttackSetup) -> AttackResult:
     prepared = _prepare(system, setup, sources)
     total = _natural_distribution(prepared.roll).total
     counted = _count_outcomes(prepared, prepared.defense)
+    _require_roll(prepared, counted, setup.resist if setup.damage else None, sources)
     ways = dict.fromkeys(("hit", "crit", "miss", "crit_fail"), 0)
     for _, outcome, count in counted:
         ways[outcome] += count
@@ -217,7 +255,7 @@ def attack(system: System, setup: AttackSetup) -> AttackResult:
     expected = None
     if setup.damage is not None:
         outcomes = [(natural, outcome, Fraction(n, total)) for natural, outcome, n in counted]
-        expected = _expected_damage(system, rule, setup, outcomes, sources)
+        expected = _expected_damage(system, rule, setup, prepared.applied, outcomes, sources)
     return AttackResult(
         roll=prepared.roll,
         attack_modifier=prepared.modifier,
@@ -229,6 +267,7 @@ def attack(system: System, setup: AttackSetup) -> AttackResult:
         at_least_one_hit=1 - (1 - hit) ** setup.attacks,
         expected_damage=expected,
         sources=sources,
+        breakdown=prepared.breakdown,
     )
 
 
@@ -236,28 +275,37 @@ def _expected_damage(
     system: System,
     rule: dict,
     setup: AttackSetup,
+    applied: Applied,
     outcomes: Sequence[tuple[int, str, Fraction]],
     sources: Sources,
 ) -> Fraction:
-    """Mean damage per attack: hit, critical and miss effects, each under the system's rules."""
+    """Mean damage per attack: hit, critical and miss effects, each under the system's rules.
+
+    The damage calculator applies the critical-hit rule, the situations' multiplier and
+    the target's resistance and vulnerability, in the order its rules give.
+    """
+    resistances = [value for value in (setup.resistance, applied.resistance) if value is not None]
     base = DamageSetup(
         expression=setup.damage or "0",
         weapon_die=setup.weapon_die,
         level=setup.level,
+        resistance=max(resistances) if resistances else None,
+        vulnerability=setup.vulnerability,
     )
     means: dict[tuple[str, bool], Fraction] = {}
 
     def mean(outcome: str, halved: bool) -> Fraction:
         key = (outcome, halved)
         if key not in means:
+            scale = applied.damage_scale * (Fraction(1, 2) if halved else 1)
             if outcome == "hit":
-                result = damage(system, replace(base, halved=halved))
+                result = damage(system, replace(base, scale=scale))
             elif outcome == "crit":
                 result = damage(
-                    system, replace(base, crit=True, extra_crit=setup.extra_crit, halved=halved)
+                    system, replace(base, crit=True, extra_crit=setup.extra_crit, scale=scale)
                 )
             elif outcome == "miss" and setup.miss_damage:
-                result = damage(system, replace(base, expression=setup.miss_damage, halved=halved))
+                result = damage(system, replace(base, expression=setup.miss_damage, scale=scale))
             else:
                 means[key] = Fraction(0)  # a plain miss, or a critical failure (no miss effects)
                 return means[key]

@@ -89,10 +89,27 @@ def _attack(args: argparse.Namespace) -> dict[str, str]:
         "level": args.level,
         "extra_crit": args.extra_crit,
         "resist": args.resist,
+        "attack_type": args.attack_type,
+        **_resistance_inputs(args.resistance, args.vulnerability),
     }
 
 
 _FLAG = "on"  # --resist / --vulnerable given without an amount
+
+
+def _resistance_inputs(resistance: str | None, vulnerability: str | None) -> dict[str, str]:
+    """One option, two fields: an amount where the text subtracts or adds one, a flag
+    where it halves or doubles; the request refuses whichever the system lacks."""
+    inputs = {}
+    for option, amount, flag in (
+        (resistance, "resistance", "resistant"),
+        (vulnerability, "vulnerability", "vulnerable"),
+    ):
+        if option == _FLAG:
+            inputs[flag] = "on"
+        elif option is not None:
+            inputs[amount] = option
+    return inputs
 
 
 def _damage(args: argparse.Namespace) -> dict[str, str]:
@@ -105,17 +122,7 @@ def _damage(args: argparse.Namespace) -> dict[str, str]:
         "extra_crit": args.extra_crit,
         "hp": args.hp,
     }
-    # One option, two fields: an amount where the text subtracts or adds one, a flag
-    # where it halves or doubles; the request refuses whichever the system lacks.
-    for option, amount, flag in (
-        (args.resist, "resistance", "resistant"),
-        (args.vulnerable, "vulnerability", "vulnerable"),
-    ):
-        if option == _FLAG:
-            inputs[flag] = "on"
-        elif option is not None:
-            inputs[amount] = option
-    return inputs
+    return {**inputs, **_resistance_inputs(args.resist, args.vulnerable)}
 
 
 def _encounter(args: argparse.Namespace) -> dict[str, str]:
@@ -191,6 +198,13 @@ def build_parser() -> argparse.ArgumentParser:
     sub.add_argument("--level", help="level, for 'X x Level' damage")
     sub.add_argument("--extra-crit", metavar="EXPR", help="extra dice rolled on a critical hit")
     sub.add_argument("--resist", metavar="X", help="the 3d6 rules' Resist X+")
+    sub.add_argument("--attack-type", metavar="TYPE", help="e.g. melee, ranged, near, far")
+    sub.add_argument(
+        "--resistance", nargs="?", const=_FLAG, metavar="N", help="the target's resistance"
+    )
+    sub.add_argument(
+        "--vulnerability", nargs="?", const=_FLAG, metavar="N", help="the target's vulnerability"
+    )
 
     sub = command("damage", _damage, "Damage distribution, critical damage, chance to reach HP.")
     sub.add_argument("expression", metavar="EXPR")

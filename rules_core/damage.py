@@ -73,7 +73,9 @@ class DamageSetup:
     extra_crit: str | None = None  # bonus dice an effect adds on a critical hit
     resistance: int | None = None  # Orcus: reduce by X; Into the Unknown: any value halves
     vulnerability: int | None = None
-    halved: bool = False  # the 3d6 rules' Resist X+: the attack's natural roll was below X
+    # The attack's own multiplier (the 3d6 rules' Resist X+, a weakened attacker: 1/2),
+    # applied before resistance and vulnerability and rounded down.
+    scale: Fraction = Fraction(1)
     hp: int | None = None
 
 
@@ -186,15 +188,14 @@ def damage(system: System, setup: DamageSetup) -> DamageResult:
     sources.interpret(floor.get("interpretation"))
     lowest = int(floor["value"])
     steps = _resist(system, rule, setup, sources)
-    if setup.halved:
+    if setup.scale != 1:
         halving = rule.get("halving") or {}
         sources.cite(halving.get("cite"))
         sources.interpret(halving.get("interpretation"))
 
     def apply(total: int) -> int:
         total = max(lowest, total * multiplier)
-        if setup.halved:
-            total //= 2
+        total = total * setup.scale.numerator // setup.scale.denominator
         for step in steps:
             total = max(lowest, step(total))
         return total

@@ -21,6 +21,7 @@ from rules_core.dice import DiceError
 from rules_core.dice import parse as parse_dice
 from rules_core.encounters import Monster
 from rules_core.fields import Field, FieldError, Requires, read
+from rules_core.situations import attack_types
 from rules_core.systems import get_system, system_slugs
 
 MAX_SEED = 2**53  # a whole number JavaScript's numbers hold exactly
@@ -58,6 +59,9 @@ ADVANTAGE = Requires(("attack", "advantage"), "advantage", "advantage and disadv
 ESCALATION = Requires(("attack", "escalation"), "escalation", "an escalation die")
 RESIST_NATURAL = Requires(
     ("attack", "resist"), "resist", "resistance tied to the natural roll (Resist X+)"
+)
+ATTACK_TYPES = Requires(
+    ("attack", "attack_types"), "attack_types", "attack types that change an attack"
 )
 EXTRA_CRIT = Requires(("damage", "critical", "extra_dice"), "extra_crit", "extra critical-hit dice")
 WEAPON_DICE = Requires(
@@ -316,6 +320,65 @@ class LevelRequest(Request):
         )
 
 
+NO_ATTACK_TYPE = "unspecified"
+
+
+def _attack_type_choices() -> tuple[tuple[str, str], ...]:
+    """Every attack type some system's text names, in its order (from data)."""
+    seen = {NO_ATTACK_TYPE: "Not given"}
+    for slug in system_slugs():
+        for name in attack_types(get_system(slug)):
+            seen.setdefault(name, name.capitalize())
+    return tuple(seen.items())
+
+
+def resistance_fields() -> tuple[Field, ...]:
+    """The target's resistance and vulnerability as the system's damage rules take them:
+    an amount where the text subtracts or adds one, a tick where it halves or doubles."""
+    return (
+        Field(
+            "resistance",
+            "Target's resistance",
+            "int",
+            "",
+            1,
+            1000,
+            optional=True,
+            option="--resistance",
+            requires=RESISTANCE_AMOUNT,
+            more=True,
+        ),
+        Field(
+            "vulnerability",
+            "Target's vulnerability",
+            "int",
+            "",
+            1,
+            1000,
+            optional=True,
+            option="--vulnerability",
+            requires=VULNERABILITY_AMOUNT,
+            more=True,
+        ),
+        Field(
+            "resistant",
+            "Target resistant",
+            "check",
+            option="--resistance",
+            requires=RESISTANCE_HALVES,
+            more=True,
+        ),
+        Field(
+            "vulnerable",
+            "Target vulnerable",
+            "check",
+            option="--vulnerability",
+            requires=VULNERABILITY_DOUBLES,
+            more=True,
+        ),
+    )
+
+
 MODES = (
     ("normal", "Normal"),
     ("advantage", "Advantage"),
@@ -343,6 +406,11 @@ class AttackRequest(Request):
     level: int | None = None
     extra_crit: str | None = None
     resist: int | None = None
+    attack_type: str | None = None
+    resistance: int | None = None
+    vulnerability: int | None = None
+    resistant: bool = False
+    vulnerable: bool = False
 
     @classmethod
     def form_fields(cls) -> tuple[Field, ...]:
@@ -383,6 +451,17 @@ class AttackRequest(Request):
                 unset="0",
                 option="--escalation",
                 requires=ESCALATION,
+            ),
+            Field(
+                "attack_type",
+                "Attack type",
+                "choice",
+                NO_ATTACK_TYPE,
+                choices=_attack_type_choices(),
+                optional=True,
+                unset=NO_ATTACK_TYPE,
+                option="--attack-type",
+                requires=ATTACK_TYPES,
             ),
             Field("situations", "Situations", "situations", option="--situation", requires=rule),
             Field(
@@ -428,6 +507,7 @@ class AttackRequest(Request):
                 requires=RESIST_NATURAL,
                 more=True,
             ),
+            *resistance_fields(),
         )
 
     def setup(self) -> AttackSetup:
@@ -446,6 +526,10 @@ class AttackRequest(Request):
             level=self.level,
             extra_crit=self.extra_crit,
             resist=self.resist,
+            attack_type=None if self.attack_type == NO_ATTACK_TYPE else self.attack_type,
+            # A halving or doubling rule takes no amount: the core reads 0 as "applies".
+            resistance=0 if self.resistant else self.resistance,
+            vulnerability=0 if self.vulnerable else self.vulnerability,
         )
 
 

@@ -76,7 +76,7 @@ def _value(field: Field) -> st.SearchStrategy[str]:
 def calculator_inputs(draw) -> tuple[str, dict[str, str]]:
     name = draw(st.sampled_from(sorted(CALCULATORS)))
     inputs = {field.name: draw(_value(field)) for field in CALCULATORS[name].fields}
-    if name == "damage":  # one --resist option: an amount or the flag, not both
+    if name in ("damage", "attack"):  # one resistance option: an amount or the flag, not both
         if draw(st.booleans()):
             inputs["resistant"] = "off"
         else:

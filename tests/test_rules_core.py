@@ -172,11 +172,11 @@ def test_orcus_situations_stack_by_group() -> None:
     assert with_ca.hit - base.hit == Fraction(2, 20)
     covered = attack(ORCUS, AttackSetup(bonus=5, defense=15, situations=("three-quarters-cover",)))
     assert covered.attack_modifier == 0
-    with pytest.raises(RulesError, match="do not stack"):
-        attack(
-            ORCUS,
-            AttackSetup(bonus=5, defense=15, situations=("half-cover", "three-quarters-cover")),
-        )
+    # "Only the most protective degree of cover applies": three-quarters, not a refusal.
+    both = attack(
+        ORCUS, AttackSetup(bonus=5, defense=15, situations=("half-cover", "three-quarters-cover"))
+    )
+    assert both.attack_modifier == covered.attack_modifier
     with pytest.raises(RulesError, match="not a situation Orcus defines"):
         attack(ORCUS, AttackSetup(bonus=5, defense=15, situations=("flanking-bonus",)))
 

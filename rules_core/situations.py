@@ -1,0 +1,248 @@
+"""Situations and conditions on an attack, read from a system's `attack.situations` data.
+
+Each situation is data: a label, its citations, and effects drawn from a small vocabulary
+(EFFECTS below). The code reads the vocabulary and never a situation's name, so a
+contributor adds a condition by editing `rules.yml` alone.
+
+A situation is a state: choosing it twice, or reaching it twice (two conditions that each
+grant combat advantage), counts once. Situations of one `group` (degrees of cover) do not
+add up: only the most protective of them applies.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+from rules_core.systems import RulesError, Sources, System
+
+# What an effect does (the value's type in rules.yml, then its meaning).
+EFFECTS = {
+    "attack": "int: added to the attack roll",
+    "defense": "int: added to the target's defense",
+    "crit_from": "int: added to the lowest natural roll that is a critical hit",
+    "advantage": "int: sources of advantage (how they combine is the system's `advantage`)",
+    "disadvantage": "int: sources of disadvantage",
+    "hit_is_critical": "bool: a hit is a critical hit",
+    "always_critical": "bool: the attack is a critical hit whatever the roll",
+    "damage_multiplier": "fraction such as '1/2': the damage is multiplied, rounded down",
+    "resistance": "int: the target's resistance, as the damage calculator takes it",
+    "ignores_escalation": "bool: the escalation die counts as 0",
+    "confers": "list of situation names that this one brings with it",
+    "prevents": "list of situation names that do not apply while this one does",
+}
+# When an effect applies; all that are given must hold.
+FILTERS = {
+    "attack_types": "list of the system's attack types the effect applies to",
+    "if": "list of situation names that must also apply",
+    "unless": "list of situation names that must not apply",
+}
+# The situation itself.
+ENTRY = {
+    "label": "text shown on the form and in the breakdown",
+    "cite": "sections the situation comes from",
+    "side": "attacker or target: whose situation it is (for grouping on the form)",
+    "group": "name: of several situations of one group only the most protective applies",
+    "interpretation": "text shown with the result when the text is read one way of several",
+    "when": "list of further effects, each with its own filters",
+}
+
+
+@dataclass(frozen=True)
+class Applied:
+    """What the chosen situations do to one attack."""
+
+    attack: tuple[tuple[str, int], ...] = ()  # (label, value), in the order they applied
+    defense: tuple[tuple[str, int], ...] = ()
+    crit_shift: int = 0
+    advantage: int = 0
+    disadvantage: int = 0
+    hit_is_critical: bool = False
+    always_critical: bool = False
+    damage_scale: Fraction = Fraction(1)
+    resistance: int | None = None
+    ignores_escalation: str | None = None  # the label of the situation that says so
+
+
+def situations(system: System) -> dict[str, dict[str, Any]]:
+    """A system's situations by name, in the order of its rules data."""
+    return system.rules.get("attack", {}).get("situations", {})
+
+
+def attack_types(system: System) -> tuple[str, ...]:
+    """A system's attack types ('melee', ...), where a rule of its text depends on them."""
+    return tuple(system.rules.get("attack", {}).get("attack_types", {}).get("names", []))
+
+
+def _effects(entry: dict[str, Any]) -> list[dict[str, Any]]:
+    return [entry, *entry.get("when", [])]
+
+
+class _Resolver:
+    def __init__(self, system: System, attack_type: str | None) -> None:
+        self.system = system
+        self.table = situations(system)
+        self.attack_type = attack_type
+        self.types = attack_types(system)
+
+    def entry(self, name: str) -> dict[str, Any]:
+        if name not in self.table:
+            known = ", ".join(self.table) or "none"
+            raise RulesError(
+                f"{name!r} is not a situation {self.system.short_title} defines (known: {known})."
+            )
+        entry = self.table[name]
+        for effect in _effects(entry):
+            unknown = (
+                set(effect)
+                - set(EFFECTS)
+                - set(FILTERS)
+                - (set(ENTRY) if effect is entry else set())
+            )
+            if unknown:
+                raise RulesError(
+                    f"The rules data of {self.system.short_title} gives the situation "
+                    f"{name!r} an unknown key: {', '.join(sorted(unknown))}."
+                )
+        return entry
+
+    def holds(self, name: str, effect: dict[str, Any], active: Sequence[str]) -> bool:
+        types = effect.get("attack_types")
+        if types is not None:
+            if self.attack_type is None:
+                choices = ", ".join(self.types) or "none"
+                raise RulesError(
+                    f"{self.entry(name)['label']} depends on the attack type: give one ({choices})."
+                )
+            if self.attack_type not in types:
+                return False
+        return all(other in active for other in effect.get("if", [])) and not any(
+            other in active for other in effect.get("unless", [])
+        )
+
+    def holding(self, name: str, active: Sequence[str]) -> list[dict[str, Any]]:
+        return [effect for effect in _effects(self.entry(name)) if self.holds(name, effect, active)]
+
+    def expand(self, chosen: Iterable[str], blocked: set[str]) -> list[str]:
+        """The chosen situations and all they confer, each once, in the order reached."""
+        active = [name for name in dict.fromkeys(chosen) if name not in blocked]
+        for name in active:
+            self.entry(name)
+        changed = True
+        while changed:
+            changed = False
+            for name in list(active):
+                for effect in self.holding(name, active):
+                    for other in effect.get("confers", []):
+                        if other not in active and other not in blocked:
+                            self.entry(other)
+                            active.append(other)
+                            changed = True
+        return active
+
+    def protection(self, name: str, active: Sequence[str]) -> int:
+        """How much a situation lowers the roll against the defense (more is more protective)."""
+        return sum(
+            int(effect.get("defense", 0)) - int(effect.get("attack", 0))
+            for effect in self.holding(name, active)
+        )
+
+
+def resolve(
+    system: System, chosen: Sequence[str], attack_type: str | None, sources: Sources
+) -> Applied:
+    """Apply the chosen situations (names from the system's data) to one attack."""
+    resolver = _Resolver(system, attack_type)
+    if attack_type is not None:
+        if not resolver.types:
+            raise system.not_defined("attack_types", "attack types that change an attack")
+        if attack_type not in resolver.types:
+            raise RulesError(
+                f"{attack_type!r} is not an attack type {system.short_title} defines "
+                f"(known: {', '.join(resolver.types)})."
+            )
+        sources.cite(system.rules["attack"]["attack_types"].get("cite"))
+
+    active = _without_prevented(resolver, chosen, sources)
+    applying = _most_protective_of_each_group(resolver, active, sources)
+    attack: list[tuple[str, int]] = []
+    defense: list[tuple[str, int]] = []
+    effects: list[dict[str, Any]] = []
+    ignores_escalation = None
+    for name in applying:
+        entry = resolver.entry(name)
+        sources.cite(entry.get("cite"))
+        sources.interpret(entry.get("interpretation"))
+        holding = resolver.holding(name, applying)
+        effects += holding
+        on_roll = sum(int(effect.get("attack", 0)) for effect in holding)
+        on_defense = sum(int(effect.get("defense", 0)) for effect in holding)
+        if on_roll:
+            attack.append((entry["label"], on_roll))
+        if on_defense:
+            defense.append((entry["label"], on_defense))
+        if ignores_escalation is None and any(e.get("ignores_escalation") for e in holding):
+            ignores_escalation = entry["label"]
+    scale = Fraction(1)
+    for effect in effects:
+        scale *= Fraction(str(effect.get("damage_multiplier", 1)))
+    resistances = [int(effect["resistance"]) for effect in effects if "resistance" in effect]
+    return Applied(
+        attack=tuple(attack),
+        defense=tuple(defense),
+        crit_shift=sum(int(effect.get("crit_from", 0)) for effect in effects),
+        advantage=sum(int(effect.get("advantage", 0)) for effect in effects),
+        disadvantage=sum(int(effect.get("disadvantage", 0)) for effect in effects),
+        hit_is_critical=any(effect.get("hit_is_critical") for effect in effects),
+        always_critical=any(effect.get("always_critical") for effect in effects),
+        damage_scale=scale,
+        resistance=max(resistances) if resistances else None,  # see the data's interpretation
+        ignores_escalation=ignores_escalation,
+    )
+
+
+def _without_prevented(resolver: _Resolver, chosen: Sequence[str], sources: Sources) -> list[str]:
+    """All that the chosen situations bring, less what one of them prevents."""
+    reached = resolver.expand(chosen, set())
+    blocked: dict[str, str] = {}
+    for name in reached:
+        for effect in resolver.holding(name, reached):
+            for other in effect.get("prevents", []):
+                resolver.entry(other)
+                blocked.setdefault(other, name)
+    for name, by in blocked.items():
+        if name in reached:
+            sources.cite(resolver.entry(by).get("cite"))
+            sources.interpret(
+                f"{resolver.entry(name)['label']} does not apply: {resolver.entry(by)['label']}."
+            )
+    return resolver.expand(chosen, set(blocked))
+
+
+def _most_protective_of_each_group(
+    resolver: _Resolver, active: list[str], sources: Sources
+) -> list[str]:
+    """Of one group's situations only the most protective applies (the first, on a tie)."""
+    kept: dict[str, str] = {}
+    for name in active:
+        group = resolver.entry(name).get("group")
+        if group is not None and (
+            group not in kept
+            or resolver.protection(name, active) > resolver.protection(kept[group], active)
+        ):
+            kept[group] = name
+    applying = []
+    for name in active:
+        group = resolver.entry(name).get("group")
+        if group is None or kept[group] == name:
+            applying.append(name)
+            continue
+        winner = resolver.entry(kept[group])["label"]
+        sources.cite(resolver.entry(name).get("cite"))
+        sources.interpret(
+            f"{resolver.entry(name)['label']} and {winner} do not add up: "
+            f"only the most protective, {winner}, applies."
+        )
+    return applying
