@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field, replace
+from fractions import Fraction
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -119,6 +120,21 @@ class Dice:
             parse_dice(str(value))
         except ValueError as error:
             raise where.fail(f"is not a dice expression ({error}): write e.g. 1d20") from None
+
+
+@dataclass(frozen=True)
+class FractionText:
+    """A positive fraction as text, such as "1/2" (YAML would read 0.5 as a float)."""
+
+    def check(self, value: Any, where: Where) -> None:
+        try:
+            ok = isinstance(value, str) and Fraction(value) > 0
+        except (ValueError, ZeroDivisionError):
+            ok = False
+        if not ok:
+            raise where.fail(
+                f'must be a positive fraction as text, such as "1/2", not {_shown(value)}'
+            )
 
 
 PRINTED_RANGE = re.compile(r"^\s*\d+\s*(-\s*\d+\s*)?$")
@@ -317,16 +333,40 @@ NOTED: dict[str, Spec] = {"cite?": Citations(), "interpretation?": Text()}
 DICE = Dice()
 NATURALS = Section({"naturals": ListOf(Integer(minimum=1), min_items=1), **CITED})
 
+NAMES = ListOf(Text(), min_items=1)
+# What a situation does to an attack (rules_core.situations reads these keys, never a name).
+EFFECTS: dict[str, Spec] = {
+    "attack?": Integer(),
+    "defense?": Integer(),
+    "crit_from?": Integer(),
+    "advantage?": Integer(minimum=0),
+    "disadvantage?": Integer(minimum=0),
+    "hit_is_critical?": Boolean(),
+    "always_critical?": Boolean(),
+    "ignores_escalation?": Boolean(),
+    "damage_multiplier?": FractionText(),
+    "resistance?": Integer(minimum=0),
+    "confers?": NAMES,
+    "prevents?": NAMES,
+    # Filters: the effect applies only to these attack types, or with / without situations.
+    "attack_types?": NAMES,
+    "if?": NAMES,
+    "unless?": NAMES,
+}
 SITUATION = Section(
     {
         "label": Text(),
-        "attack?": Integer(),
-        "defense?": Integer(),
-        "crit_from?": Integer(),
+        "side?": OneOf("attacker", "target"),
         "group?": Text(),
+        "when?": ListOf(Section(EFFECTS), min_items=1),
+        **EFFECTS,
         **CITED,
     }
 )
+# Where a text says two things: the result names both, when its inputs match `when`.
+AMBIGUITIES = ListOf(Section({"when": MapOf(Text()), **CITED}), min_items=1)
+# The dice notations a text defines beyond NdX (rules_core.dice.NOTATIONS names them).
+NOTATION = MapOf(Section(NOTED))
 
 RULES = Section(
     {
@@ -368,6 +408,7 @@ RULES = Section(
                         **CITED,
                     }
                 ),
+                "ambiguities?": AMBIGUITIES,
                 **CITED,
             }
         ),
@@ -384,6 +425,7 @@ RULES = Section(
                 "advantage?": Section(
                     {"advantage": DICE, "disadvantage": DICE, "both": Text(), **CITED}
                 ),
+                "attack_types?": Section({"names": NAMES, **CITED}),
                 "situations?": MapOf(SITUATION),
                 "resist?": Section(CITED),
                 "unstated?": ListOf(Text()),
@@ -405,6 +447,7 @@ RULES = Section(
                 "vulnerability?": Section({"kind": OneOf("add", "double"), **CITED}),
                 "halving?": Section(CITED),
                 "floor": Section({"value": Integer(), **NOTED}),
+                "notation?": NOTATION,
                 **CITED,
             }
         ),
@@ -414,6 +457,7 @@ RULES = Section(
                 "level_column": ColumnName(),
                 "ranks": MapOf(ColumnName()),
                 "budget_rank": KeyOf("ranks"),
+                "ambiguities?": AMBIGUITIES,
                 **CITED,
             }
         ),

@@ -119,6 +119,11 @@ BROKEN = [
     ("ranks: {standard: Modifier}", "ranks: {standard: Elite}", ["encounter.ranks.standard"]),
     ("  modifier_column: Modifier\n", "", ["gives table, score_column but not modifier_column"]),
     ("levels: {note:", "levels: {nota:", ["unknown key 'nota'", "'note'"]),
+    ("group: cover,", "group: cover, side: attacking,", ["situations.cover.side", "'attacker'"]),
+    ("group: cover,", "group: cover, damage_multiplier: 0.5,", ['fraction as text, such as "1/2"']),
+    ("group: cover,", "group: cover, advantage: -1,", ["situations.cover.advantage' must be 0"]),
+    ("group: cover,", "group: cover, when: [{atack: 1}],", ["unknown key 'atack'", "'attack'"]),
+    ("group: cover,", "group: cover, confers: prone,", ["situations.cover.confers' must be a list"]),
 ]  # fmt: skip
 
 
