@@ -8,7 +8,7 @@ from fractions import Fraction
 
 import icepool
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from rules_core import dice
@@ -89,7 +89,13 @@ def expressions(draw: st.DrawFn) -> tuple[str, icepool.Die]:
 @given(expressions())
 def test_expressions_match_icepool(case: tuple[str, icepool.Die]) -> None:
     text, oracle = case
-    expression = parse(text)
+    try:
+        expression = parse(text)
+    except DiceError as error:
+        # The strategy can draw a few sums past the exact-table bound (tested on its own
+        # below); those are refused by design, not computed wrongly.
+        assume("Too large to compute exactly" not in str(error))
+        raise
     distribution = expression.distribution()
     assert as_dict(distribution) == exact(oracle)
     assert distribution.total == sum(distribution.counts)
