@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache
 from math import ceil
+from typing import Any
 
 from rules_core.dice import Distribution, parse
 from rules_core.systems import Citation, NotDefined, RulesError, Sources, System
@@ -125,6 +126,25 @@ class CheckResult:
     expected_rounds: Fraction | None  # rolls until the first success; None if never
     breakdown: tuple[tuple[str, int], ...]
     sources: Sources
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "label": self.label,
+            "roll": self.roll,
+            "modifier": self.modifier,
+            "target": self.target,
+            "success": str(self.success),
+            "failure": str(self.failure),
+            "rounds": self.rounds,
+            "at_least_one": str(self.at_least_one),
+            "expected_rounds": _text(self.expected_rounds),
+            "breakdown": [list(part) for part in self.breakdown],
+            **self.sources.to_json(),
+        }
+
+
+def _text(value: Fraction | None) -> str | None:
+    return None if value is None else str(value)
 
 
 def _target(system: System, entry: dict, setup: CheckSetup, sources: Sources) -> int:
@@ -249,6 +269,17 @@ class ContestResult:
     tie_rule: str
     sources: Sources
 
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "label": self.label,
+            "rolls": list(self.rolls),
+            "win": str(self.win),
+            "tie": str(self.tie),
+            "lose": str(self.lose),
+            "tie_rule": self.tie_rule,
+            **self.sources.to_json(),
+        }
+
 
 def contest(system: System, first: Side, second: Side) -> ContestResult:
     """Two checks compared: the higher total wins; a tie goes as the text says."""
@@ -291,6 +322,17 @@ class GroupResult:
     needed: int  # successes the group needs
     success: Fraction
     sources: Sources
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "label": self.label,
+            "roll": self.roll,
+            "target": self.target,
+            "members": [str(p) for p in self.members],
+            "needed": self.needed,
+            "success": str(self.success),
+            **self.sources.to_json(),
+        }
 
 
 def group_check(

@@ -15,6 +15,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache
+from typing import Any
 
 from rules_core.checks import MAX_MODIFIER, natural_distribution, natural_roll
 from rules_core.systems import RulesError, Sources, System
@@ -47,6 +48,9 @@ class Odds:
     up: Fraction
     dying: Fraction  # still dying (after n turns), or dying for ever (overall)
 
+    def to_json(self) -> dict[str, str]:
+        return {name: str(getattr(self, name)) for name in ("dead", "stable", "up", "dying")}
+
 
 @dataclass(frozen=True)
 class DyingResult:
@@ -61,6 +65,21 @@ class DyingResult:
     expected_saves: Fraction | None  # until dying ends; None if it may never end
     breakdown: tuple[tuple[str, int], ...]
     sources: Sources
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "label": self.label,
+            "roll": self.roll,
+            "target": self.target,
+            "modifier": self.modifier,
+            "one_save": [[label, str(p)] for label, p in self.one_save],
+            "by_turn": [odds.to_json() for odds in self.by_turn],
+            "overall": self.overall.to_json(),
+            "endings": [[kind, label, str(p)] for kind, label, p in self.endings],
+            "expected_saves": None if self.expected_saves is None else str(self.expected_saves),
+            "breakdown": [list(part) for part in self.breakdown],
+            **self.sources.to_json(),
+        }
 
 
 def _matches(special: dict, natural: int, total: int) -> bool:
