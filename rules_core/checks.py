@@ -9,10 +9,10 @@ system: what a text does not define is refused with the text's own `not_defined`
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
 from functools import cache
-from math import ceil
+from math import ceil, comb
 from typing import Any
 
 from rules_core.dice import Distribution, parse
@@ -374,3 +374,45 @@ def group_check(
         success=sum(successes[needed:], Fraction(0)),
         sources=sources,
     )
+
+
+@dataclass(frozen=True)
+class ExtendedResult:
+    label: str
+    check: CheckResult
+    successes: int  # needed
+    failures: int  # that end the challenge
+    success: Fraction  # the successes come before the failures
+    sources: Sources
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            **self.check.to_json(),
+            "label": self.label,
+            "successes": self.successes,
+            "failures": self.failures,
+            "challenge": str(self.success),
+            **self.sources.to_json(),
+        }
+
+
+def extended_challenge(system: System, setup: CheckSetup, successes: int) -> ExtendedResult:
+    """Checks until `successes` successes or the text's number of failures, whichever first."""
+    entry = section(system, "check")
+    rule = entry.get("extended")
+    if rule is None:
+        raise system.not_defined("extended", "extended challenges")
+    if not 1 <= successes <= MAX_ROUNDS:
+        raise RulesError(f"The successes needed must be from 1 to {MAX_ROUNDS}.")
+    one = check(system, replace(setup, kind="check", rounds=1))
+    sources = one.sources
+    sources.cite(rule.get("cite"))
+    sources.interpret(rule.get("interpretation"))
+    failures = int(rule["failures"])
+    p = one.success
+    # The last check is the n-th success, after f < failures failures in any order.
+    chance = sum(
+        (comb(successes - 1 + f, f) * p**successes * (1 - p) ** f for f in range(failures)),
+        Fraction(0),
+    )
+    return ExtendedResult(str(rule["label"]), one, successes, failures, chance, sources)

@@ -11,6 +11,7 @@ from __future__ import annotations
 import itertools
 import re
 from fractions import Fraction
+from functools import cache
 from pathlib import Path
 
 import icepool
@@ -18,7 +19,14 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from rules_core.checks import CheckSetup, Side, check, contest, group_check
+from rules_core.checks import (
+    CheckSetup,
+    Side,
+    check,
+    contest,
+    extended_challenge,
+    group_check,
+)
 from rules_core.systems import NotDefined, RulesError, get_system, system_slugs
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -249,3 +257,33 @@ def test_every_interpretation_quotes_the_sentence_it_reads(slug: str) -> None:
             assert quoted, f"{slug} {name}: no quotation in {note!r}"
             for phrase in quoted:
                 assert _normal(phrase) in pages, f"{slug}: {phrase!r} is not in the text"
+
+
+@settings(max_examples=40, deadline=None)
+@given(bonuses, targets, st.integers(1, 6))
+def test_orcus_extended_challenge_by_walking_every_run_of_checks(
+    bonus: int, target: int, needed: int
+) -> None:
+    # "how many successes are required ...; typically, these must be achieved before
+    # three failures": walk every run of checks until one side is reached, the d20's
+    # faces counted once for each step.
+    passing = sum(1 for n in range(1, 21) if n + bonus >= target)
+
+    @cache
+    def walk(successes: int, failures: int) -> Fraction:
+        if successes == needed:
+            return Fraction(1)
+        if failures == 3:
+            return Fraction(0)
+        return (
+            passing * walk(successes + 1, failures) + (20 - passing) * walk(successes, failures + 1)
+        ) / 20
+
+    result = extended_challenge(ORCUS, CheckSetup("check", bonus, target), needed)
+    assert result.success == walk(0, 0)
+    assert any("three failures" in note for note in result.sources.interpretations)
+
+
+def test_extended_challenges_only_where_a_text_has_them() -> None:
+    with pytest.raises(NotDefined, match="leaves their rules to the DM"):
+        extended_challenge(CORE4E, CheckSetup("check", 0, 15), 3)
