@@ -24,7 +24,9 @@ from rules_core.fields import MAX_INPUT_LENGTH, Field
 from rules_core.requests import (
     AbilityRollRequest,
     AttackRequest,
+    CheckRequest,
     DamageRequest,
+    DyingRequest,
     EncounterRequest,
     InputErrors,
     LevelRequest,
@@ -284,6 +286,114 @@ def _render_roll(payload: dict[str, Any], request: Any, base: str) -> str:
     return rolled + _render_damage(odds, request, base)
 
 
+def _rounds(value: str | None) -> str:
+    if value is None:
+        return "never"
+    mean = Fraction(value)
+    return f'{float(mean):.2f} <span class="calc-exact">{escape(str(mean))}</span>'
+
+
+def _breakdown(payload: dict[str, Any]) -> str:
+    return " ".join(f"{value:+d} {escape(label.lower())}" for label, value in payload["breakdown"])
+
+
+def _difficulties(payload: dict[str, Any]) -> str:
+    """The text's named difficulties, so the table's DCs are one glance away."""
+    rows = payload.get("difficulties") or []
+    if not rows:
+        return ""
+    body = "".join(
+        f"<tr><td>{escape(label)}</td><td>{value}</td>"
+        f"<td>{f'{levels[0]}-{levels[1]}' if levels else 'any'}</td></tr>"
+        for label, value, levels in rows
+    )
+    return (
+        '<table class="calc-difficulties"><caption>Difficulties the text names</caption>'
+        "<thead><tr><th>Name</th><th>Target</th><th>Levels</th></tr></thead>"
+        f"<tbody>{body}</tbody></table>"
+    )
+
+
+def _render_check(payload: dict[str, Any], request: Any, base: str) -> str:
+    kind = payload["kind"]
+    if kind == "contest":
+        rows = [
+            ("Rolls", f"{escape(payload['rolls'][0])} against {escape(payload['rolls'][1])}"),
+            ("Win", _chance(payload["win"])),
+            ("Tie", _chance(payload["tie"])),
+            ("Lose", _chance(payload["lose"])),
+        ]
+        tie = f'<p class="calc-rule"><strong>On a tie:</strong> {escape(payload["tie_rule"])}</p>'
+        return _rows(rows) + tie + _sources(payload, base)
+    if kind == "group":
+        rows = [
+            ("Roll", f"{escape(payload['roll'])} against {payload['target']}"),
+            *((f"Member {n}", _chance(p)) for n, p in enumerate(payload["members"], start=1)),
+            (
+                f"Group succeeds ({payload['needed']} of {len(payload['members'])})",
+                _chance(payload["success"]),
+            ),
+        ]
+        return _rows(rows) + _sources(payload, base)
+    rows = [
+        ("Roll", f"{escape(payload['roll'])} {_breakdown(payload)} vs {payload['target']}"),
+        ("Success", _chance(payload["success"])),
+        ("Failure", _chance(payload["failure"])),
+    ]
+    if kind == "extended":
+        rows.append(
+            (
+                f"{payload['successes']} successes before {payload['failures']} failures",
+                _chance(payload["challenge"]),
+            )
+        )
+    else:
+        if payload["rounds"] > 1:
+            rows.append(
+                (f"At least one success in {payload['rounds']}", _chance(payload["at_least_one"]))
+            )
+        rows.append(("Expected rounds until a success", _rounds(payload["expected_rounds"])))
+    return _rows(rows) + _difficulties(payload) + _sources(payload, base)
+
+
+def _render_dying(payload: dict[str, Any], request: Any, base: str) -> str:
+    overall = payload["overall"]
+    rows = [
+        (
+            "Death save",
+            f"{escape(payload['roll'])} {payload['modifier']:+d}, {payload['target']} or higher",
+        ),
+        ("Dead", _chance(overall["dead"])),
+        ("Stable", _chance(overall["stable"])),
+        ("Back on their feet", _chance(overall["up"])),
+    ]
+    if Fraction(overall["dying"]):
+        rows.append(("Never ends", _chance(overall["dying"])))
+    rows.append(("Expected saves until it ends", _rounds(payload["expected_saves"])))
+    endings = "".join(
+        f"<li>{escape(label)}: {_percent(p)}</li>" for _, label, p in payload["endings"]
+    )
+    one_save = "".join(
+        f"<li>{escape(label)}: {_percent(p)}</li>" for label, p in payload["one_save"]
+    )
+    turns = "".join(
+        f"<tr><td>{turn}</td>"
+        + "".join(f"<td>{_percent(odds[key])}</td>" for key in ("dead", "stable", "up", "dying"))
+        + "</tr>"
+        for turn, odds in enumerate(payload["by_turn"], start=1)
+    )
+    table = (
+        '<table class="calc-turns"><caption>After each turn</caption><thead><tr>'
+        "<th>Turn</th><th>Dead</th><th>Stable</th><th>Up</th><th>Still dying</th>"
+        f"</tr></thead><tbody>{turns}</tbody></table>"
+    )
+    lists = (
+        f'<p>One save:</p><ul class="calc-outcomes">{one_save}</ul>'
+        f'<p>How it ends:</p><ul class="calc-outcomes">{endings}</ul>'
+    )
+    return _rows(rows) + table + lists + _sources(payload, base)
+
+
 # ---------------------------------------------------------------------- calculators
 
 
@@ -338,6 +448,8 @@ CALCULATORS: dict[str, Calculator] = {
         Calculator(DamageRequest, _render_damage),
         Calculator(EncounterRequest, _render_encounter),
         Calculator(RollRequest, _render_roll),
+        Calculator(CheckRequest, _render_check),
+        Calculator(DyingRequest, _render_dying),
     )
 }
 
@@ -352,6 +464,8 @@ CALCULATOR_PAGES = {
     "damage": "damage",
     "encounter": "encounter",
     "roll": "dice",
+    "check": "checks",
+    "dying": "dying",
 }
 
 
@@ -430,12 +544,15 @@ def handle_json(request: str) -> str:
     return json.dumps(response)
 
 
-def situation_choices() -> dict[str, list[tuple[str, str]]]:
-    """Each system's situational modifiers, for the attack form."""
+def situation_choices(
+    source: tuple[str, ...] = ("attack", "situations"),
+) -> dict[str, list[tuple[str, str]]]:
+    """Each system's named situations at `source` in its rules (a mapping of name -> entry
+    with a label): the attack's situational modifiers, the death saves' options."""
     result = {}
     for slug in system_slugs():
-        attack = get_system(slug).rules.get("attack", {})
-        result[slug] = [
-            (name, entry["label"]) for name, entry in attack.get("situations", {}).items()
-        ]
+        table: Any = get_system(slug).rules
+        for key in source:
+            table = table.get(key) if isinstance(table, dict) else None
+        result[slug] = [(name, entry["label"]) for name, entry in (table or {}).items()]
     return result
