@@ -55,7 +55,7 @@ def _control(calculator: str, field: Field) -> str:
         return f'<input type="checkbox" {common}{checked}>'
     if field.kind == "situations":
         boxes = []
-        for system, choices in situation_choices().items():
+        for system, choices in situation_choices(field.source).items():
             for value, label in choices:
                 box_id = escape(f"{ident}-{system}-{value}")
                 shown = system == default_system(CALCULATORS[calculator])

@@ -268,6 +268,25 @@ class Section:
 
 
 @dataclass(frozen=True)
+class SectionOrName:
+    """Either a section, or the name of another section of rules.yml whose rule applies
+    here too (saves: `advantage: checks`), so a rule the text states once is written once."""
+
+    section: Section
+    names: tuple[str, ...]
+
+    def check(self, value: Any, where: Where) -> None:
+        if isinstance(value, str):
+            if value not in self.names:
+                raise where.fail(
+                    f"names {_shown(value)}, which is no section whose rule applies here"
+                    + one_of(value, "allowed", self.names)
+                )
+            return
+        self.section.check(value, where)
+
+
+@dataclass(frozen=True)
 class Citations:
     """A list of 'page#anchor' (or 'page'), each resolving to a page and heading."""
 
@@ -368,6 +387,40 @@ AMBIGUITIES = ListOf(Section({"when": MapOf(Text()), **CITED}), min_items=1)
 # The dice notations a text defines beyond NdX (rules_core.dice.NOTATIONS names them).
 NOTATION = MapOf(Section(NOTED))
 
+ADVANTAGE = Section({"advantage": DICE, "disadvantage": DICE, "both": Text(), **CITED})
+ADVANTAGE_OR_NAME = SectionOrName(ADVANTAGE, ("checks", "saves"))
+BONUS = Section({"note": Text(), "cite?": Citations()})
+RESULT = OneOf("up", "stable", "dead")
+# A check or a save: the roll, what may be added, the targets the text names.
+ROLL_RULE: dict[str, Spec] = {
+    "label": Text(),
+    "roll": DICE,
+    "bonus?": BONUS,
+    "advantage?": ADVANTAGE_OR_NAME,
+    "difficulties?": Section(
+        {
+            "rows?": ListOf(
+                Section(
+                    {
+                        "label": Text(),
+                        "value": Integer(),
+                        "levels?": Range(minimum=1),
+                        "interpretation?": Text(),
+                    }
+                ),
+                min_items=1,
+            ),
+            "table?": TableName(),
+            "label_column?": ColumnName(),
+            "value_column?": ColumnName(),
+            **CITED,
+        },
+        together=(("table", "label_column", "value_column"),),
+    ),
+    "unstated?": ListOf(Text()),
+    **CITED,
+}
+
 RULES = Section(
     {
         "ability_modifier?": Section(
@@ -422,9 +475,7 @@ RULES = Section(
                 ),
                 "crit_fail?": NATURALS,
                 "escalation?": Section({"max": Integer(minimum=1), **CITED}),
-                "advantage?": Section(
-                    {"advantage": DICE, "disadvantage": DICE, "both": Text(), **CITED}
-                ),
+                "advantage?": ADVANTAGE,
                 "attack_types?": Section({"names": NAMES, **CITED}),
                 "situations?": MapOf(SITUATION),
                 "resist?": Section(CITED),
@@ -458,6 +509,69 @@ RULES = Section(
                 "ranks": MapOf(ColumnName()),
                 "budget_rank": KeyOf("ranks"),
                 "ambiguities?": AMBIGUITIES,
+                **CITED,
+            }
+        ),
+        "checks?": Section(
+            {
+                **ROLL_RULE,
+                "contest?": Section({"tie": Text(), **CITED}),
+                "group?": Section({"at_least": FractionText(), **CITED}),
+                "extended?": Section({"label": Text(), "failures": Integer(minimum=1), **CITED}),
+            }
+        ),
+        "saves?": Section(
+            {
+                **ROLL_RULE,
+                "target?": Integer(),
+                "escalation?": Section({"max": Integer(minimum=1), "label": Text(), **CITED}),
+                "repeat?": Section({"label": Text(), **CITED}),
+            }
+        ),
+        "dying?": Section(
+            {
+                "label": Text(),
+                "roll": DICE,
+                "target": Integer(),
+                "bonus?": BONUS,
+                "advantage?": ADVANTAGE_OR_NAME,
+                "advantage_interpretation?": Text(),
+                "timing?": Section(CITED),
+                "failures": Section({"count": Integer(minimum=1), **CITED}),
+                "successes?": Section(
+                    {
+                        "count": Integer(minimum=1),
+                        "result": RESULT,
+                        "label": Text(),
+                        **CITED,
+                    }
+                ),
+                "special?": ListOf(
+                    Section(
+                        {
+                            "label": Text(),
+                            "naturals?": ListOf(Integer(minimum=1), min_items=1),
+                            "natural_from?": Integer(minimum=1),
+                            "total_from?": Integer(),
+                            "result?": RESULT,
+                            "failures?": Integer(minimum=1),
+                            "successes?": Integer(minimum=1),
+                            "without?": Section({"option": Text(), "as_total": Integer()}),
+                            **CITED,
+                        }
+                    ),
+                    min_items=1,
+                ),
+                "first_save?": Section(
+                    {
+                        "option": Text(),
+                        "advantage?": Integer(minimum=0),
+                        "disadvantage?": Integer(minimum=0),
+                        **CITED,
+                    }
+                ),
+                "options?": MapOf(Section({"label": Text(), "note?": Text(), **CITED})),
+                "unstated?": ListOf(Text()),
                 **CITED,
             }
         ),

@@ -14,15 +14,19 @@ from typing import Any
 
 from rules_core.abilities import modifier, point_buy, rolled_score
 from rules_core.attacks import attack
+from rules_core.checks import Side, check, contest, difficulties, extended_challenge, group_check
 from rules_core.damage import damage
 from rules_core.dice import parse as parse_dice
 from rules_core.dice import roll as roll_dice
+from rules_core.dying import dying
 from rules_core.encounters import encounter
 from rules_core.progression import level_for_xp
 from rules_core.requests import (
     AbilityRollRequest,
     AttackRequest,
+    CheckRequest,
     DamageRequest,
+    DyingRequest,
     EncounterRequest,
     LevelRequest,
     ModifierRequest,
@@ -30,7 +34,7 @@ from rules_core.requests import (
     Request,
     RollRequest,
 )
-from rules_core.systems import Sources, get_system
+from rules_core.systems import RulesError, Sources, System, get_system
 
 
 @dataclass(frozen=True)
@@ -240,6 +244,151 @@ def run_roll(request: RollRequest) -> Answer:
     return Answer(payload, [f"{expression.text}: {total}  (dice: {dice})"])
 
 
+def _difficulty_rows(system: System, kind: str) -> list[list[Any]]:
+    """The named difficulties the text gives for the roll, shown beside the answer."""
+    entry = system.rules.get("saves" if kind == "save" else "checks") or {}
+    return [
+        [row.label, row.value, list(row.levels) if row.levels else None]
+        for row in difficulties(entry)
+    ]
+
+
+def _chance_line(label: str, value: Fraction) -> str:
+    return f"  {label:<12} {value} ({percent(value)})"
+
+
+def run_check(request: CheckRequest) -> Answer:
+    system = get_system(request.system)
+    setup = request.setup()
+    chosen = [
+        name
+        for name, given in (
+            ("--versus", request.versus is not None),
+            ("--group", bool(request.group)),
+            ("--successes", request.successes is not None),
+        )
+        if given
+    ]
+    if len(chosen) > 1:
+        raise RulesError(
+            f"Choose one of {' and '.join(chosen)}: a contest, a group check or "
+            "an extended challenge."
+        )
+    if chosen and request.roll != "check":
+        raise RulesError(
+            "Contests, group checks and extended challenges are made of checks: "
+            "choose Check as the roll."
+        )
+    rows = _difficulty_rows(system, request.roll)
+    if request.versus is not None:
+        advantage, disadvantage = setup.advantage, setup.disadvantage
+        result = contest(system, Side(request.bonus, advantage, disadvantage), Side(request.versus))
+        payload = {"system": system.slug, "kind": "contest", **result.to_json()}
+        text = [
+            f"{system.title}: contest, {result.rolls[0]} {request.bonus:+d} against "
+            f"{result.rolls[1]} {request.versus:+d}",
+            _chance_line("win", result.win),
+            _chance_line("tie", result.tie),
+            _chance_line("lose", result.lose),
+            f"  on a tie: {result.tie_rule}",
+        ]
+        return _sourced(payload, text, result.sources)
+    target = request.target
+    if request.group:
+        if target is None:
+            raise RulesError("Give the target (the DC) of the group check.")
+        group = group_check(
+            system, (request.bonus, *request.group), target, setup.advantage, setup.disadvantage
+        )
+        payload = {"system": system.slug, "kind": "group", **group.to_json()}
+        text = [
+            f"{system.title}: group check of {len(group.members)}, {group.roll} against "
+            f"{group.target}; {group.needed} must succeed",
+            *(_chance_line(f"member {n}", p) for n, p in enumerate(group.members, start=1)),
+            _chance_line("group", group.success),
+        ]
+        return _sourced(payload, text, group.sources)
+    if request.successes is not None:
+        challenge = extended_challenge(system, setup, request.successes)
+        payload = {
+            "system": system.slug,
+            "kind": "extended",
+            "difficulties": rows,
+            **challenge.to_json(),
+        }
+        one = challenge.check
+        text = [
+            f"{system.title}: {challenge.label.lower()}, {one.roll} {one.modifier:+d} against "
+            f"{one.target}: {challenge.successes} successes before {challenge.failures} failures",
+            _chance_line("each check", one.success),
+            _chance_line("challenge", challenge.success),
+        ]
+        return _sourced(payload, text, challenge.sources)
+    result = check(system, setup)
+    payload = {
+        "system": system.slug,
+        "kind": request.roll,
+        "difficulties": rows,
+        **result.to_json(),
+    }
+    text = [
+        f"{system.title}: {result.label.lower()}, {result.roll} {result.modifier:+d} against "
+        f"{result.target}",
+        _chance_line("success", result.success),
+        _chance_line("failure", result.failure),
+    ]
+    if result.rounds > 1:
+        text.append(
+            f"  at least one success in {result.rounds}: {result.at_least_one} "
+            f"({percent(result.at_least_one)})"
+        )
+    expected = result.expected_rounds
+    text.append(
+        "  expected rolls until a success: "
+        + (f"{expected} (about {float(expected):.2f})" if expected is not None else "never")
+    )
+    if len(result.breakdown) > 1:
+        text.append(
+            "  roll: " + ", ".join(f"{label} {value:+d}" for label, value in result.breakdown)
+        )
+    text += [
+        f"  difficulty: {label} {value}" + (f" (levels {levels[0]}-{levels[1]})" if levels else "")
+        for label, value, levels in rows
+    ]
+    return _sourced(payload, text, result.sources)
+
+
+def run_dying(request: DyingRequest) -> Answer:
+    system = get_system(request.system)
+    result = dying(system, request.setup())
+    payload = {"system": system.slug, **result.to_json()}
+    overall = result.overall
+    text = [
+        f"{system.title}: {result.label.lower()}, {result.roll} {result.modifier:+d}, "
+        f"{result.target} or higher",
+        "  one save: " + "; ".join(f"{label} {percent(p)}" for label, p in result.one_save),
+        "  turn  dead     stable   up       dying",
+        *(
+            f"  {turn:>4}  {percent(odds.dead):>7}  {percent(odds.stable):>7}  "
+            f"{percent(odds.up):>7}  {percent(odds.dying):>7}"
+            for turn, odds in enumerate(result.by_turn, start=1)
+        ),
+        "  overall:",
+        _chance_line("dead", overall.dead),
+        _chance_line("stable", overall.stable),
+        _chance_line("up", overall.up),
+        *([_chance_line("never ends", overall.dying)] if overall.dying else []),
+        *(f"    {kind}: {label} {percent(p)}" for kind, label, p in result.endings),
+        "  expected saves until it ends: "
+        + (
+            f"{result.expected_saves} (about {float(result.expected_saves):.2f})"
+            if result.expected_saves is not None
+            else "it may never end"
+        ),
+    ]
+    return _sourced(payload, text, result.sources)
+
+
 RUNS: dict[str, Callable[[Any], Answer]] = {
     "modifier": run_modifier,
     "pointbuy": run_pointbuy,
@@ -249,6 +398,8 @@ RUNS: dict[str, Callable[[Any], Answer]] = {
     "damage": run_damage,
     "encounter": run_encounter,
     "roll": run_roll,
+    "check": run_check,
+    "dying": run_dying,
 }
 
 

@@ -148,7 +148,50 @@ def _roll(args: argparse.Namespace) -> dict[str, str]:
     }
 
 
+def _check(args: argparse.Namespace) -> dict[str, str]:
+    return {
+        **_common(args),
+        "roll": "save" if args.save else "check",
+        "bonus": args.bonus,
+        "target": args.target,
+        "mode": args.mode,
+        "escalation": args.escalation,
+        "rounds": args.rounds,
+        "versus": args.versus,
+        "group": args.group,
+        "successes": args.successes,
+        "difficulty": args.difficulty,
+        "level": args.level,
+    }
+
+
+def _dying(args: argparse.Namespace) -> dict[str, str]:
+    return {
+        **_common(args),
+        "bonus": args.bonus,
+        "mode": args.mode,
+        "failures": args.failures,
+        "successes": args.successes,
+        "situations": ",".join(args.option or ()),
+        "turns": args.turns,
+    }
+
+
 # ---------------------------------------------------------------------- parser
+
+
+def _roll_mode(sub: argparse.ArgumentParser) -> None:
+    """--advantage, --disadvantage or --both (each text says what they do, if anything)."""
+    mode = sub.add_mutually_exclusive_group()
+    for name, help_text in (
+        ("advantage", None),
+        ("disadvantage", None),
+        ("both", "advantage and disadvantage at once"),
+    ):
+        mode.add_argument(
+            f"--{name}", dest="mode", action="store_const", const=name, help=help_text
+        )
+    sub.set_defaults(mode="normal")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -179,16 +222,7 @@ def build_parser() -> argparse.ArgumentParser:
     sub = command("attack", _attack, "Chance to hit, critical hit and miss.")
     sub.add_argument("--bonus", required=True, help="attack bonus")
     sub.add_argument("--defense", required=True, help="target's defense (AC, ...)")
-    mode = sub.add_mutually_exclusive_group()
-    for name, help_text in (
-        ("advantage", None),
-        ("disadvantage", None),
-        ("both", "advantage and disadvantage at once"),
-    ):
-        mode.add_argument(
-            f"--{name}", dest="mode", action="store_const", const=name, help=help_text
-        )
-    sub.set_defaults(mode="normal")
+    _roll_mode(sub)
     sub.add_argument("--escalation", default="0", help="escalation die (0-6)")
     sub.add_argument("--situation", action="append", metavar="NAME", help="situational modifier")
     sub.add_argument("--attacks", default="1", help="number of attacks")
@@ -220,6 +254,27 @@ def build_parser() -> argparse.ArgumentParser:
     sub.add_argument("--party", required=True, help="number of characters")
     sub.add_argument("--level", required=True, help="the party's level")
     sub.add_argument("--monster", action="append", metavar="LEVEL:RANK[:COUNT]")
+
+    sub = command("check", _check, "Chance that a check or save meets its target.")
+    sub.add_argument("--save", action="store_true", help="a saving throw (default: a check)")
+    sub.add_argument("--bonus", default="0", help="everything added to the roll")
+    sub.add_argument("--target", help="the DC (blank for a save whose target the text fixes)")
+    _roll_mode(sub)
+    sub.add_argument("--escalation", default="0", help="escalation die on a Rally save (0-6)")
+    sub.add_argument("--rounds", default="1", help="saves in a row")
+    sub.add_argument("--versus", metavar="BONUS", help="a contest: the opponent's bonus")
+    sub.add_argument("--group", metavar="B,B,...", help="a group check: the others' bonuses")
+    sub.add_argument("--successes", metavar="N", help="an extended challenge: successes needed")
+    sub.add_argument("--difficulty", metavar="NAME", help="a difficulty the text names")
+    sub.add_argument("--level", help="level, for difficulties given by level")
+
+    sub = command("dying", _dying, "Death saves: chance of dying, stabilising or getting up.")
+    sub.add_argument("--bonus", default="0", help="bonus to death saves")
+    _roll_mode(sub)
+    sub.add_argument("--failures", default="0", help="failures already marked")
+    sub.add_argument("--successes", default="0", help="successes already marked")
+    sub.add_argument("--option", action="append", metavar="NAME", help="a death-save option")
+    sub.add_argument("--turns", default="3", help="turns to show")
 
     sub = command("roll", _roll, "Roll a dice expression.", system=False)
     sub.add_argument("expression", metavar="EXPR")

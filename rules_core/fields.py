@@ -63,7 +63,7 @@ class Requires:
 class Field:
     name: str
     label: str
-    kind: str  # system | int | dice | die | choice | check | situations
+    kind: str  # system | int | dice | die | choice | check | situations | text
     default: str = ""  # what the form shows before anyone edits it
     minimum: int | None = None
     maximum: int | None = None
@@ -74,6 +74,8 @@ class Field:
     requires: Requires | None = None  # applies only where the system defines this rule
     more: bool = False  # rarely used: shown under "More options"
     unset: str = ""  # besides blank, the value that means "not used" (e.g. mode "normal")
+    # A situations field's names and labels: where they are in each system's rules.
+    source: tuple[str, ...] = ("attack", "situations")
 
     def is_set(self, text: str) -> bool:
         return text not in ("", self.unset) and not (self.kind == "check" and text == "off")

@@ -283,3 +283,120 @@ def roll(payload: Payload, request: Any, base: str) -> str:
             + _dice_rolled(payload["expression"], payload["dice"])
         )
     return headline(*parts) + rolled + body
+
+
+# ---------------------------------------------------------------------- checks and dying
+
+
+def _rounds(value: str | None) -> str:
+    return "never" if value is None else _mean(value)
+
+
+def _difficulties(payload: Payload) -> str:
+    """The text's named difficulties, so the table's DCs are one glance away."""
+    rows = payload.get("difficulties") or []
+    if not rows:
+        return ""
+    body = "".join(
+        f"<tr><td>{escape(label)}</td><td>{value}</td>"
+        f"<td>{f'{levels[0]}-{levels[1]}' if levels else 'any'}</td></tr>"
+        for label, value, levels in rows
+    )
+    return (
+        '<table class="calc-difficulties"><caption>Difficulties the text names</caption>'
+        "<thead><tr><th>Name</th><th>Target</th><th>Levels</th></tr></thead>"
+        f"<tbody>{body}</tbody></table>"
+    )
+
+
+def check(payload: Payload, request: Any, base: str) -> str:
+    kind = payload["kind"]
+    if kind == "contest":
+        rows = [
+            ("Rolls", f"{escape(payload['rolls'][0])} against {escape(payload['rolls'][1])}"),
+            ("Win", _chance(payload["win"])),
+            ("Tie", _chance(payload["tie"])),
+            ("Lose", _chance(payload["lose"])),
+        ]
+        tie = f'<p class="calc-rule"><strong>On a tie:</strong> {escape(payload["tie_rule"])}</p>'
+        top = headline(
+            f"Win {percent(payload['win'])}",
+            f"Tie {percent(payload['tie'])}",
+            f"Lose {percent(payload['lose'])}",
+        )
+        return top + _rows(rows) + tie + sources(payload, base)
+    if kind == "group":
+        members = payload["members"]
+        rows = [
+            ("Roll", f"{escape(payload['roll'])} against {payload['target']}"),
+            *((f"Member {n}", _chance(p)) for n, p in enumerate(members, start=1)),
+            (
+                f"Group succeeds ({payload['needed']} of {len(members)})",
+                _chance(payload["success"]),
+            ),
+        ]
+        top = headline(f"Group succeeds {percent(payload['success'])}")
+        return top + _rows(rows) + sources(payload, base)
+    bonus = f", {_breakdown(payload['breakdown'])}" if payload.get("breakdown") else ""
+    rows = [
+        ("Roll", f"{escape(payload['roll'])}{bonus} vs {payload['target']}"),
+        ("Success", _chance(payload["success"])),
+        ("Failure", _chance(payload["failure"])),
+    ]
+    top = [f"Success {percent(payload['success'])}", f"Failure {percent(payload['failure'])}"]
+    if kind == "extended":
+        label = f"{payload['successes']} successes before {payload['failures']} failures"
+        rows.append((label, _chance(payload["challenge"])))
+        top = [f"Challenge won {percent(payload['challenge'])}"]
+    else:
+        if payload["rounds"] > 1:
+            rows.append(
+                (f"At least one success in {payload['rounds']}", _chance(payload["at_least_one"]))
+            )
+            top.append(f"In {payload['rounds']} rounds {percent(payload['at_least_one'])}")
+        rows.append(("Expected rounds until a success", _rounds(payload["expected_rounds"])))
+    return headline(*top) + _rows(rows) + _difficulties(payload) + sources(payload, base)
+
+
+def dying(payload: Payload, request: Any, base: str) -> str:
+    overall = payload["overall"]
+    rows = [
+        (
+            "Death save",
+            f"{escape(payload['roll'])} {_signed(payload['modifier'])}, "
+            f"{payload['target']} or higher",
+        ),
+        ("Dead", _chance(overall["dead"])),
+        ("Stable", _chance(overall["stable"])),
+        ("Back on their feet", _chance(overall["up"])),
+    ]
+    if Fraction(overall["dying"]):
+        rows.append(("Never ends", _chance(overall["dying"])))
+    rows.append(("Expected saves until it ends", _rounds(payload["expected_saves"])))
+    top = headline(
+        f"Dead {percent(overall['dead'])}",
+        f"Stable {percent(overall['stable'])}",
+        f"Up {percent(overall['up'])}",
+    )
+    endings = "".join(
+        f"<li>{escape(label)}: {percent(p)}</li>" for _, label, p in payload["endings"]
+    )
+    one_save = "".join(
+        f"<li>{escape(label)}: {percent(p)}</li>" for label, p in payload["one_save"]
+    )
+    turns = "".join(
+        f"<tr><td>{turn}</td>"
+        + "".join(f"<td>{percent(odds[key])}</td>" for key in ("dead", "stable", "up", "dying"))
+        + "</tr>"
+        for turn, odds in enumerate(payload["by_turn"], start=1)
+    )
+    table = (
+        '<table class="calc-turns"><caption>After each turn</caption><thead><tr>'
+        "<th>Turn</th><th>Dead</th><th>Stable</th><th>Up</th><th>Still dying</th>"
+        f"</tr></thead><tbody>{turns}</tbody></table>"
+    )
+    lists = (
+        f'<p>One save:</p><ul class="calc-outcomes">{one_save}</ul>'
+        f'<p>How it ends:</p><ul class="calc-outcomes">{endings}</ul>'
+    )
+    return top + _rows(rows) + table + lists + sources(payload, base)

@@ -16,11 +16,14 @@ from functools import cache
 from typing import Any, ClassVar, Self
 
 from rules_core.attacks import AttackSetup
+from rules_core.checks import MAX_GROUP, CheckSetup
 from rules_core.damage import DamageSetup, parse_for
 from rules_core.dice import DiceError
 from rules_core.dice import parse as parse_dice
+from rules_core.dying import DyingSetup
 from rules_core.encounters import Monster
 from rules_core.fields import Field, FieldError, Requires, read
+from rules_core.numbers import read_whole, shown
 from rules_core.situations import attack_types
 from rules_core.systems import get_system, system_slugs
 
@@ -758,6 +761,277 @@ class RollRequest(Request):
         )
 
 
+# ------------------------------------------------------------------ checks, saves, dying
+
+CHECK_ADVANTAGE = Requires(
+    ("checks", "advantage"), "advantage", "advantage and disadvantage dice for checks and saves"
+)
+SAVE_ESCALATION = Requires(("saves", "escalation"), "escalation", "an escalation bonus to saves")
+CONTEST = Requires(("checks", "contest"), "contest", "contests (opposed checks)")
+GROUP = Requires(("checks", "group"), "group", "group checks")
+EXTENDED = Requires(("checks", "extended"), "extended", "extended challenges")
+DIFFICULTIES = Requires(("checks", "difficulties"), "difficulties", "named difficulties")
+DYING = Requires(("dying",), "dying", "death saves")
+DYING_ADVANTAGE = Requires(
+    ("dying", "advantage"), "advantage", "advantage and disadvantage on death saves"
+)
+DYING_SUCCESSES = Requires(("dying", "successes"), "successes", "counted death-save successes")
+DYING_OPTIONS = Requires(("dying", "options"), "dying_options", "death-save options")
+
+ROLLS = (("save", "Saving throw"), ("check", "Check"))
+
+
+def _counts(mode: str) -> tuple[int, int]:
+    """A roll mode as counts of advantage and disadvantage."""
+    return int(mode in ("advantage", "both")), int(mode in ("disadvantage", "both"))
+
+
+def _bonuses(text: str | None) -> tuple[int, ...]:
+    """'2, 0, -1' -> (2, 0, -1); the group field's own refusal otherwise."""
+    if not text:
+        return ()
+    try:
+        values = tuple(read_whole(part) for part in text.split(","))
+    except ValueError:
+        raise InputErrors(
+            {"group": f"Give whole numbers separated by commas, e.g. 2, 0, -1, not {shown(text)}."}
+        ) from None
+    if len(values) >= MAX_GROUP:
+        raise InputErrors({"group": f"At most {MAX_GROUP - 1} other members."})
+    return values
+
+
+@dataclass(frozen=True)
+class CheckRequest(Request):
+    NAME: ClassVar[str] = "check"
+    TITLE: ClassVar[str] = "Checks and saves"
+    PRIMARY: ClassVar[str] = "target"  # most refusals are about the target
+    system: str
+    roll: str = "save"  # save | check
+    bonus: int = 0
+    target: int | None = None
+    mode: str = "normal"
+    escalation: int | None = None
+    rounds: int = 1
+    versus: int | None = None  # the opponent's bonus: a contest
+    group: tuple[int, ...] = ()  # the other members' bonuses: a group check
+    successes: int | None = None  # needed: an extended challenge
+    difficulty: str | None = None
+    level: int | None = None
+
+    @classmethod
+    def form_fields(cls) -> tuple[Field, ...]:
+        return (
+            system_field("orcus"),
+            Field("roll", "Roll", "choice", "save", choices=ROLLS, option="--save"),
+            Field("bonus", "Bonus", "int", "0", -100, 100, option="--bonus"),
+            Field(
+                "target",
+                "Target (DC)",
+                "int",
+                "10",
+                -100,
+                200,
+                optional=True,
+                option="--target",
+                hint="A save whose target the text fixes keeps it (blank is fine)",
+            ),
+            Field(
+                "mode",
+                "Advantage",
+                "choice",
+                "normal",
+                choices=MODES,
+                unset="normal",
+                option="--advantage/--disadvantage/--both",
+                requires=CHECK_ADVANTAGE,
+            ),
+            Field(
+                "escalation",
+                "Escalation die (Rally)",
+                "int",
+                "0",
+                0,
+                6,
+                optional=True,
+                unset="0",
+                option="--escalation",
+                requires=SAVE_ESCALATION,
+            ),
+            Field(
+                "rounds",
+                "Saves in a row",
+                "int",
+                "1",
+                1,
+                100,
+                option="--rounds",
+                hint="Chance of at least one success, and rounds until a save ends effect ends",
+            ),
+            Field(
+                "versus",
+                "Opponent's bonus (contest)",
+                "int",
+                "",
+                -100,
+                100,
+                optional=True,
+                option="--versus",
+                requires=CONTEST,
+                more=True,
+            ),
+            Field(
+                "group",
+                "Other members' bonuses (group check)",
+                "text",
+                "",
+                optional=True,
+                option="--group",
+                requires=GROUP,
+                more=True,
+                hint="e.g. 2, 0, -1",
+            ),
+            Field(
+                "successes",
+                "Successes needed (extended challenge)",
+                "int",
+                "",
+                1,
+                100,
+                optional=True,
+                option="--successes",
+                requires=EXTENDED,
+                more=True,
+            ),
+            Field(
+                "difficulty",
+                "Named difficulty",
+                "text",
+                "",
+                optional=True,
+                option="--difficulty",
+                requires=DIFFICULTIES,
+                more=True,
+                hint="Instead of a target: a name from the table below the answer",
+            ),
+            Field(
+                "level",
+                "Level (for difficulties by level)",
+                "int",
+                "",
+                1,
+                100,
+                optional=True,
+                option="--level",
+                requires=DIFFICULTIES,
+                more=True,
+            ),
+        )
+
+    @classmethod
+    def from_values(cls, values: dict[str, Any]) -> Self:
+        group = _bonuses(values.pop("group", None))
+        return super().from_values({**values, "group": group})
+
+    def setup(self) -> CheckSetup:
+        advantage, disadvantage = _counts(self.mode)
+        return CheckSetup(
+            kind=self.roll,
+            bonus=self.bonus,
+            target=self.target,
+            difficulty=self.difficulty,
+            level=self.level,
+            advantage=advantage,
+            disadvantage=disadvantage,
+            escalation=self.escalation or 0,
+            rounds=self.rounds,
+        )
+
+
+@dataclass(frozen=True)
+class DyingRequest(Request):
+    NAME: ClassVar[str] = "dying"
+    TITLE: ClassVar[str] = "Dying"
+    RULE: ClassVar[Requires | None] = DYING
+    PRIMARY: ClassVar[str] = "bonus"
+    system: str
+    bonus: int = 0
+    mode: str = "normal"
+    successes: int | None = None
+    failures: int = 0
+    situations: tuple[str, ...] = ()
+    turns: int = 3
+
+    @classmethod
+    def form_fields(cls) -> tuple[Field, ...]:
+        return (
+            system_field("orcus"),
+            Field(
+                "bonus",
+                "Bonus to death saves",
+                "int",
+                "0",
+                -100,
+                100,
+                option="--bonus",
+                requires=DYING,
+            ),
+            Field(
+                "mode",
+                "Advantage",
+                "choice",
+                "normal",
+                choices=MODES,
+                unset="normal",
+                option="--advantage/--disadvantage/--both",
+                requires=DYING_ADVANTAGE,
+            ),
+            Field(
+                "failures",
+                "Failures already marked",
+                "int",
+                "0",
+                0,
+                10,
+                option="--failures",
+                requires=DYING,
+            ),
+            Field(
+                "successes",
+                "Successes already marked",
+                "int",
+                "0",
+                0,
+                10,
+                optional=True,
+                unset="0",
+                option="--successes",
+                requires=DYING_SUCCESSES,
+            ),
+            Field(
+                "situations",
+                "Situation",
+                "situations",
+                option="--option",
+                requires=DYING_OPTIONS,
+                source=("dying", "options"),
+            ),
+            Field("turns", "Turns", "int", "3", 1, 100, option="--turns", requires=DYING),
+        )
+
+    def setup(self) -> DyingSetup:
+        advantage, disadvantage = _counts(self.mode)
+        return DyingSetup(
+            bonus=self.bonus,
+            advantage=advantage,
+            disadvantage=disadvantage,
+            successes=self.successes or 0,
+            failures=self.failures,
+            options=self.situations,
+            turns=self.turns,
+        )
+
+
 REQUESTS: dict[str, type[Request]] = {
     request.NAME: request
     for request in (
@@ -769,5 +1043,7 @@ REQUESTS: dict[str, type[Request]] = {
         DamageRequest,
         EncounterRequest,
         RollRequest,
+        CheckRequest,
+        DyingRequest,
     )
 }

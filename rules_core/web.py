@@ -23,7 +23,9 @@ from rules_core.fields import MAX_INPUT_LENGTH, Field
 from rules_core.requests import (
     AbilityRollRequest,
     AttackRequest,
+    CheckRequest,
     DamageRequest,
+    DyingRequest,
     EncounterRequest,
     InputErrors,
     LevelRequest,
@@ -94,6 +96,8 @@ CALCULATORS: dict[str, Calculator] = {
         Calculator(DamageRequest, render.damage),
         Calculator(EncounterRequest, render.encounter),
         Calculator(RollRequest, render.roll),
+        Calculator(CheckRequest, render.check),
+        Calculator(DyingRequest, render.dying),
     )
 }
 
@@ -108,6 +112,8 @@ CALCULATOR_PAGES = {
     "damage": "damage",
     "encounter": "encounter",
     "roll": "dice",
+    "check": "checks",
+    "dying": "dying",
 }
 
 
@@ -178,12 +184,15 @@ def handle_json(request: str) -> str:
     return json.dumps(response)
 
 
-def situation_choices() -> dict[str, list[tuple[str, str]]]:
-    """Each system's situational modifiers, for the attack form."""
+def situation_choices(
+    source: tuple[str, ...] = ("attack", "situations"),
+) -> dict[str, list[tuple[str, str]]]:
+    """Each system's named situations at `source` in its rules (a mapping of name -> entry
+    with a label): the attack's situational modifiers, the death saves' options."""
     result = {}
     for slug in system_slugs():
-        attack = get_system(slug).rules.get("attack", {})
-        result[slug] = [
-            (name, entry["label"]) for name, entry in attack.get("situations", {}).items()
-        ]
+        table: Any = get_system(slug).rules
+        for key in source:
+            table = table.get(key) if isinstance(table, dict) else None
+        result[slug] = [(name, entry["label"]) for name, entry in (table or {}).items()]
     return result

@@ -32,6 +32,8 @@ CALCULATOR_PAGES = {
     "damage": ("damage",),
     "encounter": ("encounter",),
     "dice": ("roll",),
+    "checks": ("check",),
+    "dying": ("dying",),
 }
 
 

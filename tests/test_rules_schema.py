@@ -102,7 +102,7 @@ BROKEN = [
     ("budget_rank: standard", "budget_rank: elite", ["no key of 'ranks'"]),
     ("  critical:\n    from", "  critcal:\n    from", ["unknown key 'critcal'", "'critical'"]),
     ("point_buy:", "pointbuy:", ["unknown key 'pointbuy' in rules.yml", "'point_buy'"]),
-    ("not_defined:", "saves:", ["unknown key 'saves'", "hooks/rules_schema.py"]),
+    ("not_defined:", "spells:", ["unknown key 'spells'", "hooks/rules_schema.py"]),
     ("  count: 6\n", "", ["'point_buy' is missing the key 'count'"]),
     ("  cite: [combat#cover]\n\npoint", "\npoint", ["missing the key 'cite'"]),
     ("scores: [10, 13]\n  cite: [combat#cover]", "scores: [10, 13]\n  cite: [combat#cuver]",
@@ -123,7 +123,7 @@ BROKEN = [
     ("group: cover,", "group: cover, damage_multiplier: 0.5,", ['fraction as text, such as "1/2"']),
     ("group: cover,", "group: cover, advantage: -1,", ["situations.cover.advantage' must be 0"]),
     ("group: cover,", "group: cover, when: [{atack: 1}],", ["unknown key 'atack'", "'attack'"]),
-    ("group: cover,", "group: cover, confers: prone,", ["situations.cover.confers' must be a list"]),
+    ("group: cover,", "group: cover, confers: prone,", ["cover.confers' must be a list"]),
 ]  # fmt: skip
 
 
@@ -200,3 +200,36 @@ def test_a_quoted_number_in_any_real_rules_file_stops_make_data(
         assert "must be a whole number, not 'abc'" in message
         assert "\n" not in message
         path.write_text(original, encoding="utf-8")
+
+
+SAVES_AND_DYING = """\
+saves:
+  label: Saving throw
+  roll: 1d20
+  advantage: {advantage}
+  cite: [combat#cover]
+
+dying:
+  label: Death save
+  roll: 1d20
+  target: 10
+  failures: {{count: {failures}, cite: [combat#cover]}}
+  cite: [combat#cover]
+"""
+
+
+@pytest.mark.parametrize(
+    ("advantage", "failures", "line", "words"),
+    [
+        ("spells", 3, 4, ["'saves.advantage' names 'spells'", "checks, saves"]),
+        ("saves", 0, 11, ["'dying.failures.count' must be 1 or more, not 0"]),
+    ],
+)
+def test_saves_and_death_saves_are_checked_too(
+    tmp_path: Path, advantage: str, failures: int, line: int, words: list[str]
+) -> None:
+    added = SAVES_AND_DYING.format(advantage=advantage, failures=failures)
+    error = rules_error(tmp_path, RULES_YML + "\n" + added)
+    assert error.line == RULES_YML.count("\n") + 1 + line, str(error)
+    for word in words:
+        assert word in error.message, error.message

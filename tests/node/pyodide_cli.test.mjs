@@ -67,6 +67,15 @@ const WEB_REQUESTS = [
   { calculator: "roll", inputs: {}, base: "" },
   { calculator: "roll", inputs: { expression: "4d6kh3", seed: "7", rolled: "on" }, base: "" },
   { calculator: "teleport", inputs: {}, base: "" },
+  { calculator: "check", inputs: {}, base: "" },
+  {
+    calculator: "check",
+    inputs: { system: "into-the-unknown", roll: "check", target: "15", mode: "both", group: "1, 4" },
+    base: "../",
+  },
+  { calculator: "check", inputs: { system: "orcus", roll: "check", versus: "2" }, base: "" },
+  { calculator: "dying", inputs: {}, base: "" },
+  { calculator: "dying", inputs: { system: "3d6-combat", failures: "2" }, base: "" },
 ];
 const WEB_STRINGS = [...WEB_REQUESTS.map((request) => JSON.stringify(request)), "{not json", "[]"];
 

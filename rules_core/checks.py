@@ -1,0 +1,418 @@
+"""Checks and saves: the chance that a natural roll plus a bonus meets a target.
+
+Each system's `checks:` and `saves:` sections of rules.yml say which dice the roll uses,
+its fixed target or named difficulties, whether advantage, the escalation die or a
+"save ends" repeat applies, and how contests and group checks go. Nothing here names a
+system: what a text does not define is refused with the text's own `not_defined` note.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from fractions import Fraction
+from functools import cache
+from math import ceil, comb
+from typing import Any
+
+from rules_core.dice import Distribution, parse
+from rules_core.systems import Citation, NotDefined, RulesError, Sources, System
+
+MAX_MODIFIER = 1000
+MAX_ROUNDS = 100
+MAX_GROUP = 12
+
+# The rules.yml section of each kind of roll, and what a refusal calls it.
+KINDS = {"check": ("checks", "checks"), "save": ("saves", "saving throws")}
+
+
+@cache
+def natural_distribution(roll: str) -> Distribution:
+    """The natural roll ('1d20', '2d20kh1', '3d6'): a handful, reused."""
+    return parse(roll).distribution()
+
+
+def section(system: System, kind: str) -> dict:
+    if kind not in KINDS:
+        raise RulesError(f"Unknown kind of roll {kind!r} (known: {', '.join(KINDS)}).")
+    name, what = KINDS[kind]
+    return system.rule(name, what)
+
+
+def advantage_rule(system: System, entry: dict) -> dict | None:
+    """A section's advantage dice, or None; a name points at another section's rule."""
+    rule = entry.get("advantage")
+    if isinstance(rule, str):
+        return system.rules[rule].get("advantage")
+    return rule
+
+
+def natural_roll(
+    system: System, entry: dict, advantage: int, disadvantage: int, sources: Sources
+) -> str:
+    """The dice a roll uses once advantage and disadvantage (counts) are applied."""
+    if advantage < 0 or disadvantage < 0:
+        raise RulesError("Advantage and disadvantage are counts of 0 or more.")
+    if not (advantage or disadvantage):
+        return str(entry["roll"])
+    rule = advantage_rule(system, entry)
+    if rule is None:
+        raise system.not_defined("advantage", "advantage and disadvantage dice for this roll")
+    sources.cite(rule.get("cite"))
+    sources.interpret(entry.get("advantage_interpretation"))
+    if advantage and disadvantage:
+        sources.interpret(rule.get("both"))
+        return str(entry["roll"])
+    return str(rule["advantage" if advantage else "disadvantage"])
+
+
+def success_chance(roll: str, modifier: int, target: int) -> Fraction:
+    """P(natural + modifier >= target): no natural-roll rule applies to checks and saves."""
+    return natural_distribution(roll).at_least(target - modifier)
+
+
+@dataclass(frozen=True)
+class Difficulty:
+    label: str
+    value: int
+    levels: tuple[int, int] | None
+    interpretation: str | None
+
+
+def difficulties(entry: dict) -> list[Difficulty]:
+    """The named difficulties a section gives: its own rows, or a table's rows."""
+    rule = entry.get("difficulties")
+    if rule is None:
+        return []
+    if "table" in rule:
+        return [
+            Difficulty(str(row[rule["label_column"]]), int(row[rule["value_column"]]), None, None)
+            for row in rule["table"]["rows"]
+        ]
+    return [
+        Difficulty(
+            str(row["label"]),
+            int(row["value"]),
+            (int(row["levels"][0]), int(row["levels"][1])) if row.get("levels") else None,
+            row.get("interpretation"),
+        )
+        for row in rule["rows"]
+    ]
+
+
+@dataclass(frozen=True)
+class CheckSetup:
+    kind: str = "check"  # "check" or "save"
+    bonus: int = 0
+    target: int | None = None  # None: the section's fixed target, or the named difficulty
+    difficulty: str | None = None  # a label from the section's difficulties
+    level: int | None = None  # for difficulties given by level
+    advantage: int = 0  # how many circumstances grant advantage
+    disadvantage: int = 0
+    escalation: int = 0
+    rounds: int = 1  # saves in a row
+
+
+@dataclass(frozen=True)
+class CheckResult:
+    label: str  # what the text calls the roll
+    roll: str  # natural roll after advantage, e.g. "2d20kh1"
+    modifier: int  # bonus + escalation
+    target: int
+    success: Fraction
+    failure: Fraction
+    rounds: int
+    at_least_one: Fraction  # P(a success within `rounds` rolls)
+    expected_rounds: Fraction | None  # rolls until the first success; None if never
+    breakdown: tuple[tuple[str, int], ...]
+    sources: Sources
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "label": self.label,
+            "roll": self.roll,
+            "modifier": self.modifier,
+            "target": self.target,
+            "success": str(self.success),
+            "failure": str(self.failure),
+            "rounds": self.rounds,
+            "at_least_one": str(self.at_least_one),
+            "expected_rounds": _text(self.expected_rounds),
+            "breakdown": [list(part) for part in self.breakdown],
+            **self.sources.to_json(),
+        }
+
+
+def _text(value: Fraction | None) -> str | None:
+    return None if value is None else str(value)
+
+
+def _target(system: System, entry: dict, setup: CheckSetup, sources: Sources) -> int:
+    fixed = entry.get("target")
+    if fixed is not None:
+        if setup.target is not None and setup.target != int(fixed):
+            raise RulesError(
+                f"A {entry['label'].lower()} in {system.short_title} always needs {fixed} "
+                "or higher: change the bonus instead."
+            )
+        if setup.difficulty is not None:
+            raise RulesError(f"A {entry['label'].lower()} has a fixed target of {fixed}.")
+        return int(fixed)
+    if setup.difficulty is not None:
+        if setup.target is not None:
+            raise RulesError("Give either a target or a named difficulty, not both.")
+        return _named_difficulty(system, entry, setup, sources)
+    if setup.target is None:
+        raise RulesError("Give the target (the DC) to meet.")
+    if abs(setup.target) > MAX_MODIFIER:
+        raise RulesError(f"The target must be within ±{MAX_MODIFIER}.")
+    return setup.target
+
+
+def _named_difficulty(system: System, entry: dict, setup: CheckSetup, sources: Sources) -> int:
+    rows = difficulties(entry)
+    if not rows:
+        raise system.not_defined("difficulties", "named difficulties")
+    named = [row for row in rows if row.label.casefold() == str(setup.difficulty).casefold()]
+    if not named:
+        known = ", ".join(dict.fromkeys(row.label for row in rows))
+        raise RulesError(
+            f"{setup.difficulty!r} is not a difficulty {system.short_title} names (known: {known})."
+        )
+    sources.cite(entry["difficulties"].get("cite"))
+    by_level = [row for row in named if row.levels is not None]
+    if by_level:
+        if setup.level is None:
+            spans = ", ".join(f"{row.levels[0]}-{row.levels[1]}" for row in by_level)
+            raise RulesError(f"Give the level: the text gives this difficulty for levels {spans}.")
+        fitting = [row for row in by_level if row.levels[0] <= setup.level <= row.levels[1]]
+        if not fitting:
+            spans = ", ".join(f"{row.levels[0]}-{row.levels[1]}" for row in by_level)
+            raise NotDefined(
+                f"{system.title} gives the {named[0].label} difficulty for levels {spans} "
+                f"only, not for level {setup.level}.",
+                [Citation(**cited) for cited in entry["difficulties"].get("cite", [])],
+            )
+        named = fitting
+    sources.interpret(named[0].interpretation)
+    return named[0].value
+
+
+def _escalation(system: System, entry: dict, escalation: int, sources: Sources) -> None:
+    if not escalation:
+        return
+    rule = entry.get("escalation")
+    if rule is None:
+        raise system.not_defined("escalation", f"an escalation bonus to a {entry['label'].lower()}")
+    if not 0 <= escalation <= int(rule["max"]):
+        raise RulesError(f"The escalation die runs from 0 to {rule['max']}.")
+    sources.cite(rule.get("cite"))
+    sources.interpret(rule.get("interpretation"))
+
+
+def _cite_section(entry: dict, sources: Sources) -> None:
+    sources.cite(entry.get("cite"))
+    sources.cite(entry.get("bonus", {}).get("cite"))
+    sources.interpret(entry.get("interpretation"))
+    for note in entry.get("unstated", []):
+        sources.interpret(note)
+
+
+def check(system: System, setup: CheckSetup) -> CheckResult:
+    entry = section(system, setup.kind)
+    sources = Sources()
+    _cite_section(entry, sources)
+    if abs(setup.bonus) > MAX_MODIFIER:
+        raise RulesError(f"The bonus must be within ±{MAX_MODIFIER}.")
+    if not 1 <= setup.rounds <= MAX_ROUNDS:
+        raise RulesError(f"The number of rounds must be from 1 to {MAX_ROUNDS}.")
+    target = _target(system, entry, setup, sources)
+    _escalation(system, entry, setup.escalation, sources)
+    roll = natural_roll(system, entry, setup.advantage, setup.disadvantage, sources)
+    if setup.rounds > 1 and entry.get("repeat"):
+        sources.cite(entry["repeat"].get("cite"))
+    modifier = setup.bonus + setup.escalation
+    success = success_chance(roll, modifier, target)
+    breakdown = [("Bonus", setup.bonus)]
+    if setup.escalation:
+        breakdown.append(("Escalation die", setup.escalation))
+    return CheckResult(
+        label=str(entry["label"]),
+        roll=roll,
+        modifier=modifier,
+        target=target,
+        success=success,
+        failure=1 - success,
+        rounds=setup.rounds,
+        at_least_one=1 - (1 - success) ** setup.rounds,
+        # One roll a round until the first success: a geometric count, mean 1/p.
+        expected_rounds=1 / success if success else None,
+        breakdown=tuple(breakdown),
+        sources=sources,
+    )
+
+
+@dataclass(frozen=True)
+class Side:
+    bonus: int = 0
+    advantage: int = 0
+    disadvantage: int = 0
+
+
+@dataclass(frozen=True)
+class ContestResult:
+    label: str
+    rolls: tuple[str, str]
+    win: Fraction  # the first side's total is higher
+    tie: Fraction
+    lose: Fraction
+    tie_rule: str
+    sources: Sources
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "label": self.label,
+            "rolls": list(self.rolls),
+            "win": str(self.win),
+            "tie": str(self.tie),
+            "lose": str(self.lose),
+            "tie_rule": self.tie_rule,
+            **self.sources.to_json(),
+        }
+
+
+def contest(system: System, first: Side, second: Side) -> ContestResult:
+    """Two checks compared: the higher total wins; a tie goes as the text says."""
+    entry = section(system, "check")
+    rule = entry.get("contest")
+    if rule is None:
+        raise system.not_defined("contest", "contests (opposed checks)")
+    sources = Sources()
+    _cite_section(entry, sources)
+    sources.cite(rule.get("cite"))
+    for side in (first, second):
+        if abs(side.bonus) > MAX_MODIFIER:
+            raise RulesError(f"Each bonus must be within ±{MAX_MODIFIER}.")
+    rolls = tuple(
+        natural_roll(system, entry, side.advantage, side.disadvantage, sources)
+        for side in (first, second)
+    )
+    a = natural_distribution(rolls[0]) + first.bonus
+    b = natural_distribution(rolls[1]) + second.bonus
+    difference = a - b
+    win = difference.at_least(1)
+    lose = difference.at_most(-1)
+    return ContestResult(
+        label=str(entry["label"]),
+        rolls=(rolls[0], rolls[1]),
+        win=win,
+        tie=1 - win - lose,
+        lose=lose,
+        tie_rule=str(rule["tie"]),
+        sources=sources,
+    )
+
+
+@dataclass(frozen=True)
+class GroupResult:
+    label: str
+    roll: str
+    target: int
+    members: tuple[Fraction, ...]  # each member's chance
+    needed: int  # successes the group needs
+    success: Fraction
+    sources: Sources
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "label": self.label,
+            "roll": self.roll,
+            "target": self.target,
+            "members": [str(p) for p in self.members],
+            "needed": self.needed,
+            "success": str(self.success),
+            **self.sources.to_json(),
+        }
+
+
+def group_check(
+    system: System,
+    bonuses: Sequence[int],
+    target: int,
+    advantage: int = 0,
+    disadvantage: int = 0,
+) -> GroupResult:
+    """Everyone rolls; the group succeeds if enough of them do (the text's share)."""
+    entry = section(system, "check")
+    rule = entry.get("group")
+    if rule is None:
+        raise system.not_defined("group", "group checks")
+    if not 1 <= len(bonuses) <= MAX_GROUP:
+        raise RulesError(f"A group check needs 1 to {MAX_GROUP} members' bonuses.")
+    if any(abs(bonus) > MAX_MODIFIER for bonus in bonuses) or abs(target) > MAX_MODIFIER:
+        raise RulesError(f"Bonuses and the target must be within ±{MAX_MODIFIER}.")
+    sources = Sources()
+    _cite_section(entry, sources)
+    sources.cite(rule.get("cite"))
+    roll = natural_roll(system, entry, advantage, disadvantage, sources)
+    members = tuple(success_chance(roll, bonus, target) for bonus in bonuses)
+    needed = ceil(Fraction(str(rule["at_least"])) * len(members))
+    # successes[k] = P(exactly k members succeed), built one member at a time.
+    successes = [Fraction(1)]
+    for p in members:
+        successes = [
+            (successes[k] if k < len(successes) else 0) * (1 - p)
+            + (successes[k - 1] * p if k else 0)
+            for k in range(len(successes) + 1)
+        ]
+    return GroupResult(
+        label=str(entry["label"]),
+        roll=roll,
+        target=target,
+        members=members,
+        needed=needed,
+        success=sum(successes[needed:], Fraction(0)),
+        sources=sources,
+    )
+
+
+@dataclass(frozen=True)
+class ExtendedResult:
+    label: str
+    check: CheckResult
+    successes: int  # needed
+    failures: int  # that end the challenge
+    success: Fraction  # the successes come before the failures
+    sources: Sources
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            **self.check.to_json(),
+            "label": self.label,
+            "successes": self.successes,
+            "failures": self.failures,
+            "challenge": str(self.success),
+            **self.sources.to_json(),
+        }
+
+
+def extended_challenge(system: System, setup: CheckSetup, successes: int) -> ExtendedResult:
+    """Checks until `successes` successes or the text's number of failures, whichever first."""
+    entry = section(system, "check")
+    rule = entry.get("extended")
+    if rule is None:
+        raise system.not_defined("extended", "extended challenges")
+    if not 1 <= successes <= MAX_ROUNDS:
+        raise RulesError(f"The successes needed must be from 1 to {MAX_ROUNDS}.")
+    one = check(system, replace(setup, kind="check", rounds=1))
+    sources = one.sources
+    sources.cite(rule.get("cite"))
+    sources.interpret(rule.get("interpretation"))
+    failures = int(rule["failures"])
+    p = one.success
+    # The last check is the n-th success, after f < failures failures in any order.
+    chance = sum(
+        (comb(successes - 1 + f, f) * p**successes * (1 - p) ** f for f in range(failures)),
+        Fraction(0),
+    )
+    return ExtendedResult(str(rule["label"]), one, successes, failures, chance, sources)
