@@ -21,7 +21,7 @@ from rules_core.cli import main
 from rules_core.fields import Field
 from rules_core.requests import REQUESTS, InputErrors
 from rules_core.systems import NotDefined, get_system, system_slugs
-from rules_core.web import CALCULATORS, handle
+from rules_core.web import CALCULATORS, handle, situation_choices
 
 # ------------------------------------------------------------------ inputs to options
 
@@ -43,19 +43,15 @@ _DICE = [
 _DIES = ["d8", "8", "1d10", "x9", ""]
 
 
-def _situations() -> list[str]:
-    names = {
-        name
-        for slug in system_slugs()
-        for name in (get_system(slug).rules.get("attack") or {}).get("situations", {})
-    }
+def _situations(source: tuple[str, ...]) -> list[str]:
+    names = {name for choices in situation_choices(source).values() for name, _ in choices}
     return sorted(names)
 
 
 def _value(field: Field) -> st.SearchStrategy[str]:
     if field.kind == "system":
         return st.sampled_from([*system_slugs(), "nowhere"])
-    if field.name == "mode":  # the CLI's flags cannot write an unknown mode
+    if field.name in ("mode", "roll"):  # the CLI's flags cannot write an unknown choice
         return st.sampled_from([value for value, _ in field.choices])
     if field.kind == "choice":
         return st.sampled_from([*(value for value, _ in field.choices), "sideways"])
@@ -66,7 +62,7 @@ def _value(field: Field) -> st.SearchStrategy[str]:
     if field.kind == "die":
         return st.sampled_from(_DIES)
     if field.kind == "situations":
-        names = st.sampled_from([*_situations(), "nope"])
+        names = st.sampled_from([*_situations(field.source), "nope"])
         return st.lists(names, max_size=3).map(",".join)
     low, high = field.minimum or 0, field.maximum or 100
     return st.one_of(st.sampled_from(_NUMBERS), st.integers(low - 2, high + 2).map(str))
@@ -107,8 +103,10 @@ def to_argv(name: str, inputs: dict[str, str]) -> list[str]:
             positional = [value]
         elif field.name == "mode":
             argv += [] if value == "normal" else [f"--{value}"]
+        elif field.name == "roll":  # check or save: the CLI's --save flag
+            argv += [field.option] if value == "save" else []
         elif field.name == "situations":
-            argv += [f"--situation={part}" for part in value.split(",") if part]
+            argv += [f"{field.option}={part}" for part in value.split(",") if part]
         elif field.name == "rolled":
             argv += ["--odds-only"] if value != "on" else []
         elif field.name in ("resistant", "vulnerable") or field.kind == "check":
