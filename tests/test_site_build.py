@@ -113,15 +113,6 @@ def test_every_system_has_its_pages_and_edit_links(site: Path, systems, slug: st
         assert f"/edit/main/content/{slug}/pages/{name}.md" in page
 
 
-def test_glossary_links_carry_the_short_definition(site: Path) -> None:
-    combat = (site / "orcus" / "combat" / "index.html").read_text(encoding="utf-8")
-    link = re.search(
-        r'<a class="term-link" href="([^"]+)" title="([^"]+)">combat advantage</a>', combat, re.I
-    )
-    assert link is not None
-    assert "#combat-advantage" in link.group(1)
-
-
 @pytest.mark.parametrize("slug", SLUGS)
 def test_every_rules_page_names_its_system(site: Path, systems, slug: str) -> None:
     system = systems[slug]
@@ -241,7 +232,8 @@ def test_glossary_links_carry_the_short_definition(site: Path, systems, slug: st
     linked = 0
     for name in system.pages:
         text = (site / slug / name / "index.html").read_text(encoding="utf-8")
-        for href, title in re.findall(r'<a href="([^"]+)" title="([^"]+)">', text):
+        links = re.findall(r'<a class="term-link" href="([^"]+)" title="([^"]+)">', text)
+        for href, title in links:
             entry = definitions.get(html.unescape(title))
             if entry is not None:
                 assert entry.see_anchor is None or href.endswith(f"#{entry.see_anchor}"), href
