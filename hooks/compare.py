@@ -256,9 +256,9 @@ def _answer(concept: Concept, system: System) -> list[str]:
     if concept.calculator == "attack":
         # The page's own numbers replace this answer live (calculators.mjs): the same
         # short answer the attack calculator gives, in a slot of its own.
-        slot = f'<div class="compare-answer" data-system="{escape(system.slug)}">'
-        lines += [slot, f'<div class="compare-figures">{_short_answer(result)}</div>', "</div>"]
-        lines.append("")
+        # A paragraph the page's own numbers refill live (calculators.mjs); attr_list
+        # names its system (raw HTML blocks would end the tab they stand in).
+        lines += [_short_answer(result), f'{{: .compare-answer data-system="{system.slug}" }}', ""]
     elif data is None:  # the system's text has no such rule, and the answer says so
         lines += [_escape_markdown(result["message"]), ""]
     else:
@@ -268,23 +268,22 @@ def _answer(concept: Concept, system: System) -> list[str]:
     return [*lines, f"[Open in the calculator]({link})", ""]
 
 
-_HEADLINE = re.compile(r'<div class="calc-headline">.*?</div>', re.S)
+_HEADLINE = re.compile(r'<div class="calc-headline">(.*?)</div>', re.S)
 
 
 def _short_answer(result: dict) -> str:
-    """The attack calculator's short answer as HTML: its headline, the message of a system
-    that lacks the rule, or (markup without a headline) the odds as a list."""
+    """The attack calculator's short answer as inline HTML: its headline, the message of a
+    system that lacks the rule, or (markup without a headline) the odds in a line."""
     headline = _HEADLINE.search(result["html"])
     if headline:
-        return headline.group(0)
+        return headline.group(1)
     data = result.get("data")
     if data is None:
-        return f'<div class="calc-undefined"><p>{escape(result["message"])}</p></div>'
+        return escape(result["message"])
     rows = [("Hit", data["hit"]), ("Critical hit", data["crit"]), ("Miss", data["miss"])]
     if data["crit_fail"] is not None:
         rows.append(("Crit fail", data["crit_fail"]))
-    items = "".join(f"<li>{name}: {_percent(value)}</li>" for name, value in rows)
-    return f'<ul class="calc-headline">{items}</ul>'
+    return " · ".join(f"{name} {_percent(value)}" for name, value in rows)
 
 
 def _live_form(concept: Concept) -> list[str]:
@@ -302,7 +301,8 @@ def _live_form(concept: Concept) -> list[str]:
             f'<div class="calc-field calc-field--text"><label class="calc-label" for="{ident}">'
             f'{label}</label><input type="text" id="{ident}" name="{name}" autocomplete="off" '
             f'spellcheck="false" inputmode="text" placeholder="{hint}" '
-            f'value="{escape(values[name])}"></div>'
+            f'value="{escape(values[name])}" aria-describedby="{ident}-error">'
+            f'<span class="calc-error" id="{ident}-error" role="alert"></span></div>'
         )
     for name, value in concept.inputs.items():
         if name not in ("bonus", "defense", "damage"):

@@ -320,6 +320,9 @@ class Comparison {
     replaceQuery(params.toString());
     this.markStale(true);
     if (!ready) return;
+    for (const slot of this.section.querySelectorAll(".calc-error")) slot.textContent = "";
+    for (const control of this.form.querySelectorAll("[aria-invalid]")) control.removeAttribute("aria-invalid");
+    this.section.querySelector(".calc-status-text").textContent = "";
     const id = ++this.latest;
     let left = this.answers.length;
     for (const answer of this.answers) {
@@ -327,13 +330,17 @@ class Comparison {
       ask("attack", request, (data) => {
         if (this.latest !== id) return;
         const response = data.failed ? null : JSON.parse(data.response);
-        const error = this.section.querySelector(".calc-status-text");
         if (response && !response.ok) {
-          error.textContent = Object.values(response.errors || {}).join(" ") || response.message;
-        } else if (response) {
-          error.textContent = "";
-          fillAnswer(answer, response.html);
+          // The same inputs for every system: one message per field is enough.
+          for (const [name, message] of Object.entries(response.errors || {})) {
+            const slot = this.section.querySelector("#" + CSS.escape(`compare-${name}-error`));
+            if (slot) slot.textContent = message;
+            this.form.querySelector(named(name))?.setAttribute("aria-invalid", "true");
+          }
+          if (response.message) this.section.querySelector(".calc-status-text").textContent = response.message;
+          return; // the last good answer stays, marked out of date
         }
+        if (response) fillAnswer(answer, response.html);
         answer.classList.remove("calc-result--stale");
         if (--left === 0 && !performance.getEntriesByName("calc-first-live-result").length) {
           performance.mark("calc-first-live-result");
@@ -347,9 +354,8 @@ function fillAnswer(answer, html) {
   // The short answer of the calculator's result (its headline, or the message of a
   // system that lacks the rule), in the column of its system.
   const parsed = new DOMParser().parseFromString(html, "text/html");
-  const short = parsed.querySelector(".calc-headline, .calc-undefined, .calc-figures");
-  const slot = answer.querySelector(".compare-figures");
-  if (short && slot) slot.replaceChildren(document.adoptNode(short));
+  const short = parsed.querySelector(".calc-headline, .calc-undefined p");
+  if (short) answer.replaceChildren(...[...short.childNodes].map((node) => document.adoptNode(node)));
 }
 
 function addCopyLink(section) {
