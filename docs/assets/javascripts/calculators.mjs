@@ -86,6 +86,7 @@ class Calculator {
   start() {
     const { form, result } = this;
     // The build-time result answers the form as it was built, before the address applies.
+    this.showFieldsFor();
     this.shownKey = this.key();
     this.path = location.pathname; // the page this widget belongs to
     result.setAttribute("aria-busy", "true");
