@@ -11,16 +11,31 @@ from html import escape
 
 from markdown_it import MarkdownIt
 
-from rules_core.systems import get_system
-from rules_core.web import CALCULATORS, Field, handle, situation_choices
+from rules_core.systems import get_system, system_slugs
+from rules_core.web import CALCULATORS, Calculator, Field, handle, situation_choices
 
 PLACEHOLDER = re.compile(r"^\[\[calculator:([a-z]+)\]\]$")
 _markdown = MarkdownIt("commonmark")
 
 
-def _attributes(field: Field) -> str:
-    systems = f' data-systems="{escape(" ".join(field.systems))}"' if field.systems else ""
-    return f'class="calc-field calc-field--{field.kind}"{systems}'
+def default_system(calculator: Calculator) -> str:
+    """The system the form shows before anyone chooses one."""
+    system = next((f for f in calculator.fields if f.kind == "system"), None)
+    return system.default if system is not None else system_slugs()[0]
+
+
+def _attributes(calculator: Calculator, field: Field) -> str:
+    """The field's class and the systems it applies to, from their rules data.
+
+    A field that does not apply to the default system is hidden in the built page
+    already, so nothing moves when the script starts.
+    """
+    systems = calculator.field_systems(field)
+    if systems is None:
+        return f'class="calc-field calc-field--{field.kind}"'
+    hidden = "" if default_system(calculator) in systems else " hidden"
+    listed = escape(" ".join(systems))
+    return f'class="calc-field calc-field--{field.kind}" data-systems="{listed}"{hidden}'
 
 
 def _control(calculator: str, field: Field) -> str:
@@ -43,8 +58,10 @@ def _control(calculator: str, field: Field) -> str:
         for system, choices in situation_choices().items():
             for value, label in choices:
                 box_id = escape(f"{ident}-{system}-{value}")
+                shown = system == default_system(CALCULATORS[calculator])
                 boxes.append(
-                    f'<label class="calc-check" for="{box_id}" data-systems="{escape(system)}">'
+                    f'<label class="calc-check" for="{box_id}" data-systems="{escape(system)}"'
+                    f"{'' if shown else ' hidden'}>"
                     f'<input type="checkbox" id="{box_id}" data-situation="{escape(value)}"> '
                     f"{escape(label)}</label>"
                 )
@@ -66,7 +83,7 @@ def _control(calculator: str, field: Field) -> str:
 
 def render_form(name: str) -> str:
     calculator = CALCULATORS[name]
-    parts = []
+    parts, more = [], []
     for field in calculator.fields:
         ident = f"{name}-{field.name}"
         hint = (
@@ -90,7 +107,12 @@ def render_form(name: str) -> str:
                 '<button type="button" class="md-button md-button--primary calc-roll">Roll</button>'
             )
         error = f'<span class="calc-error" id="{ident}-error" role="alert"></span>'
-        parts.append(f"<div {_attributes(field)}>{label}{control}{hint}{error}</div>")
+        block = f"<div {_attributes(calculator, field)}>{label}{control}{hint}{error}</div>"
+        (more if field.more else parts).append(block)
+    if more:
+        parts.append(
+            f'<details class="calc-more"><summary>More options</summary>{"".join(more)}</details>'
+        )
     return f'<form class="calc-form" novalidate>{"".join(parts)}</form>'
 
 

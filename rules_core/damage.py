@@ -5,8 +5,63 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from fractions import Fraction
 
-from rules_core.dice import MAX_CONSTANT, Distribution, Expression, parse
-from rules_core.systems import RulesError, Sources, System
+from rules_core.dice import (
+    MAX_CONSTANT,
+    NOTATIONS,
+    DiceError,
+    Distribution,
+    Expression,
+    NotationError,
+    parse,
+)
+from rules_core.systems import RulesError, Sources, System, get_system, system_slugs
+
+
+def notations(system: System) -> frozenset[str]:
+    """The dice notations beyond NdX that the system's text defines (its rules data)."""
+    return frozenset((system.rules.get("damage") or {}).get("notation") or ())
+
+
+def _notation_refused(system: System, error: NotationError) -> DiceError:
+    """The refusal, naming the systems whose texts do define the notation (from data)."""
+    others = [
+        get_system(slug).title
+        for slug in system_slugs()
+        if error.notation in notations(get_system(slug))
+    ]
+    where = (
+        f" It is defined by {' and '.join(others)}." if others else " No system here defines it."
+    )
+    return DiceError(
+        f"{system.title} does not define {NOTATIONS[error.notation]} in its text: "
+        f"{error.written!r}.{where}"
+    )
+
+
+def parse_for(
+    system: System,
+    text: str,
+    *,
+    weapon_die: int | None = None,
+    level: int | None = None,
+    sources: Sources | None = None,
+) -> Expression:
+    """A damage roll as the system's text writes it: only the notations it defines.
+
+    With `sources`, each notation used is cited with its labelled reading.
+    """
+    try:
+        expression = parse(text, weapon_die=weapon_die, level=level, notations=notations(system))
+    except NotationError as error:
+        raise _notation_refused(system, error) from None
+    if sources is not None:
+        defined = (system.rules.get("damage") or {}).get("notation") or {}
+        for name in sorted(expression.notations):
+            entry = defined.get(name) if isinstance(defined, dict) else None
+            if entry:
+                sources.cite(entry.get("cite"))
+                sources.interpret(entry.get("interpretation"))
+    return expression
 
 
 @dataclass(frozen=True)
@@ -53,7 +108,13 @@ def _critical(
     if setup.extra_crit:
         if critical.get("extra_dice") != "rolled":
             raise system.not_defined("extra_crit", "extra critical-hit dice")
-        extra = parse(setup.extra_crit, weapon_die=setup.weapon_die, level=setup.level)
+        extra = parse_for(
+            system,
+            setup.extra_crit,
+            weapon_die=setup.weapon_die,
+            level=setup.level,
+            sources=sources,
+        )
     kind = critical["kind"]
     if kind == "maximise":
         return expression.with_dice_maximised(), extra.distribution() if extra else None, 1
@@ -105,7 +166,9 @@ def damage(system: System, setup: DamageSetup) -> DamageResult:
     rule = system.rule("damage", "damage")
     sources = Sources()
     sources.cite(rule.get("cite"))
-    expression = parse(setup.expression, weapon_die=setup.weapon_die, level=setup.level)
+    expression = parse_for(
+        system, setup.expression, weapon_die=setup.weapon_die, level=setup.level, sources=sources
+    )
     if not expression.dice_terms() and not expression.terms:
         raise RulesError("Give a damage roll such as 2d6+3.")
     extra: Distribution | None = None

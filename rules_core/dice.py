@@ -29,25 +29,11 @@ How the counts are computed (all pure Python, standard library only):
   enumeration of the ``s^n`` rolls.  Keep lowest is keep highest reflected.
 * Sums of different distributions are Kronecker products of packed integers.
 
-Bounds (module constants; ``DiceError`` is raised before any heavy work):
-
-* MAX_TEXT_LENGTH = 200 characters in an expression;
-* MAX_TERMS = 20 numbers and dice groups;
-* MAX_DICE = 200 dice in all (after ``x N`` and ``x Level``);
-* MAX_SIDES = 1000 sides per die (d1 is a valid die);
-* MAX_KEEP_DICE = 40 dice in a group that keeps some of them;
-* MAX_CONSTANT = 1,000,000 for a number;
-* MAX_LEVEL = 100 for ``x Level``;
-* MAX_TABLE_BITS = 600,000: (possible totals) x (bits of the number of rolls), the
-  size of the exact table, which is what the time depends on.  200d6 and 40d12 fit;
-  200d20 does not;
-* MAX_COMBINED_TABLE_BITS = 300,000: the same when a group that keeps dice must be
-  combined with other dice (a general big-integer product, which costs more);
-* MAX_WORK_BITS and MAX_SPAN bound single `Distribution` operations the same way.
-
-At these bounds an expression takes at most about 20 ms in CPython and about 50 ms
-in Pyodide (measured with benchmarks/bench_dice.py and under Node); ordinary ones
-such as 4d6kh3 or 40d12 take well under 2 ms in either.
+Bounds: the module constants MAX_TEXT_LENGTH, MAX_TERMS, MAX_DICE, MAX_SIDES,
+MAX_KEEP_DICE, MAX_CONSTANT, MAX_LEVEL, MAX_TABLE_BITS, MAX_COMBINED_TABLE_BITS,
+MAX_WORK_BITS and MAX_SPAN, each described where it is defined below (with examples
+that tests/test_dice.py checks against the code).  ``DiceError`` is raised before any
+heavy work.  benchmarks/bench_dice.py measures the time at the bounds.
 """
 
 from __future__ import annotations
@@ -57,7 +43,7 @@ import math
 import re
 import sys
 from array import array
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from itertools import accumulate, repeat
@@ -76,9 +62,11 @@ __all__ = [
     "MAX_TERMS",
     "MAX_TEXT_LENGTH",
     "MAX_WORK_BITS",
+    "NOTATIONS",
     "DiceError",
     "Distribution",
     "Expression",
+    "NotationError",
     "Term",
     "keep",
     "parse",
@@ -122,6 +110,25 @@ class DiceError(ValueError):
 
     The message is one sentence meant for the user, naming what is wrong.
     """
+
+
+NOTATIONS = {
+    "weapon-dice": "weapon dice (dW, [W])",
+    "per-level": "a die times a count ('X x Level', d8 x Level, d8 x 3)",
+    "multiply-die": "a rolled total times a number ('Multiply a Die', 10 x 1d6, 2d8 x 10)",
+}
+"""The notations beyond plain dice that a system's text may define, by name."""
+
+
+class NotationError(DiceError):
+    """An expression uses a notation that the caller's set of notations leaves out."""
+
+    def __init__(self, notation: str, written: str) -> None:
+        super().__init__(
+            f"{written!r} is written in a notation not allowed here: {NOTATIONS[notation]}."
+        )
+        self.notation = notation
+        self.written = written
 
 
 # ----------------------------------------------------------- packed polynomials
@@ -622,6 +629,17 @@ class Distribution:
             result = _unpack(_pack(counts, size) ** n, length, size)
         return Distribution._make(n * self.offset, tuple(result), total)
 
+    def scaled(self, factor: int) -> Distribution:
+        """The distribution of ``factor * X`` (``factor`` >= 1): the same counts, spread out."""
+        if isinstance(factor, bool) or not isinstance(factor, int) or factor < 1:
+            raise DiceError(f"A scale factor is a whole number, at least 1, not {factor!r}.")
+        if factor == 1:
+            return self
+        _check_work((len(self.counts) - 1) * factor + 1, max(self.counts), "the multiplied roll")
+        counts = [0] * ((len(self.counts) - 1) * factor + 1)
+        counts[::factor] = self.counts
+        return Distribution._make(self.offset * factor, tuple(counts), self._total)
+
     def map(self, f: Callable[[int], int]) -> Distribution:
         """The distribution of ``f(X)`` (for example ``max(0, x - 5)`` or ``x // 2``)."""
         mapped: dict[int, int] = {}
@@ -682,7 +700,8 @@ class Term:
     the highest or lowest, if ``keep`` is set); a number has ``count == 0`` and its
     value in ``constant`` (>= 0).  ``sign`` is +1 or -1.  ``is_weapon`` marks dice
     written dW / [W], ``per_level`` a count (or number) multiplied by the level,
-    ``percentile`` dice written d%.
+    ``percentile`` dice written d%.  ``factor`` multiplies the group's rolled total
+    (the 3d6 rules' "Multiply a Die": ``10 x 1d6`` is one d6 times 10, not 10d6).
     """
 
     sign: int = 1
@@ -694,6 +713,7 @@ class Term:
     is_weapon: bool = False
     per_level: bool = False
     percentile: bool = False
+    factor: int = 1
 
     @property
     def is_dice(self) -> bool:
@@ -715,14 +735,19 @@ class Term:
             dice = f"{self.count}d{self.sides}"
         if self.keep is not None:
             dice += f"{'kh' if self.keep_highest else 'kl'}{self.keep}"
-        return dice
+        return dice if self.factor == 1 else f"{dice}x{self.factor}"
+
+    def _bounds(self) -> tuple[int, int]:
+        if not self.is_dice:
+            return self.constant, self.constant
+        return self.kept * self.factor, self.kept * self.sides * self.factor
 
     def minimum(self) -> int:
-        low, high = (self.kept, self.kept * self.sides) if self.is_dice else (self.constant,) * 2
+        low, high = self._bounds()
         return low if self.sign > 0 else -high
 
     def maximum(self) -> int:
-        low, high = (self.kept, self.kept * self.sides) if self.is_dice else (self.constant,) * 2
+        low, high = self._bounds()
         return high if self.sign > 0 else -low
 
     def distribution(self) -> Distribution:
@@ -737,6 +762,7 @@ class Term:
             )
         else:
             result = keep(self.count, self.sides, self.keep, self.keep_highest)
+        result = result.scaled(self.factor)
         return result if self.sign > 0 else -result
 
 
@@ -766,9 +792,11 @@ def _check_limits(terms: Sequence[Term], text: str) -> None:
         if not term.count:
             continue
         dice += term.count
-        length += term.kept * (term.sides - 1)
+        length += term.kept * (term.sides - 1) * term.factor
         rolls *= term.sides**term.count
-        if term.keep is None:
+        if term.factor != 1:
+            tables += 1  # a multiplied roll is a table of its own
+        elif term.keep is None:
             plain = plain or term.sides > 1
             continue
         if term.count > MAX_KEEP_DICE:
@@ -803,19 +831,22 @@ class Expression:
 
     terms: tuple[Term, ...]
     text: str
+    notations: frozenset[str] = frozenset()  # the NOTATIONS the written text used
 
     def __str__(self) -> str:
         return self.text
 
     @classmethod
-    def from_terms(cls, terms: Sequence[Term]) -> Expression:
+    def from_terms(
+        cls, terms: Sequence[Term], notations: frozenset[str] = frozenset()
+    ) -> Expression:
         """An expression of the given terms, checked against the bounds."""
         terms = tuple(terms)
         if not terms:
             raise DiceError("An expression needs at least one term.")
         text = _render(terms)
         _check_limits(terms, text)
-        return cls(terms, text)
+        return cls(terms, text, notations)
 
     def dice_terms(self) -> tuple[Term, ...]:
         """The terms that roll dice."""
@@ -832,9 +863,12 @@ class Expression:
         constant = 0
         plain: dict[int, int] = {}  # sides -> dice, added or subtracted
         keeps: dict[tuple[int, int, int, bool, int], int] = {}  # group -> times
+        multiplied: list[Distribution] = []  # rolled totals times a number
         for term in self.terms:
             if not term.is_dice:
                 constant += term.sign * term.constant
+            elif term.factor != 1:
+                multiplied.append(term.distribution())
             elif term.keep is None:
                 plain[term.sides] = plain.get(term.sides, 0) + term.count
                 if term.sign < 0:
@@ -853,6 +887,7 @@ class Expression:
             if sign < 0:
                 group = -group
             parts.append((group.offset, group.counts, group.total, times))
+        parts += [(group.offset, group.counts, group.total, 1) for group in multiplied]
         if not parts:
             return Distribution.constant(constant)
         offset, counts, total = _convolve(parts)
@@ -865,7 +900,10 @@ class Expression:
         subtracted dice term takes its lowest roll, so ``1d8-1d4`` becomes ``8-1``.
         """
         terms = tuple(
-            Term(sign=term.sign, constant=term.kept * (term.sides if term.sign > 0 else 1))
+            Term(
+                sign=term.sign,
+                constant=term.kept * (term.sides if term.sign > 0 else 1) * term.factor,
+            )
             if term.is_dice
             else term
             for term in self.terms
@@ -944,17 +982,31 @@ class _Factor:
     dice: Term | None = None
     per_level: bool = False
     is_level: bool = False
+    explicit: bool = False  # dice written with their count ("1d6"), not a die type ("d6")
 
 
 class _Parser:
     def __init__(
-        self, text: str, tokens: list[_Token], weapon_die: int | None, level: int | None
+        self,
+        text: str,
+        tokens: list[_Token],
+        weapon_die: int | None,
+        level: int | None,
+        notations: frozenset[str] | None = None,
     ) -> None:
         self.text = text
         self.tokens = tokens
         self.index = 0
         self.weapon_die = weapon_die
         self.level = level
+        self.notations = notations
+        self.used: set[str] = set()
+
+    def use(self, notation: str, start: int) -> None:
+        """Refuse a notation outside the allowed set, naming what was written."""
+        if self.notations is not None and notation not in self.notations:
+            raise NotationError(notation, self.snippet(start) or self.text.strip())
+        self.used.add(notation)
 
     # -- helpers
 
@@ -1033,6 +1085,7 @@ class _Parser:
                 )
             factor = self.multiply(factor, self.factor(), start)
         if factor.is_level:
+            self.use("per-level", start)
             factor.value = self.level_value()
             factor.per_level = True
         if factor.dice is not None:
@@ -1055,6 +1108,7 @@ class _Parser:
             left, right = right, left
         for factor in (left, right):
             if factor.is_level:
+                self.use("per-level", start)
                 factor.value = self.level_value()
                 factor.per_level = True
                 factor.is_level = False
@@ -1069,6 +1123,20 @@ class _Parser:
                 f"Cannot multiply a group that keeps dice: {self.snippet(start)} (write the "
                 "groups out, as in 4d6kh3+4d6kh3)."
             )
+        if left.explicit:  # "Multiply a Die": the rolled total times the number
+            self.use("multiply-die", start)
+            if right.value == 0:
+                return _Factor(start, value=0, per_level=per_level)
+            factor = dice.factor * right.value
+            if factor > MAX_CONSTANT:
+                raise DiceError(
+                    f"Number too large: {self.snippet(start)} multiplies by {factor:,} "
+                    f"(at most {MAX_CONSTANT:,})."
+                )
+            return _Factor(
+                start, dice=replace(dice, factor=factor, per_level=per_level), explicit=True
+            )
+        self.use("per-level", start)  # a die type times a count, as in "X x Level"
         count = dice.count * right.value
         if count > MAX_DICE:
             raise DiceError(
@@ -1084,9 +1152,9 @@ class _Parser:
         kind, value, start, _ = token
         if kind == "num":
             if self.peek() == "d":
-                return self.dice(start, value)
+                return self.dice(start, value, explicit=True)
             if self.peek() == "[w]":
-                return self.weapon_bracket(start, value)
+                return self.weapon_bracket(start, value, explicit=True)
             return _Factor(start, value=value)
         if kind == "d":
             self.index -= 1
@@ -1098,17 +1166,18 @@ class _Parser:
             return _Factor(start, is_level=True)
         raise self.unexpected(token)
 
-    def weapon_bracket(self, start: int, count: int) -> _Factor:
+    def weapon_bracket(self, start: int, count: int, explicit: bool = False) -> _Factor:
         self.take()  # [w]
+        self.use("weapon-dice", start)
         sides = self.weapon_sides("[W]")
-        return _Factor(start, dice=self.group(start, count, sides, weapon=True))
+        return _Factor(start, dice=self.group(start, count, sides, weapon=True), explicit=explicit)
 
     def weapon_sides(self, written: str) -> int:
         if self.weapon_die is None:
             raise DiceError(f"{written} needs a weapon die (for example --weapon d8).")
         return self.weapon_die
 
-    def dice(self, start: int, count: int) -> _Factor:
+    def dice(self, start: int, count: int, explicit: bool = False) -> _Factor:
         self.take()  # d
         kind = self.peek()
         percentile = weapon = False
@@ -1119,12 +1188,14 @@ class _Parser:
             sides, percentile = 100, True
         elif kind == "w":
             self.take()
+            self.use("weapon-dice", start)
             sides, weapon = self.weapon_sides("dW"), True
         else:
             raise DiceError(
                 f"Missing number of sides after 'd' in {self.snippet(start)!r} (for example 3d6)."
             )
-        return _Factor(start, dice=self.group(start, count, sides, weapon, percentile))
+        dice = self.group(start, count, sides, weapon, percentile)
+        return _Factor(start, dice=dice, explicit=explicit)
 
     def group(
         self, start: int, count: int, sides: int, weapon: bool = False, percentile: bool = False
@@ -1209,7 +1280,13 @@ def _parse_simple(lowered: str) -> list[Term] | None:
     return terms or None
 
 
-def parse(text: str, *, weapon_die: int | None = None, level: int | None = None) -> Expression:
+def parse(
+    text: str,
+    *,
+    weapon_die: int | None = None,
+    level: int | None = None,
+    notations: Collection[str] | None = None,
+) -> Expression:
     """Parse a dice expression such as ``3d4+3``, ``4d6kh3``, ``2dW+5`` or ``d8 x Level``.
 
     Grammar (case-insensitive; spaces allowed between parts; "−" and "–" are minus
@@ -1222,12 +1299,19 @@ def parse(text: str, *, weapon_die: int | None = None, level: int | None = None)
     * ``NdXkhK`` / ``NdXklK`` keeping the highest / lowest K dice (``kK`` is ``khK``,
       ``kh`` alone keeps 1);
     * ``NdW`` / ``dW`` or ``N[W]`` / ``[W]``: N weapon dice, with ``weapon_die`` sides;
-    * a product with ``x``: ``d8 x 3`` (3d8), ``d8 x Level`` / ``Level x d8`` (level
-      dice of type d8, the "X x Level" damage), ``2 x Level`` (a number), ``Level``.
+    * a product with ``x``: a die type times a count is that many dice, ``d8 x 3``
+      (3d8), ``d8 x Level`` / ``Level x d8`` (Level dice of type d8, the 3d6 rules'
+      "X x Level"); dice written with their count times a number multiply the rolled
+      total, ``10 x 1d6`` / ``2d8 x 10`` (the 3d6 rules' "Multiply a Die"); ``2 x Level``
+      is a number, and so is ``Level``.
+
+    ``notations`` limits the notations beyond plain dice to the named ones (keys of
+    NOTATIONS): weapon dice, "per-level" (a die type times a count, or Level) and
+    "multiply-die"; anything else raises NotationError.  None allows every notation.
 
     Raises DiceError, with a one-sentence message, for anything malformed or beyond
     the bounds (MAX_TEXT_LENGTH, MAX_TERMS, MAX_DICE, MAX_SIDES, MAX_KEEP_DICE,
-    MAX_CONSTANT, MAX_LEVEL, MAX_TABLE_BITS).
+    MAX_CONSTANT, MAX_LEVEL, MAX_TABLE_BITS, MAX_COMBINED_TABLE_BITS).
     """
     if not isinstance(text, str):
         raise DiceError(f"A dice expression must be text, such as 2d6+3, not {text!r}.")
@@ -1251,7 +1335,9 @@ def parse(text: str, *, weapon_die: int | None = None, level: int | None = None)
         tokens = _tokenize(text, lowered)
         if not tokens:
             raise DiceError("Empty dice expression: write something such as 2d6+3.")
-        terms = _Parser(text, tokens, weapon_die, level).parse()
+        allowed = None if notations is None else frozenset(notations)
+        parser = _Parser(text, tokens, weapon_die, level, allowed)
+        return Expression.from_terms(parser.parse(), frozenset(parser.used))
     return Expression.from_terms(terms)
 
 
@@ -1276,7 +1362,7 @@ def roll(expr: Expression, rng: Random) -> tuple[int, list[list[int]]]:
         rolled = [rng.randint(1, term.sides) for _ in range(term.count)]
         if term.keep is None:
             dice.append(rolled)
-            total += term.sign * sum(rolled)
+            total += term.sign * sum(rolled) * term.factor
             continue
         direction = -1 if term.keep_highest else 1  # among equal dice the earlier is kept
         order = sorted(range(term.count), key=lambda i: (direction * rolled[i], i))

@@ -64,6 +64,11 @@ def encounter(
         if not 1 <= monster.count <= 1000:
             raise RulesError("A monster count must be from 1 to 1000.")
         lines.append((monster, table[monster.level][monster.rank] * monster.count))
+    ranks = {monster.rank for monster, _ in lines}
+    for note in rule.get("ambiguities", []):
+        if note["when"]["rank"] in ranks:
+            sources.cite(note.get("cite"))
+            sources.interpret(note.get("interpretation"))
     budget = party * table[level][rule["budget_rank"]]
     total = sum(xp for _, xp in lines)
     return EncounterResult(

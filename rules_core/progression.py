@@ -70,6 +70,10 @@ def level_for_xp(system: System, xp: int) -> LevelResult:
     following = next((row for row in rows if row.level == current.level + 1), None)
     bonus_rule = rule["level_bonus"]
     sources.cite(bonus_rule.get("cite"))
+    for note in rule.get("ambiguities", []):
+        if current.level in parse_printed_range(str(note["when"]["levels"])):
+            sources.cite(note.get("cite"))
+            sources.interpret(note.get("interpretation"))
     return LevelResult(
         xp=xp,
         level=current.level,

@@ -130,8 +130,8 @@ def test_text_output_names_sections_and_interpretations() -> None:
             ["modifier", "--system", "3d6-combat", "--score", "12"],
             "does not define ability modifiers",
         ),
-        (["modifier", "--system", "orcus", "--score", "abc"], "invalid int value"),
-        (["modifier", "--system", "nowhere", "--score", "12"], "invalid choice"),
+        (["modifier", "--system", "orcus", "--score", "abc"], "--score: Enter a whole number"),
+        (["modifier", "--system", "nowhere", "--score", "12"], "--system: Choose one of orcus,"),
         (["level", "--system", "into-the-unknown", "--xp", "10"], "Gold for XP"),
         (
             ["attack", "--system", "orcus", "--bonus", "1", "--defense", "10", "--advantage"],
@@ -144,7 +144,10 @@ def test_text_output_names_sections_and_interpretations() -> None:
         (["damage", "--system", "orcus", "10000d10000"], "dice"),
         (["damage", "--system", "orcus", "3dW"], "weapon die"),
         (["damage", "--system", "orcus", "2d6+"], ""),
-        (["encounter", "--system", "orcus", "--party", "-1", "--level", "1"], "at least one"),
+        (
+            ["encounter", "--system", "orcus", "--party", "-1", "--level", "1"],
+            "--party: Enter a number from 1",
+        ),
         (
             ["encounter", "--system", "orcus", "--party", "4", "--level", "1", "--monster", "x"],
             "LEVEL:RANK",
@@ -162,3 +165,61 @@ def test_invalid_input_is_one_line_on_stderr_with_status_2(args: list[str], mess
     assert lines[0].startswith("error: ")
     assert message in lines[0]
     assert "Traceback" not in result.stderr
+
+
+# ------------------------------------------------------------ malformed compiled data
+
+
+def _break(data: dict, path: tuple[str, ...], value: object) -> None:
+    """Set (or, for ..., delete) one key deep in the compiled data."""
+    *parents, last = path
+    for key in parents:
+        data = data[key]
+    if value is ...:
+        del data[last]
+    else:
+        data[last] = value
+
+
+@pytest.mark.parametrize(
+    ("path", "value", "argv"),
+    [
+        (
+            ("systems", "orcus", "rules", "damage", "critical"),
+            ...,
+            ["damage", "--system", "orcus", "2d6", "--crit"],
+        ),
+        (
+            ("systems", "orcus", "rules", "point_buy", "budget"),
+            "abc",
+            ["pointbuy", "--system", "orcus", "--scores", "16,14,13,12,10,8"],
+        ),
+        (
+            ("systems", "orcus", "rules", "attack", "roll"),
+            ...,
+            ["attack", "--system", "orcus", "--bonus", "5", "--defense", "15"],
+        ),
+        (("systems", "orcus", "title"), ..., ["modifier", "--system", "orcus", "--score", "9"]),
+        (("order",), ..., ["level", "--system", "orcus", "--xp", "10"]),
+    ],
+)
+def test_malformed_compiled_data_is_one_line_never_a_traceback(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys, path, value, argv
+) -> None:
+    from rules_core import systems
+    from rules_core.cli import main
+
+    data = json.loads(systems.DATA.read_text("utf-8"))
+    _break(data, path, value)
+    broken = tmp_path / "systems.json"
+    broken.write_text(json.dumps(data), "utf-8")
+    monkeypatch.setattr(systems, "DATA", broken)
+    systems._load.cache_clear()
+    try:
+        status = main(argv)
+    finally:
+        systems._load.cache_clear()
+    out, err = capsys.readouterr()
+    assert status == 2 and out == ""
+    assert len(err.strip().splitlines()) == 1, err
+    assert err.startswith("error: ") and "Traceback" not in err

@@ -21,9 +21,11 @@ from rules_core.dice import (
     MAX_TABLE_BITS,
     MAX_TERMS,
     MAX_TEXT_LENGTH,
+    NOTATIONS,
     DiceError,
     Distribution,
     Expression,
+    NotationError,
     Term,
     keep,
     parse,
@@ -269,7 +271,7 @@ def test_dice_times_level() -> None:
     assert expression.distribution().mean() == 21
     assert parse("Level × d6", level=3).text == "3d6"
     assert parse("d8 x 3").text == "3d8"
-    assert parse("2d6 * 2").text == "4d6"
+    assert parse("2d6 * 2").text == "2d6x2"  # dice written with their count: Multiply a Die
     assert parse("2 x level + LEVEL", level=5).distribution() == Distribution.constant(15)
     assert parse("d8 x level", level=0).distribution() == Distribution.constant(0)
     with pytest.raises(DiceError) as error:
@@ -493,3 +495,104 @@ def test_expressions_at_the_bounds_are_fast(text: str) -> None:
         rolls *= term.sides**term.count
     assert distribution.total == sum(distribution.counts) == rolls
     assert (distribution.min, distribution.max) == (expression.minimum(), expression.maximum())
+
+
+# ------------------------------------------------------------------ Multiply a Die
+
+
+def _enumerated(groups: list[tuple[int, int, int]]) -> dict[int, Fraction]:
+    """Brute force over every roll: groups of (dice, sides, factor), each total x factor."""
+    outcomes: dict[int, int] = {0: 1}
+    for count, sides, factor in groups:
+        group: dict[int, int] = {0: 1}
+        for _ in range(count):
+            step: dict[int, int] = {}
+            for t, n in group.items():
+                for face in range(1, sides + 1):
+                    step[t + face] = step.get(t + face, 0) + n
+            group = step
+        combined: dict[int, int] = {}
+        for t, n in outcomes.items():
+            for g, m in group.items():
+                combined[t + g * factor] = combined.get(t + g * factor, 0) + n * m
+        outcomes = combined
+    total = sum(outcomes.values())
+    return {value: Fraction(n, total) for value, n in outcomes.items()}
+
+
+@pytest.mark.parametrize(
+    ("text", "groups"),
+    [
+        ("10 x 1d6", [(1, 6, 10)]),
+        ("5 x 1d8 + 1d8", [(1, 8, 5), (1, 8, 1)]),
+        ("2d8 x 10", [(2, 8, 10)]),
+        ("1d6 x 2 x 5", [(1, 6, 10)]),
+        ("3 x 2d4 + 2", [(2, 4, 3), (0, 1, 1)]),
+    ],
+)
+def test_multiply_a_die_multiplies_the_rolled_total(text: str, groups) -> None:
+    constant = 2 if text.endswith("+ 2") else 0
+    expected = {value + constant: p for value, p in _enumerated(groups).items()}
+    assert dict(parse(text).distribution().items()) == expected
+    assert "multiply-die" in parse(text).notations
+
+
+def test_multiply_a_die_is_swingier_than_the_dice_it_replaces() -> None:
+    multiplied, rolled = parse("10 x 1d6").distribution(), parse("10d6").distribution()
+    assert (multiplied.min, multiplied.max, multiplied.mean()) == (10, 60, 35)
+    assert (rolled.min, rolled.max, rolled.mean()) == (10, 60, 35)
+    assert multiplied.at_least(50) == Fraction(2, 6) != rolled.at_least(50)
+
+
+def test_a_die_type_times_a_count_is_that_many_dice() -> None:
+    assert parse("d8 x 3").distribution() == parse("3d8").distribution()
+    assert parse("d8 x Level", level=4).notations == {"per-level"}
+    assert parse("1d8 x Level", level=4).distribution() == parse("4 x 1d8").distribution()
+
+
+def test_rolling_a_multiplied_die_scales_the_total() -> None:
+    total, rolled = roll(parse("10 x 1d6"), random.Random(3))
+    assert total == 10 * rolled[0][0] and total % 10 == 0
+
+
+@pytest.mark.parametrize(
+    ("text", "notation"),
+    [
+        ("1dW", "weapon-dice"),
+        ("2[W]+3", "weapon-dice"),
+        ("d8 x Level", "per-level"),
+        ("2 x Level", "per-level"),
+        ("Level", "per-level"),
+        ("d6 x 3", "per-level"),
+        ("10 x 1d6", "multiply-die"),
+        ("2d8 x 10", "multiply-die"),
+    ],
+)
+def test_a_notation_outside_the_allowed_set_is_refused(text: str, notation: str) -> None:
+    others = frozenset(NOTATIONS) - {notation}
+    with pytest.raises(NotationError) as error:
+        parse(text, weapon_die=8, level=3, notations=others)
+    assert error.value.notation == notation
+    parse(text, weapon_die=8, level=3, notations={notation})  # allowed alone
+    parse(text, weapon_die=8, level=3)  # no set: every notation (the dice roller)
+    parse("2d6+3", notations=())  # plain dice need none
+
+
+def test_documented_bound_examples_are_true() -> None:
+    """Every 'NdX (bits)' example in dice.py's comments is computed here, not trusted."""
+    import inspect
+    import re
+
+    source = inspect.getsource(dice)
+    examples = re.findall(r"(\d+)d(\d+) \(([\d,]+)\)", source)
+    assert examples, "the bounds' examples are gone"
+    for count, sides, bits in examples:
+        n, s = int(count), int(sides)
+        assert (n * (s - 1) + 1) * (s**n).bit_length() == int(bits.replace(",", "")), count
+        fits = int(bits.replace(",", "")) <= MAX_TABLE_BITS
+        if fits:
+            parse(f"{n}d{s}").distribution()
+        else:
+            with pytest.raises(DiceError, match="Too large"):
+                parse(f"{n}d{s}").distribution()
+    assert "600,000" not in source and "200d6 and 40d12 fit" not in source

@@ -10,11 +10,11 @@ import pytest
 from rules_core.abilities import modifier, point_buy, rolled_score
 from rules_core.attacks import AttackSetup, attack, hit_chance_by_defense
 from rules_core.damage import DamageSetup, damage
-from rules_core.dice import parse
+from rules_core.dice import NOTATIONS, DiceError, parse
 from rules_core.encounters import Monster, encounter, xp_table
 from rules_core.numbers import parse_printed_int
 from rules_core.progression import level_for_xp, level_rows
-from rules_core.systems import NotDefined, RulesError, get_system
+from rules_core.systems import NotDefined, RulesError, System, get_system, system_slugs
 
 ORCUS = get_system("orcus")
 DICE3 = get_system("3d6-combat")
@@ -326,3 +326,77 @@ def test_hit_chance_by_defense_matches_single_attacks(system, setup) -> None:
     assert [d for d, _ in curve] == list(defenses)
     for defense, chance in curve:
         assert chance == attack(system, replace(setup, defense=defense)).hit
+
+
+# ---------------------------------------------------------------- notation per system
+
+NOTATION_EXAMPLES = {"weapon-dice": "1dW+2", "per-level": "d8 x Level", "multiply-die": "10 x 1d6"}
+
+
+def _systems() -> list[System]:
+    return [get_system(slug) for slug in system_slugs()]
+
+
+@pytest.mark.parametrize("notation", sorted(NOTATIONS))
+def test_each_notation_only_where_the_systems_text_defines_it(notation: str) -> None:
+    assert set(NOTATION_EXAMPLES) == set(NOTATIONS)
+    text = NOTATION_EXAMPLES[notation]
+    definers = [s for s in _systems() if notation in (s.rules["damage"].get("notation") or {})]
+    for system in _systems():
+        setup = DamageSetup(text, weapon_die=8, level=3)
+        if system in definers:
+            result = damage(system, setup)
+            entry = system.rules["damage"]["notation"][notation]
+            assert {c["url"] for c in entry.get("cite", [])} <= {
+                c.url for c in result.sources.citations
+            }
+            if entry.get("interpretation"):
+                assert entry["interpretation"] in result.sources.interpretations
+            continue
+        with pytest.raises(DiceError) as error:
+            damage(system, setup)
+        message = str(error.value)
+        assert message.startswith(f"{system.title} does not define")
+        for definer in definers:
+            assert definer.title in message
+
+
+def test_x_times_level_is_labelled_where_it_is_used() -> None:
+    result = damage(DICE3, DamageSetup("d8 x Level + 3", level=4))
+    assert result.mean == 21
+    assert any("X x Level" in note for note in result.sources.interpretations)
+    multiplied = damage(DICE3, DamageSetup("10 x 1d6", hp=50))
+    assert multiplied.at_least_hp == Fraction(1, 3)  # one d6 of 5 or 6, not 10d6
+    assert any("Multiply a Die" in note for note in multiplied.sources.interpretations)
+
+
+# ---------------------------------------------------------------- labelled ambiguities
+
+
+def _ambiguity(system: System, section: str) -> dict:
+    (note,) = system.rules[section]["ambiguities"]
+    return note
+
+
+def test_prestige_path_level_is_labelled_where_it_matters() -> None:
+    note = _ambiguity(ORCUS, "levels")
+    rows = {row.level: row for row in level_rows(ORCUS)}
+    # The ambiguity is real: the table selects a prestige class at 11, the glossary says 21.
+    assert any("prestige" in str(value).lower() for value in rows[11].grants.values())
+    prestige = level_for_xp(ORCUS, rows[11].total)
+    assert note["interpretation"] in prestige.sources.interpretations
+    assert "orcus/glossary/#general-terms" in {c.url for c in prestige.sources.citations}
+    early = level_for_xp(ORCUS, rows[5].total)
+    assert note["interpretation"] not in early.sources.interpretations
+
+
+def test_four_mooks_against_one_standard_monster_is_labelled() -> None:
+    note = _ambiguity(ORCUS, "encounter")
+    table = xp_table(ORCUS)
+    # The ambiguity is real: four of the table's mooks are not one standard monster.
+    assert 4 * table[2]["mook"] != table[2]["standard"]
+    with_mooks = encounter(ORCUS, 4, 2, [Monster(2, "mook", 4)])
+    assert with_mooks.total_xp == 4 * table[2]["mook"]
+    assert note["interpretation"] in with_mooks.sources.interpretations
+    without = encounter(ORCUS, 4, 2, [Monster(2, "standard", 1)])
+    assert note["interpretation"] not in without.sources.interpretations

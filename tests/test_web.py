@@ -32,7 +32,10 @@ def test_every_system_menu_offers_the_systems_of_the_content(capsys) -> None:
             if field.name == "system":
                 assert [value for value, _ in field.choices] == listed, calculator.name
     assert main(["modifier", "--system", "no-such-system", "--score", "10"]) == 2
-    assert f"(choose from {', '.join(listed)})" in capsys.readouterr().err
+    assert f"--system: Choose one of {', '.join(listed)}," in capsys.readouterr().err
+    assert handle("modifier", {"system": "no-such-system"})["errors"]["system"].startswith(
+        f"Choose one of {', '.join(listed)},"
+    )
 
 
 def test_results_match_the_cli_payload() -> None:
@@ -48,7 +51,7 @@ def test_field_errors_name_their_field() -> None:
         {"bonus": "abc", "defense": "999", "damage": "10000d10000", "escalation": "9"},
     )
     assert not result["ok"] and result["html"] == ""
-    assert result["errors"]["bonus"] == "Enter a whole number."
+    assert result["errors"]["bonus"] == "Enter a whole number such as 7 or -2, not 'abc'."
     assert result["errors"]["defense"] == "Enter a number from -100 to 200."
     assert result["errors"]["escalation"] == "Enter a number from 0 to 6."
     assert "Too many dice" in result["errors"]["damage"]
@@ -58,10 +61,16 @@ def test_field_errors_name_their_field() -> None:
 
 
 def test_library_errors_land_on_the_primary_field() -> None:
-    result = handle("damage", {"system": "3d6-combat", "resistance": "12"})
-    # Resistance in the 3d6 rules depends on the attack's natural roll.
+    result = handle("damage", {"system": "orcus", "extra_crit": "1d6", "crit": "off"})
     assert not result["ok"]
-    assert "natural roll" in result["errors"]["expression"]
+    assert "only to a critical hit" in result["errors"]["expression"]
+
+
+def test_a_field_the_system_does_not_define_is_refused_with_its_note() -> None:
+    # Resistance in the 3d6 rules depends on the attack's natural roll.
+    result = handle("damage", {"system": "3d6-combat", "resistance": "12"}, "../")
+    assert result["ok"] and "calc-undefined" in result["html"]
+    assert "natural roll" in result["message"]
 
 
 def test_not_defined_is_plain_and_links_to_what_the_text_says() -> None:
@@ -124,3 +133,34 @@ def test_placeholders_are_expanded_and_unknown_ones_fail() -> None:
     assert "Text `[[calculator:level]]` stays." in out
     with pytest.raises(KeyError, match="no calculator named 'nope'"):
         expand_calculators("[[calculator:nope]]\n", "")
+
+
+@pytest.mark.parametrize(
+    "request_text",
+    [
+        "[" * 100_000 + "]" * 100_000,
+        '{"calculator": "modifier", "inputs": ' + '{"a":' * 50_000 + "1" + "}" * 50_001,
+        '{"calculator": "modifier", "inputs": []}',
+        '{"calculator": "modifier", "inputs": {"score": [1, {"x": null}], "7": 7}}',
+        '{"calculator": ["attack"], "inputs": {}}',
+        '"just a string"',
+        "null",
+        "1e999999",
+        '{"calculator": "attack", "inputs": {"bonus": "\\ud800"}}',
+    ],
+)
+def test_handle_json_never_raises(request_text: str) -> None:
+    response = json.loads(handle_json(request_text))
+    assert set(response) == {"ok", "html", "errors", "message"}
+    assert isinstance(response["ok"], bool)
+
+
+def test_handle_json_answers_even_when_the_core_breaks(monkeypatch: pytest.MonkeyPatch) -> None:
+    from rules_core import web
+
+    def broken(*args, **kwargs):
+        raise ZeroDivisionError("a bug")
+
+    monkeypatch.setattr(web, "handle", broken)
+    response = json.loads(handle_json('{"calculator": "modifier", "inputs": {}}'))
+    assert response["ok"] is False and response["message"]

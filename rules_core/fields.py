@@ -1,0 +1,130 @@
+"""The calculators' input fields: how each one reads a string, and for which systems it applies.
+
+A field applies to a system when that system's compiled rules define what the field
+feeds (`Requires`), never because of the system's slug: a new game gets the right
+form from its rules.yml alone.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from rules_core.dice import MAX_SIDES
+from rules_core.numbers import read_whole, shown
+from rules_core.systems import NotDefined, System
+
+MAX_INPUT_LENGTH = 200
+_DIE = re.compile(r"(?:1?d)?([0-9]{1,4})")
+
+
+class FieldError(ValueError):
+    """A value its field cannot take; the message is one sentence for the user."""
+
+
+@dataclass(frozen=True)
+class Requires:
+    """A rule a system's data must define for a field or a calculator to apply.
+
+    `path` leads into the compiled rules (e.g. ("attack", "advantage")); with `values`,
+    the value found there (a string or a list of strings) must be or hold one of them.
+    `name` and `what` give the system's own NotDefined message when it does not.
+    """
+
+    path: tuple[str, ...]
+    name: str
+    what: str
+    values: frozenset[str] = frozenset()
+
+    def met(self, system: System) -> bool:
+        value: Any = system.rules
+        for key in self.path:
+            if not isinstance(value, dict) or value.get(key) is None:
+                return False
+            value = value[key]
+        if not self.values:
+            return True
+        # A name, a list of names, or a mapping keyed by name (damage.notation).
+        found = (
+            {value}
+            if isinstance(value, str)
+            else set(value)
+            if isinstance(value, list | dict)
+            else set()
+        )
+        return bool(found & self.values)
+
+    def refusal(self, system: System) -> NotDefined:
+        return system.not_defined(self.name, self.what)
+
+
+@dataclass(frozen=True)
+class Field:
+    name: str
+    label: str
+    kind: str  # system | int | dice | die | choice | check | situations
+    default: str = ""  # what the form shows before anyone edits it
+    minimum: int | None = None
+    maximum: int | None = None
+    choices: tuple[tuple[str, str], ...] = ()
+    optional: bool = False  # blank means "not used"
+    hint: str = ""
+    option: str = ""  # the command line's option, named in its messages
+    requires: Requires | None = None  # applies only where the system defines this rule
+    more: bool = False  # rarely used: shown under "More options"
+    unset: str = ""  # besides blank, the value that means "not used" (e.g. mode "normal")
+
+    def is_set(self, text: str) -> bool:
+        return text not in ("", self.unset) and not (self.kind == "check" and text == "off")
+
+
+def die_sides(text: str) -> int | None:
+    """The sides of a weapon die written 'd8', '1d8' or '8'; None when it is not one."""
+    die = _DIE.fullmatch(text.strip().lower())
+    sides = int(die.group(1)) if die else 0
+    return sides if 1 <= sides <= MAX_SIDES else None
+
+
+def read(field: Field, text: str) -> Any:
+    """The typed value of one field's text: None when blank and optional.
+
+    Dice are returned as text: they are parsed with the system's notation and the
+    request's weapon die and level, which other fields give.
+    """
+    value = text.strip()
+    if len(value) > MAX_INPUT_LENGTH:
+        raise FieldError(f"At most {MAX_INPUT_LENGTH} characters.")
+    if field.kind == "check":
+        if value not in ("", "on", "off"):
+            raise FieldError("Tick or untick.")
+        return value == "on"
+    if field.kind == "situations":
+        names = tuple(part.strip() for part in value.split(",") if part.strip())
+        if not all(re.fullmatch(r"[a-z0-9-]{1,60}", name) for name in names):
+            raise FieldError("Unknown situation.")
+        return names
+    if value == "":
+        if field.optional:
+            return None
+        raise FieldError("Enter a value." if field.kind != "int" else "Enter a whole number.")
+    if field.kind in ("system", "choice"):
+        allowed = [choice for choice, _ in field.choices]
+        if value not in allowed:
+            raise FieldError(f"Choose one of {', '.join(allowed)}, not {shown(value)}.")
+        return value
+    if field.kind == "int":
+        try:
+            number = read_whole(value)
+        except ValueError as error:
+            raise FieldError(str(error)) from None
+        low, high = field.minimum, field.maximum
+        if low is not None and high is not None and not low <= number <= high:
+            raise FieldError(f"Enter a number from {low} to {high}.")
+        return number
+    if field.kind == "die":
+        sides = die_sides(value)
+        if sides is None:
+            raise FieldError(f"A die looks like d8, not {shown(value)}.")
+        return sides
+    return value  # dice

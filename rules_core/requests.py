@@ -1,0 +1,684 @@
+"""One typed request per calculator, built and validated the same way for every caller.
+
+The command line (its options collect strings), the calculator pages' worker and the
+build-time prerender all call `Request.from_inputs(mapping of strings)`: the same inputs
+give the same request, the same refusals and so the same answer. A missing key reads as
+a blank field. Refusals are data: `InputErrors.errors` maps a field name to one
+sentence; a field or calculator the selected system's text does not define raises that
+system's `NotDefined`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, fields
+from typing import Any, ClassVar, Self
+
+from rules_core.attacks import AttackSetup
+from rules_core.damage import DamageSetup, parse_for
+from rules_core.dice import DiceError
+from rules_core.dice import parse as parse_dice
+from rules_core.encounters import Monster
+from rules_core.fields import Field, FieldError, Requires, read
+from rules_core.systems import get_system, system_slugs
+
+MAX_SEED = 2**53  # a whole number JavaScript's numbers hold exactly
+MAX_MONSTER_ROWS = 100
+
+
+class InputErrors(ValueError):
+    """Values their fields cannot take: field name -> one sentence."""
+
+    def __init__(self, errors: dict[str, str]) -> None:
+        super().__init__("; ".join(f"{name}: {message}" for name, message in errors.items()))
+        self.errors = errors
+
+
+def _one_line(message: object) -> str:
+    """A message as one line: control characters shown escaped."""
+    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in str(message))
+
+
+def system_field(default: str = "") -> Field:
+    return Field(
+        "system",
+        "System",
+        "system",
+        default=default or system_slugs()[0],
+        choices=tuple((slug, get_system(slug).title) for slug in system_slugs()),
+        option="--system",
+    )
+
+
+# ------------------------------------------------------------------ rules a field needs
+
+ADVANTAGE = Requires(("attack", "advantage"), "advantage", "advantage and disadvantage dice")
+ESCALATION = Requires(("attack", "escalation"), "escalation", "an escalation die")
+RESIST_NATURAL = Requires(
+    ("attack", "resist"), "resist", "resistance tied to the natural roll (Resist X+)"
+)
+EXTRA_CRIT = Requires(("damage", "critical", "extra_dice"), "extra_crit", "extra critical-hit dice")
+WEAPON_DICE = Requires(
+    ("damage", "notation"), "weapon_dice", "weapon dice (dW)", frozenset({"weapon-dice"})
+)
+PER_LEVEL = Requires(
+    ("damage", "notation"), "per_level", "'X x Level' damage", frozenset({"per-level"})
+)
+RESISTANCE_AMOUNT = Requires(
+    ("damage", "resistance", "kind"),
+    "resistance",
+    "resistance by an amount",
+    frozenset({"subtract"}),
+)
+VULNERABILITY_AMOUNT = Requires(
+    ("damage", "vulnerability", "kind"),
+    "vulnerability",
+    "vulnerability by an amount",
+    frozenset({"add"}),
+)
+RESISTANCE_HALVES = Requires(
+    ("damage", "resistance", "kind"),
+    "resistance",
+    "resistance that halves damage",
+    frozenset({"halve"}),
+)
+VULNERABILITY_DOUBLES = Requires(
+    ("damage", "vulnerability", "kind"),
+    "vulnerability",
+    "vulnerability that doubles damage",
+    frozenset({"double"}),
+)
+
+
+def weapon_field(**overrides: Any) -> Field:
+    return Field(
+        "weapon",
+        "Weapon die (for dW)",
+        "die",
+        optional=True,
+        option="--weapon",
+        requires=WEAPON_DICE,
+        more=True,
+        **overrides,
+    )
+
+
+def level_field() -> Field:
+    return Field(
+        "level",
+        "Level (for X x Level)",
+        "int",
+        minimum=1,
+        maximum=100,
+        optional=True,
+        option="--level",
+        requires=PER_LEVEL,
+        more=True,
+    )
+
+
+def extra_crit_field() -> Field:
+    return Field(
+        "extra_crit",
+        "Extra critical dice",
+        "dice",
+        optional=True,
+        option="--extra-crit",
+        requires=EXTRA_CRIT,
+        more=True,
+    )
+
+
+# ------------------------------------------------------------------ building a request
+
+
+def _read_all(
+    fields_: tuple[Field, ...], inputs: Mapping[str, Any]
+) -> tuple[dict[str, Any], dict[str, str]]:
+    values: dict[str, Any] = {}
+    errors: dict[str, str] = {}
+    for field in fields_:
+        raw = inputs.get(field.name)
+        try:
+            values[field.name] = read(field, "" if raw is None else str(raw))
+        except FieldError as error:
+            errors[field.name] = _one_line(error)
+            values[field.name] = None
+    return values, errors
+
+
+def _check_rules(
+    request: type[Request], fields_: tuple[Field, ...], inputs: Mapping[str, Any], slug: str
+) -> None:
+    """The calculator's rule, then each set field's rule: the system's own refusal."""
+    system = get_system(slug)
+    if request.RULE is not None and not request.RULE.met(system):
+        raise request.RULE.refusal(system)
+    for field in fields_:
+        raw = inputs.get(field.name)
+        text = "" if raw is None else str(raw).strip()
+        if field.requires is not None and field.is_set(text) and not field.requires.met(system):
+            raise field.requires.refusal(system)
+
+
+def _dice_errors(
+    fields_: tuple[Field, ...], values: dict[str, Any], slug: str | None
+) -> dict[str, str]:
+    """Parse each dice field as the rules core will, so a bad roll is refused at its field."""
+    system = get_system(slug) if slug else None
+    errors: dict[str, str] = {}
+    for field in fields_:
+        text = values.get(field.name)
+        if field.kind != "dice" or not text:
+            continue
+        given = {"weapon_die": values.get("weapon"), "level": values.get("level")}
+        try:
+            if system is None:
+                parse_dice(text, **given)
+            else:
+                parse_for(system, text, **given)
+        except DiceError as error:
+            errors[field.name] = _one_line(error)
+    return errors
+
+
+@dataclass(frozen=True)
+class Request:
+    """What every calculator's request shares: its name, fields and the rule it needs."""
+
+    NAME: ClassVar[str]
+    TITLE: ClassVar[str]
+    RULE: ClassVar[Requires | None] = None
+    PRIMARY: ClassVar[str]  # the field an error belongs to when it names none
+
+    @classmethod
+    def fields_for(cls, inputs: Mapping[str, Any]) -> tuple[Field, ...]:
+        return cls.form_fields()
+
+    @classmethod
+    def form_fields(cls) -> tuple[Field, ...]:
+        raise NotImplementedError
+
+    @classmethod
+    def from_inputs(cls, inputs: Mapping[str, Any]) -> Self:
+        """Read, check against the system's rules, and build; raises InputErrors or NotDefined."""
+        fields_ = cls.fields_for(inputs)
+        values, errors = _read_all(fields_, inputs)
+        slug = values.get("system")
+        errors.update(_dice_errors(fields_, values, slug))
+        if errors:
+            raise InputErrors(errors)
+        if slug is not None:
+            _check_rules(cls, fields_, inputs, slug)
+        return cls.from_values(values)
+
+    @classmethod
+    def from_values(cls, values: dict[str, Any]) -> Self:
+        names = {f.name for f in fields(cls)}
+        return cls(**{name: value for name, value in values.items() if name in names})
+
+
+@dataclass(frozen=True)
+class ModifierRequest(Request):
+    NAME: ClassVar[str] = "modifier"
+    TITLE: ClassVar[str] = "Ability modifier"
+    RULE: ClassVar[Requires | None] = Requires(
+        ("ability_modifier",), "ability_modifier", "ability modifiers"
+    )
+    PRIMARY: ClassVar[str] = "score"
+    system: str
+    score: int
+
+    @classmethod
+    def form_fields(cls) -> tuple[Field, ...]:
+        return (
+            system_field("orcus"),
+            Field(
+                "score", "Ability score", "int", "15", 1, 30, option="--score", requires=cls.RULE
+            ),
+        )
+
+
+ABILITIES = (
+    ("str", "STR", "16"),
+    ("con", "CON", "14"),
+    ("dex", "DEX", "13"),
+    ("int", "INT", "12"),
+    ("wis", "WIS", "11"),
+    ("cha", "CHA", "10"),
+)
+
+
+@dataclass(frozen=True)
+class PointBuyRequest(Request):
+    NAME: ClassVar[str] = "pointbuy"
+    TITLE: ClassVar[str] = "Point buy"
+    RULE: ClassVar[Requires | None] = Requires(("point_buy",), "point_buy", "a point-buy method")
+    PRIMARY: ClassVar[str] = "str"
+    system: str
+    scores: tuple[int, ...]
+
+    @classmethod
+    def form_fields(cls) -> tuple[Field, ...]:
+        return (
+            system_field("orcus"),
+            *(
+                Field(key, label, "int", default, 1, 30, option="--scores", requires=cls.RULE)
+                for key, label, default in ABILITIES
+            ),
+        )
+
+    @classmethod
+    def from_values(cls, values: dict[str, Any]) -> Self:
+        return cls(values["system"], tuple(values[key] for key, _, _ in ABILITIES))
+
+
+@dataclass(frozen=True)
+class AbilityRollRequest(Request):
+    NAME: ClassVar[str] = "abilityroll"
+    TITLE: ClassVar[str] = "Rolled ability scores"
+    RULE: ClassVar[Requires | None] = Requires(
+        ("ability_roll",), "ability_roll", "a method of rolling ability scores"
+    )
+    PRIMARY: ClassVar[str] = "system"
+    system: str
+
+    @classmethod
+    def form_fields(cls) -> tuple[Field, ...]:
+        return (system_field("orcus"),)
+
+
+@dataclass(frozen=True)
+class LevelRequest(Request):
+    NAME: ClassVar[str] = "level"
+    TITLE: ClassVar[str] = "XP and level"
+    RULE: ClassVar[Requires | None] = Requires(("levels",), "levels", "XP and levels")
+    PRIMARY: ClassVar[str] = "xp"
+    system: str
+    xp: int
+
+    @classmethod
+    def form_fields(cls) -> tuple[Field, ...]:
+        return (
+            system_field("orcus"),
+            Field(
+                "xp",
+                "Experience points",
+                "int",
+                "12000",
+                0,
+                10**9,
+                option="--xp",
+                requires=cls.RULE,
+            ),
+        )
+
+
+MODES = (
+    ("normal", "Normal"),
+    ("advantage", "Advantage"),
+    ("disadvantage", "Disadvantage"),
+    ("both", "Advantage and disadvantage"),
+)
+
+
+@dataclass(frozen=True)
+class AttackRequest(Request):
+    NAME: ClassVar[str] = "attack"
+    TITLE: ClassVar[str] = "Attack odds"
+    RULE: ClassVar[Requires | None] = Requires(("attack",), "attack", "attack rolls")
+    PRIMARY: ClassVar[str] = "bonus"
+    system: str
+    bonus: int
+    defense: int
+    mode: str = "normal"  # normal | advantage | disadvantage | both
+    escalation: int | None = None
+    situations: tuple[str, ...] = ()
+    attacks: int = 1
+    damage: str | None = None
+    miss_damage: str | None = None
+    weapon: int | None = None
+    level: int | None = None
+    extra_crit: str | None = None
+    resist: int | None = None
+
+    @classmethod
+    def form_fields(cls) -> tuple[Field, ...]:
+        rule = cls.RULE
+        return (
+            system_field("orcus"),
+            Field("bonus", "Attack bonus", "int", "6", -100, 100, option="--bonus", requires=rule),
+            Field(
+                "defense",
+                "Defense",
+                "int",
+                "16",
+                -100,
+                200,
+                option="--defense",
+                requires=rule,
+                hint="AC, Fortitude, Reflex, Will, PD, MD",
+            ),
+            Field(
+                "mode",
+                "Roll",
+                "choice",
+                "normal",
+                choices=MODES,
+                unset="normal",
+                option="--advantage/--disadvantage/--both",
+                requires=ADVANTAGE,
+            ),
+            Field(
+                "escalation",
+                "Escalation die",
+                "int",
+                "0",
+                0,
+                6,
+                optional=True,
+                unset="0",
+                option="--escalation",
+                requires=ESCALATION,
+            ),
+            Field("situations", "Situations", "situations", option="--situation", requires=rule),
+            Field(
+                "attacks",
+                "Number of attacks",
+                "int",
+                "1",
+                1,
+                100,
+                option="--attacks",
+                requires=rule,
+            ),
+            Field(
+                "damage",
+                "Damage on a hit",
+                "dice",
+                "1d8+4",
+                optional=True,
+                option="--damage",
+                requires=rule,
+            ),
+            Field(
+                "miss_damage",
+                "Damage on a miss",
+                "dice",
+                optional=True,
+                option="--miss-damage",
+                requires=rule,
+                more=True,
+            ),
+            weapon_field(),
+            level_field(),
+            extra_crit_field(),
+            Field(
+                "resist",
+                "Target's Resist X+",
+                "int",
+                "",
+                3,
+                18,
+                optional=True,
+                option="--resist",
+                requires=RESIST_NATURAL,
+                more=True,
+            ),
+        )
+
+    def setup(self) -> AttackSetup:
+        """The attack as the rules core takes it: the one place a roll mode is read."""
+        return AttackSetup(
+            bonus=self.bonus,
+            defense=self.defense,
+            advantage=self.mode in ("advantage", "both"),
+            disadvantage=self.mode in ("disadvantage", "both"),
+            escalation=self.escalation or 0,
+            situations=self.situations,
+            attacks=self.attacks,
+            damage=self.damage,
+            miss_damage=self.miss_damage,
+            weapon_die=self.weapon,
+            level=self.level,
+            extra_crit=self.extra_crit,
+            resist=self.resist,
+        )
+
+
+@dataclass(frozen=True)
+class DamageRequest(Request):
+    NAME: ClassVar[str] = "damage"
+    TITLE: ClassVar[str] = "Damage"
+    RULE: ClassVar[Requires | None] = Requires(("damage",), "damage", "damage")
+    PRIMARY: ClassVar[str] = "expression"
+    system: str
+    expression: str
+    crit: bool = False
+    weapon: int | None = None
+    level: int | None = None
+    extra_crit: str | None = None
+    resistance: int | None = None
+    vulnerability: int | None = None
+    resistant: bool = False
+    vulnerable: bool = False
+    hp: int | None = None
+
+    @classmethod
+    def form_fields(cls) -> tuple[Field, ...]:
+        rule = cls.RULE
+        return (
+            system_field("orcus"),
+            Field("expression", "Damage roll", "dice", "2d6+3", option="EXPR", requires=rule),
+            Field("crit", "Critical hit", "check", option="--crit", requires=rule),
+            Field(
+                "hp",
+                "Hit points to reach",
+                "int",
+                "",
+                1,
+                100000,
+                optional=True,
+                option="--hp",
+                requires=rule,
+            ),
+            weapon_field(),
+            level_field(),
+            extra_crit_field(),
+            Field(
+                "resistance",
+                "Resistance",
+                "int",
+                "",
+                1,
+                1000,
+                optional=True,
+                option="--resist",
+                requires=RESISTANCE_AMOUNT,
+                more=True,
+            ),
+            Field(
+                "vulnerability",
+                "Vulnerability",
+                "int",
+                "",
+                1,
+                1000,
+                optional=True,
+                option="--vulnerable",
+                requires=VULNERABILITY_AMOUNT,
+                more=True,
+            ),
+            Field(
+                "resistant",
+                "Resistant",
+                "check",
+                option="--resist",
+                requires=RESISTANCE_HALVES,
+                more=True,
+            ),
+            Field(
+                "vulnerable",
+                "Vulnerable",
+                "check",
+                option="--vulnerable",
+                requires=VULNERABILITY_DOUBLES,
+                more=True,
+            ),
+        )
+
+    def setup(self) -> DamageSetup:
+        # A halving or doubling rule takes no amount: the core reads 0 as "applies".
+        return DamageSetup(
+            expression=self.expression,
+            crit=self.crit,
+            weapon_die=self.weapon,
+            level=self.level,
+            extra_crit=self.extra_crit,
+            resistance=0 if self.resistant else self.resistance,
+            vulnerability=0 if self.vulnerable else self.vulnerability,
+            hp=self.hp,
+        )
+
+
+ENCOUNTER_ROWS = 4  # monster rows the form shows; the command line takes any number
+
+
+def _ranks() -> tuple[tuple[str, str], ...]:
+    """Every rank some system's encounter rules name, in their order (from data)."""
+    seen: dict[str, str] = {}
+    for slug in system_slugs():
+        ranks = (get_system(slug).rules.get("encounter") or {}).get("ranks") or {}
+        for rank, column in ranks.items():
+            seen.setdefault(str(rank), str(column))
+    return tuple(seen.items())
+
+
+def monster_fields(row: int) -> tuple[Field, Field, Field]:
+    rule = EncounterRequest.RULE
+    return (
+        Field(
+            f"m{row}_level",
+            f"Monster {row} level",
+            "int",
+            "1",
+            1,
+            30,
+            optional=True,
+            option="--monster",
+            requires=rule,
+        ),
+        Field(
+            f"m{row}_rank",
+            f"Monster {row} rank",
+            "choice",
+            "standard",
+            choices=_ranks(),
+            optional=True,
+            option="--monster",
+            requires=rule,
+        ),
+        Field(
+            f"m{row}_count",
+            f"Monster {row} count",
+            "int",
+            "4" if row == 1 else "0",
+            0,
+            1000,
+            optional=True,
+            unset="0",
+            option="--monster",
+            requires=rule,
+        ),
+    )
+
+
+@dataclass(frozen=True)
+class EncounterRequest(Request):
+    NAME: ClassVar[str] = "encounter"
+    TITLE: ClassVar[str] = "Encounter budget"
+    RULE: ClassVar[Requires | None] = Requires(("encounter",), "encounter", "an encounter budget")
+    PRIMARY: ClassVar[str] = "party"
+    system: str
+    party: int
+    level: int
+    monsters: tuple[Monster, ...] = ()
+
+    @classmethod
+    def form_fields(cls) -> tuple[Field, ...]:
+        return cls._fields(ENCOUNTER_ROWS)
+
+    @classmethod
+    def _fields(cls, rows: int) -> tuple[Field, ...]:
+        return (
+            system_field("orcus"),
+            Field("party", "Characters", "int", "4", 1, 100, option="--party", requires=cls.RULE),
+            Field("level", "Party level", "int", "1", 1, 30, option="--level", requires=cls.RULE),
+            *(field for row in range(1, rows + 1) for field in monster_fields(row)),
+        )
+
+    @classmethod
+    def fields_for(cls, inputs: Mapping[str, Any]) -> tuple[Field, ...]:
+        rows = ENCOUNTER_ROWS
+        while f"m{rows + 1}_count" in inputs and rows < MAX_MONSTER_ROWS:
+            rows += 1
+        return cls._fields(rows)
+
+    @classmethod
+    def from_values(cls, values: dict[str, Any]) -> Self:
+        monsters = []
+        errors: dict[str, str] = {}
+        row = 1
+        while f"m{row}_count" in values:
+            count = values[f"m{row}_count"]
+            if count:
+                level, rank = values[f"m{row}_level"], values[f"m{row}_rank"]
+                if level is None:
+                    errors[f"m{row}_level"] = "Enter a whole number."
+                if rank is None:
+                    errors[f"m{row}_rank"] = "Choose a rank."
+                if level is not None and rank is not None:
+                    monsters.append(Monster(level, rank, count))
+            row += 1
+        if errors:
+            raise InputErrors(errors)
+        return cls(values["system"], values["party"], values["level"], tuple(monsters))
+
+
+@dataclass(frozen=True)
+class RollRequest(Request):
+    NAME: ClassVar[str] = "roll"
+    TITLE: ClassVar[str] = "Dice roller"
+    PRIMARY: ClassVar[str] = "expression"
+    expression: str
+    seed: int | None = None
+    rolled: bool = False  # False: the odds only; a page never shows a roll nobody asked for
+    weapon: int | None = None
+
+    @classmethod
+    def form_fields(cls) -> tuple[Field, ...]:
+        return (
+            Field("expression", "Dice", "dice", "4d6kh3", option="EXPR"),
+            Field(
+                "seed", "Seed (optional)", "int", "", 0, MAX_SEED, optional=True, option="--seed"
+            ),
+            Field("rolled", "Roll", "check", option="--odds-only"),
+            Field(
+                "weapon", "Weapon die (for dW)", "die", optional=True, option="--weapon", more=True
+            ),
+        )
+
+
+REQUESTS: dict[str, type[Request]] = {
+    request.NAME: request
+    for request in (
+        ModifierRequest,
+        PointBuyRequest,
+        AbilityRollRequest,
+        LevelRequest,
+        AttackRequest,
+        DamageRequest,
+        EncounterRequest,
+        RollRequest,
+    )
+}
