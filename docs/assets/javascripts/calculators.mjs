@@ -61,6 +61,8 @@ function ask(calculator, inputs, done) {
 
 export function bind(page) {
   if (!worker) startWorker();
+  // Marks are per page; an instant navigation keeps the visit's timeline.
+  performance.clearMarks("calc-first-live-result");
   current = [
     ...[...page.querySelectorAll(".calc[data-calculator]")].map((s) => new Calculator(s)),
     ...[...page.querySelectorAll(".calc[data-compare]")].map((s) => new Comparison(s)),
@@ -85,9 +87,10 @@ class Calculator {
 
   start() {
     const { form, result } = this;
-    // The build-time result answers the form as it was built, before the address applies.
-    this.showFieldsFor();
-    this.shownKey = this.key();
+    // The build-time result answers the form as it was built: its default values, for
+    // the fields of its default system.
+    this.showFieldsFor(true);
+    this.shownKey = JSON.stringify(this.inputs(true));
     this.path = location.pathname; // the page this widget belongs to
     result.setAttribute("aria-busy", "true");
     this.setStatus(ready ? "" : "Loading the calculator…", !ready);
@@ -139,13 +142,15 @@ class Calculator {
     if (location.pathname === this.path) writeAddress();
   }
 
-  inputs() {
+  inputs(asBuilt = false) {
     const values = {};
     for (const field of this.form.querySelectorAll(".calc-field")) {
       if (field.hidden) continue;
       const control = field.querySelector("[name]");
       if (!control) continue;
-      values[control.name] = control.type === "checkbox" ? (control.checked ? "on" : "") : control.value;
+      values[control.name] = asBuilt ? initialValue(control)
+        : control.type === "checkbox" ? (control.checked ? "on" : "")
+        : control.value;
     }
     return values;
   }
@@ -218,8 +223,9 @@ class Calculator {
     }
   }
 
-  showFieldsFor() {
-    const system = this.form.querySelector('[name="system"]')?.value;
+  showFieldsFor(asBuilt = false) {
+    const select = this.form.querySelector('[name="system"]');
+    const system = select && (asBuilt ? initialValue(select) : select.value);
     for (const element of this.form.querySelectorAll("[data-systems]")) {
       element.hidden = system !== undefined && !element.dataset.systems.split(" ").includes(system);
     }
@@ -236,19 +242,21 @@ class Calculator {
   }
 
   applyAddress() {
+    // What the address names; a field it leaves out keeps its value (the default, or
+    // what the reader typed before this script arrived on a slow connection).
     const params = new URLSearchParams(location.search);
     for (const control of this.form.querySelectorAll("[name]")) {
-      if (control.type === "hidden") continue; // situations: from their boxes, below
+      if (control.type === "hidden" || !params.has(control.name)) continue; // situations: below
       const value = params.get(control.name);
-      if (control.type === "checkbox") control.checked = value === null ? control.defaultChecked : value === "on";
-      else if (control.tagName === "SELECT") {
-        const known = [...control.options].some((option) => option.value === value);
-        control.value = known ? value : [...control.options].find((o) => o.defaultSelected)?.value;
-      } else control.value = value === null ? control.defaultValue : value;
+      if (control.type === "checkbox") control.checked = value === "on";
+      else if (control.tagName !== "SELECT") control.value = value;
+      else if ([...control.options].some((option) => option.value === value)) control.value = value;
     }
-    const situations = (params.get("situations") || "").split(",");
-    for (const box of this.form.querySelectorAll("[data-situation]")) {
-      box.checked = situations.includes(box.dataset.situation);
+    if (params.has("situations")) {
+      const situations = params.get("situations").split(",");
+      for (const box of this.form.querySelectorAll("[data-situation]")) {
+        box.checked = situations.includes(box.dataset.situation);
+      }
     }
     this.showFieldsFor();
   }
@@ -258,13 +266,7 @@ class Calculator {
     // address without them means the defaults.
     const entries = [];
     for (const [name, value] of Object.entries(this.inputs())) {
-      const control = this.form.querySelector(named(name));
-      const initial =
-        control.type === "checkbox" ? (control.defaultChecked ? "on" : "")
-        : control.tagName === "SELECT" ? [...control.options].find((o) => o.defaultSelected)?.value
-        : control.type === "hidden" ? ""
-        : control.defaultValue;
-      if (value !== initial) entries.push([name, value]);
+      if (value !== initialValue(this.form.querySelector(named(name)))) entries.push([name, value]);
     }
     return entries;
   }
@@ -349,6 +351,16 @@ class Comparison {
       });
     }
   }
+}
+
+function initialValue(control) {
+  // A control's value as the page was built.
+  if (control.type === "checkbox") return control.defaultChecked ? "on" : "";
+  if (control.type === "hidden") return ""; // the situations: no box ticked
+  if (control.tagName === "SELECT") {
+    return ([...control.options].find((option) => option.defaultSelected) ?? control.options[0])?.value;
+  }
+  return control.defaultValue;
 }
 
 function fillAnswer(answer, html) {
