@@ -71,8 +71,10 @@ def _control(calculator: str, field: Field) -> str:
         bounds = ""
         if field.minimum is not None:
             bounds = f' min="{field.minimum}" max="{field.maximum}"'
+        # A phone's digit pad has no minus or plus sign: only counts get it.
+        digits = ' inputmode="numeric"' if (field.minimum or 0) >= 0 else ""
         return (
-            f'<input type="text" inputmode="numeric" autocomplete="off" {common}{bounds} '
+            f'<input type="text"{digits} autocomplete="off" {common}{bounds} '
             f'value="{escape(field.default)}">'
         )
     return (

@@ -186,9 +186,10 @@ def run_damage(request: DamageRequest) -> Answer:
             str(value): str(probability) for value, probability in result.distribution.items()
         },
         "at_least_hp": _fraction(result.at_least_hp),
+        "description": result.description,
     }
     text = [
-        f"{system.title}: {result.expression}"
+        f"{system.title}: {result.description}"
         + (" (critical hit)" if setup.crit else "")
         + f": min {result.minimum}, max {result.maximum}, mean {result.mean} "
         f"(about {float(result.mean):.2f})"

@@ -83,6 +83,9 @@ class DamageResult:
     distribution: Distribution
     at_least_hp: Fraction | None
     sources: Sources = field(compare=False)
+    # How the critical-hit rule changed the roll, in words ("2d8 maximised = 16, + 4");
+    # the expression itself where no rule changed it.
+    description: str = ""
 
     @property
     def minimum(self) -> int:
@@ -173,6 +176,7 @@ def damage(system: System, setup: DamageSetup) -> DamageResult:
         raise RulesError("Give a damage roll such as 2d6+3.")
     extra: Distribution | None = None
     multiplier = 1
+    written = expression
     if setup.crit:
         expression, extra, multiplier = _critical(system, rule, expression, setup, sources)
     elif setup.extra_crit:
@@ -205,8 +209,28 @@ def damage(system: System, setup: DamageSetup) -> DamageResult:
             raise RulesError("Hit points to reach must be at least 1.")
         at_least = distribution.at_least(setup.hp)
     text = expression.text
+    described = _described(written, expression) if setup.crit else text
     if extra is not None:
         text += f" + {setup.extra_crit}"
+        described += f", + {setup.extra_crit} rolled"
     if multiplier != 1:
         text = f"({text}) x {multiplier}"
-    return DamageResult(text, distribution, at_least, sources)
+        described = f"{text}, the total doubled" if multiplier == 2 else text
+    return DamageResult(text, distribution, at_least, sources, described)
+
+
+def _described(written: Expression, rolled: Expression) -> str:
+    """The critical roll in words: each maximised dice group with its value, or the new roll."""
+    if rolled.terms == written.terms:
+        return rolled.text
+    if len(rolled.terms) != len(written.terms) or any(t.is_dice for t in rolled.terms):
+        return f"{written.text} with the dice doubled = {rolled.text}"
+    parts = []
+    for index, (before, after) in enumerate(zip(written.terms, rolled.terms, strict=True)):
+        sign = ("- " if before.sign < 0 else "+ ") if index else ("-" if before.sign < 0 else "")
+        if before.is_dice:
+            how = "maximised" if before.sign > 0 else "at its lowest"
+            parts.append(f"{sign}{before.text} {how} = {after.constant}")
+        else:
+            parts.append(f"{sign}{before.constant}")
+    return ", ".join(parts)

@@ -331,7 +331,7 @@ class AttackRequest(Request):
     system: str
     bonus: int
     defense: int
-    mode: str = "normal"  # normal | advantage | disadvantage | both
+    mode: str | None = None  # advantage | disadvantage | both; None or normal: a plain roll
     escalation: int | None = None
     situations: tuple[str, ...] = ()
     attacks: int = 1
@@ -365,6 +365,7 @@ class AttackRequest(Request):
                 "choice",
                 "normal",
                 choices=MODES,
+                optional=True,
                 unset="normal",
                 option="--advantage/--disadvantage/--both",
                 requires=ADVANTAGE,

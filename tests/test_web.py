@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -164,3 +165,99 @@ def test_handle_json_answers_even_when_the_core_breaks(monkeypatch: pytest.Monke
     monkeypatch.setattr(web, "handle", broken)
     response = json.loads(handle_json('{"calculator": "modifier", "inputs": {}}'))
     assert response["ok"] is False and response["message"]
+
+
+# ------------------------------------------------------------------ result markup
+
+
+@pytest.mark.parametrize("name", sorted(CALCULATORS))
+def test_every_result_starts_with_its_headline(name: str) -> None:
+    assert handle(name, {}, "")["html"].startswith('<div class="calc-headline">')
+    undefined = handle("level", {"system": "into-the-unknown"}, "")
+    assert undefined["html"].startswith('<div class="calc-headline">')
+    assert '<div class="calc-undefined">' in undefined["html"]
+
+
+def test_attack_headline_and_the_highlighted_bar_are_labelled() -> None:
+    inputs = {"system": "orcus", "bonus": "7", "defense": "18", "situations": "combat-advantage"}
+    html = handle("attack", inputs)["html"]
+    assert html.startswith('<div class="calc-headline">Hit 60.00% · Crit 5.00% · Miss 40.00%')
+    assert re.search(r'<text class="calc-bar-label"[^>]*>18: 60\.00%</text>', html)
+    assert re.search(r"<figcaption>[^<]*18: 60\.00%", html)
+
+
+def test_orcus_critical_damage_says_the_dice_were_maximised() -> None:
+    result = handle("damage", {"system": "orcus", "expression": "2d8+4", "crit": "on"})
+    assert "2d8 maximised = 16, + 4" in result["html"]
+    assert result["data"]["description"] == "2d8 maximised = 16, + 4"
+
+
+def test_the_dice_roller_marks_dropped_dice() -> None:
+    result = handle("roll", {"expression": "4d6kh3", "rolled": "on", "seed": "3"})
+    kept, dropped = result["data"]["dice"][0][:3], result["data"]["dice"][0][3:]
+    html = result["html"]
+    assert f'<span class="calc-kept">{", ".join(map(str, kept))}</span>' in html
+    assert f'<span class="calc-dropped">dropped <s>{dropped[0]}</s></span>' in html
+    plain = handle("roll", {"expression": "2d6", "rolled": "on", "seed": "3"})["html"]
+    assert "dropped" not in plain
+
+
+def test_the_attack_breakdown_is_shown_when_the_payload_has_one() -> None:
+    from rules_core import render
+    from rules_core.requests import AttackRequest
+
+    request = AttackRequest(system="orcus", bonus=7, defense=18)
+    payload = handle("attack", {"system": "orcus", "bonus": "7", "defense": "18"})["data"]
+    assert "Combat advantage" not in render.attack(payload, request, "")
+    payload["breakdown"] = [["Attack bonus", 7], ["Combat advantage", 2], ["Prone", -2]]
+    assert "Attack bonus +7, Combat advantage +2, Prone −2 = +7" in render.attack(
+        payload, request, ""
+    )
+
+
+# ------------------------------------------------------------------ the form
+
+
+def _field_block(form: str, calculator: str, field: str) -> str:
+    """The opening tag of the field's block (the div holding its control)."""
+    position = form.index(f'id="{calculator}-{field}"')
+    return form[
+        form.rindex("<div ", 0, position) : form.index(">", form.rindex("<div ", 0, position)) + 1
+    ]
+
+
+def test_fields_of_other_systems_are_hidden_when_built() -> None:
+    form = render_form("attack")
+    default = next(f.default for f in CALCULATORS["attack"].fields if f.name == "system")
+    for field in CALCULATORS["attack"].fields:
+        if field.kind == "situations":
+            continue
+        block = _field_block(form, "attack", field.name)
+        listed = CALCULATORS["attack"].field_systems(field)
+        if listed is None:
+            assert "data-systems" not in block and " hidden" not in block, field.name
+        else:
+            assert f'data-systems="{" ".join(listed)}"' in block, field.name
+            assert (" hidden" in block) == (default not in listed), field.name
+    for label in re.findall(r'<label class="calc-check"[^>]*data-systems="([^"]+)"([^>]*)>', form):
+        assert ("hidden" in label[1]) == (label[0] != default)
+
+
+def test_rarely_used_fields_are_under_more_options() -> None:
+    for name in ("attack", "damage"):
+        form = render_form(name)
+        more = form[form.index('<details class="calc-more">') :]
+        assert more.startswith('<details class="calc-more"><summary>More options</summary>')
+        for field in CALCULATORS[name].fields:
+            inside = f'id="{name}-{field.name}"' in more
+            assert inside == field.more, (name, field.name)
+    damage_fields = {f.name: f for f in CALCULATORS["damage"].fields}
+    assert not damage_fields["hp"].more and damage_fields["weapon"].more
+
+
+def test_signed_fields_do_not_ask_for_a_digit_pad() -> None:
+    form = render_form("attack")
+    bonus = form[form.index('id="attack-bonus"') - 200 : form.index('id="attack-bonus"')]
+    assert "inputmode" not in bonus.split("<input")[-1]
+    attacks = form[form.index('id="attack-attacks"') - 200 : form.index('id="attack-attacks"')]
+    assert 'inputmode="numeric"' in attacks.split("<input")[-1]

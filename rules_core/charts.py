@@ -1,0 +1,90 @@
+"""An SVG bar chart of value -> probability, with its table, for the calculator pages.
+
+Every value it prints is a number or escaped: no input becomes markup.
+"""
+
+from __future__ import annotations
+
+from html import escape
+
+WIDTH, HEIGHT, PAD = 600, 180, 24
+LABEL_SIZE = 18  # the highlighted bar's label, in the chart's own units
+
+
+def ratio(fraction: str) -> float:
+    """'3/8' -> 0.375, without building a Fraction (200d6 has 150-digit ones)."""
+    numerator, _, denominator = fraction.partition("/")
+    return int(numerator) / int(denominator or 1)
+
+
+def short_percent(value: float) -> str:
+    percent = value * 100
+    if percent and percent < 0.01:
+        return "&lt;0.01%"
+    return f"{percent:.2f}%"
+
+
+def _short_fraction(text: str) -> str:
+    """The exact fraction, unless it runs to hundreds of digits."""
+    return escape(text) if len(text) <= 40 else "—"
+
+
+def _label(x: float, bar_top: float, text: str) -> str:
+    """The highlighted bar's value and chance, just above it and inside the chart."""
+    anchor = "middle"
+    if x < PAD + 60:
+        anchor = "start"
+    elif x > WIDTH - PAD - 60:
+        anchor = "end"
+    y = max(bar_top - 6, LABEL_SIZE)
+    return (
+        f'<text class="calc-bar-label" x="{x:.2f}" y="{y:.2f}" text-anchor="{anchor}" '
+        f'font-size="{LABEL_SIZE}" fill="currentColor">{text}</text>'
+    )
+
+
+def bar_chart(
+    points: list[tuple[int, str]], *, caption: str, label: str, highlight: int | None = None
+) -> str:
+    """Bars of value -> probability (exact fraction strings); `highlight` is labelled."""
+    heights = [ratio(probability) for _, probability in points]
+    top = max(heights, default=1.0) or 1.0
+    step = (WIDTH - 2 * PAD) / max(len(points), 1)
+    bars = []
+    marked = ""
+    for index, (value, _) in enumerate(points):
+        bar_height = heights[index] / top * (HEIGHT - 2 * PAD)
+        x = PAD + index * step
+        bar_top = HEIGHT - PAD - bar_height
+        on = value == highlight
+        bars.append(
+            f'<rect class="calc-bar{" calc-bar--on" if on else ""}" x="{x:.2f}" '
+            f'y="{bar_top:.2f}" width="{max(step - 1, 0.5):.2f}" height="{bar_height:.2f}">'
+            "</rect>"
+        )
+        if on:
+            marked = f"{value}: {short_percent(heights[index])}"
+            bars.append(_label(x + step / 2, bar_top, marked))
+    first, last = (points[0][0], points[-1][0]) if points else (0, 0)
+    axis = (
+        f'<text x="{PAD}" y="{HEIGHT - 6}" class="calc-axis">{first}</text>'
+        f'<text x="{WIDTH - PAD}" y="{HEIGHT - 6}" class="calc-axis" '
+        f'text-anchor="end">{last}</text>'
+    )
+    on_row = ' class="calc-row--on"'
+    rows = "".join(
+        f"<tr{on_row if value == highlight else ''}><td>{value}</td>"
+        f"<td>{_short_fraction(p)}</td><td>{short_percent(share)}</td></tr>"
+        for (value, p), share in zip(points, heights, strict=True)
+    )
+    described = escape(caption) + (
+        f" (highlighted: {escape(label.lower())} {marked})" if marked else ""
+    )
+    return (
+        f'<figure class="calc-chart"><svg viewBox="0 0 {WIDTH} {HEIGHT}" role="img" '
+        f'aria-label="{described}" preserveAspectRatio="none">{"".join(bars)}{axis}</svg>'
+        f"<figcaption>{described}</figcaption>"
+        f"<details><summary>Table of the chart</summary><table><thead><tr><th>{escape(label)}"
+        f"</th><th>Probability</th><th>%</th></tr></thead><tbody>{rows}</tbody></table></details>"
+        "</figure>"
+    )
