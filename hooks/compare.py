@@ -254,8 +254,6 @@ def _answer(concept: Concept, system: System) -> list[str]:
     data = result.get("data")
     lines = ["---", ""]
     if concept.calculator == "attack":
-        # The page's own numbers replace this answer live (calculators.mjs): the same
-        # short answer the attack calculator gives, in a slot of its own.
         # A paragraph the page's own numbers refill live (calculators.mjs); attr_list
         # names its system (raw HTML blocks would end the tab they stand in).
         lines += [_short_answer(result), f'{{: .compare-answer data-system="{system.slug}" }}', ""]

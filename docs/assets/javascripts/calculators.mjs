@@ -344,6 +344,16 @@ class Comparison {
           return; // the last good answer stays, marked out of date
         }
         if (response) fillAnswer(answer, response.html);
+        // "Open in the calculator" carries the same numbers.
+        const link = answer.nextElementSibling?.querySelector('a[href*="calculators/"]');
+        if (link) {
+          const url = new URL(link.href);
+          for (const [name, value] of Object.entries(request)) {
+            if (value) url.searchParams.set(name, value);
+            else url.searchParams.delete(name);
+          }
+          link.href = url.href;
+        }
         answer.classList.remove("calc-result--stale");
         if (--left === 0 && !performance.getEntriesByName("calc-first-live-result").length) {
           performance.mark("calc-first-live-result");
