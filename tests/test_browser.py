@@ -51,6 +51,8 @@ def open_calculator(page: Page, server: str, slug: str) -> None:
     """Go to a calculator page through the site's own link (an instant navigation, once
     on the site: Python stays loaded), or by address for the first page."""
     link = f'a[href$="calculators/{slug}/"]'
+    if urlsplit(page.url).path == f"/calculators/{slug}/":
+        return  # already there (a page with several calculators)
     if not page.url.startswith(server) or not page.locator(link).count():
         page.goto(f"{server}calculators/{slug}/")
         return

@@ -213,6 +213,9 @@ class Calculator {
       result.innerHTML = response.html;
       result.querySelectorAll("details").forEach((details, index) => (details.open ||= open[index]));
       wrapTables(result);
+      // As Material does with the whole page for instant navigation: links absolute, so
+      // the live answer is the same markup as the built one it replaces.
+      for (const link of result.querySelectorAll("a[href]")) link.href = link.href;
       this.shownHtml = response.html;
     }
     this.shownKey = key;
