@@ -184,8 +184,6 @@ def run_journey(page: Page, calculator: str, actions) -> Tally:
             tally.reach(page, summary)
             summary.tap()
             tally.taps += 1
-        if kind == "pick" and control.input_value() == value[0]:
-            continue  # already so: nothing to do
         tally.reach(page, control)
         if kind == "pick":
             control.tap()
