@@ -8,7 +8,7 @@ from __future__ import annotations
 from html import escape
 
 WIDTH, HEIGHT, PAD = 600, 180, 24
-LABEL_SIZE = 18  # the highlighted bar's label, in the chart's own units
+LABEL_SIZE = 26  # the highlighted bar's label, in the chart's own units (about 14 px on a phone)
 
 
 def ratio(fraction: str) -> float:
@@ -32,9 +32,9 @@ def _short_fraction(text: str) -> str:
 def _label(x: float, bar_top: float, text: str) -> str:
     """The highlighted bar's value and chance, just above it and inside the chart."""
     anchor = "middle"
-    if x < PAD + 60:
+    if x < PAD + 80:
         anchor = "start"
-    elif x > WIDTH - PAD - 60:
+    elif x > WIDTH - PAD - 80:
         anchor = "end"
     y = max(bar_top - 6, LABEL_SIZE)
     return (

@@ -17,7 +17,7 @@ from typing import Any, NoReturn
 
 from rules_core.answers import answer
 from rules_core.dice import DiceError
-from rules_core.requests import ABILITIES, REQUESTS, InputErrors, Request
+from rules_core.requests import ABILITIES, MAX_MONSTER_ROWS, REQUESTS, InputErrors, Request
 from rules_core.systems import NotDefined, RulesError
 
 
@@ -120,6 +120,8 @@ def _damage(args: argparse.Namespace) -> dict[str, str]:
 
 def _encounter(args: argparse.Namespace) -> dict[str, str]:
     inputs = {**_common(args), "party": args.party, "level": args.level}
+    if len(args.monster or ()) > MAX_MONSTER_ROWS:
+        raise UsageError(f"--monster: at most {MAX_MONSTER_ROWS} groups of monsters")
     for row, text in enumerate(args.monster or (), start=1):
         parts = text.split(":")
         if len(parts) not in (2, 3):

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, fields
+from functools import cache
 from typing import Any, ClassVar, Self
 
 from rules_core.attacks import AttackSetup
@@ -39,6 +40,7 @@ def _one_line(message: object) -> str:
     return "".join(c if c.isprintable() else repr(c)[1:-1] for c in str(message))
 
 
+@cache  # the systems are compiled data: read their titles once
 def system_field(default: str = "") -> Field:
     return Field(
         "system",
@@ -545,6 +547,7 @@ class DamageRequest(Request):
 ENCOUNTER_ROWS = 4  # monster rows the form shows; the command line takes any number
 
 
+@cache
 def _ranks() -> tuple[tuple[str, str], ...]:
     """Every rank some system's encounter rules name, in their order (from data)."""
     seen: dict[str, str] = {}
@@ -555,6 +558,7 @@ def _ranks() -> tuple[tuple[str, str], ...]:
     return tuple(seen.items())
 
 
+@cache
 def monster_fields(row: int) -> tuple[Field, Field, Field]:
     rule = EncounterRequest.RULE
     return (
