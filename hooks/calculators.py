@@ -138,11 +138,16 @@ def render_calculator(name: str, base: str) -> str:
 
 
 def add_worker_boot(html: str, base: str) -> str:
-    """On a page with a calculator, start its worker from the head, before anything else."""
+    """On a page with a calculator, start its worker from the head, before anything else,
+    and link the calculators' styles there (no other page loads them)."""
     if '<section class="calc"' not in html:
         return html
+    styles = ["calculators.css"] + (["compare.css"] if 'class="compare"' in html else [])
+    links = "".join(
+        f'<link rel="stylesheet" href="{base}assets/stylesheets/{name}">' for name in styles
+    )
     tag = f'<script src="{base}assets/javascripts/calculator-boot.js"></script>'
-    return html.replace("<head>", f"<head>{tag}", 1)
+    return html.replace("<head>", f"<head>{tag}", 1).replace("</head>", f"{links}</head>", 1)
 
 
 def expand_calculators(markdown: str, base: str) -> str:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from html import escape
 from pathlib import Path
 from urllib.parse import urlencode
 
@@ -252,18 +253,66 @@ def _answer(concept: Concept, system: System) -> list[str]:
     link = f"../calculators/{CALCULATOR_PAGES[concept.calculator]}.md?{query}"
     data = result.get("data")
     lines = ["---", ""]
-    if data is None:  # the system's text has no such rule, and the answer says so
+    if concept.calculator == "attack":
+        # A paragraph the page's own numbers refill live (calculators.mjs); attr_list
+        # names its system (raw HTML blocks would end the tab they stand in).
+        lines += [_short_answer(result), f'{{: .compare-answer data-system="{system.slug}" }}', ""]
+    elif data is None:  # the system's text has no such rule, and the answer says so
         lines += [_escape_markdown(result["message"]), ""]
-    elif concept.calculator == "attack":
-        rows = [("Hit", data["hit"]), ("Critical hit", data["crit"]), ("Miss", data["miss"])]
-        if data["crit_fail"] is not None:
-            rows.append(("Crit fail", data["crit_fail"]))
-        lines += [f"- {name}: {_percent(value)}" for name, value in rows] + [""]
     else:
         lines += [f"- Range: {data['min']} to {data['max']}", f"- Mean: {data['mean']}", ""]
     for note in (data or {}).get("interpretations", []):
         lines += [f"*Interpretation:* {_escape_markdown(note)}", ""]
     return [*lines, f"[Open in the calculator]({link})", ""]
+
+
+_HEADLINE = re.compile(r'<div class="calc-headline">(.*?)</div>', re.S)
+
+
+def _short_answer(result: dict) -> str:
+    """The attack calculator's short answer as inline HTML: its headline, the message of a
+    system that lacks the rule, or (markup without a headline) the odds in a line."""
+    headline = _HEADLINE.search(result["html"])
+    if headline:
+        return headline.group(1)
+    data = result.get("data")
+    if data is None:
+        return escape(result["message"])
+    rows = [("Hit", data["hit"]), ("Critical hit", data["crit"]), ("Miss", data["miss"])]
+    if data["crit_fail"] is not None:
+        rows.append(("Crit fail", data["crit_fail"]))
+    return " · ".join(f"{name} {_percent(value)}" for name, value in rows)
+
+
+def _live_form(concept: Concept) -> list[str]:
+    """The reader's own attack, answered for every system as they type."""
+    values = {"bonus": "6", "defense": "16", "damage": "", **concept.inputs}
+    fields = [
+        ("bonus", "Attack bonus", "e.g. +7"),
+        ("defense", "Defense or AC", "e.g. 18"),
+        ("damage", "Damage roll (optional)", "e.g. 2d8+4"),
+    ]
+    parts = []
+    for name, label, hint in fields:
+        ident = f"compare-{name}"
+        parts.append(
+            f'<div class="calc-field calc-field--text"><label class="calc-label" for="{ident}">'
+            f'{label}</label><input type="text" id="{ident}" name="{name}" autocomplete="off" '
+            f'spellcheck="false" inputmode="text" placeholder="{hint}" '
+            f'value="{escape(values[name])}" aria-describedby="{ident}-error">'
+            f'<span class="calc-error" id="{ident}-error" role="alert"></span></div>'
+        )
+    for name, value in concept.inputs.items():
+        if name not in ("bonus", "defense", "damage"):
+            parts.append(f'<input type="hidden" name="{escape(name)}" value="{escape(value)}">')
+    return [
+        '<section class="calc" data-compare="attack" aria-labelledby="compare-title">'
+        '<h2 id="compare-title">Your own numbers</h2>'
+        f'<form class="calc-form" novalidate>{"".join(parts)}</form>'
+        '<p class="calc-status" role="status"><span class="calc-status-text"></span></p>'
+        "</section>",
+        "",
+    ]
 
 
 def _percent(fraction: str) -> str:
@@ -276,10 +325,9 @@ def render_concept(concept: Concept, systems: dict[str, System]) -> str:
     front = ["---", "tags:", '  - "Compare"', "hide:", "  - navigation", "  - toc", "---"]
     lines = [*front, "", f"# {concept.title}", "", concept.summary, ""]
     if concept.calculator:
-        lines += [
-            f"*{_question(concept)}*",
-            "",
-        ]
+        lines += [f"*{_question(concept)}*", ""]
+    if concept.calculator == "attack":
+        lines += _live_form(concept)
     lines += ['<div class="compare" markdown>', ""]
     for slug, system in systems.items():
         body = [f"**{system.title}**", "{: .compare-system }", ""]

@@ -94,7 +94,13 @@ def test_pages_quote_and_answer_for_each_system(tmp_path: Path) -> None:
     assert "(../orcus/combat.md#rolling-1-or-20)" in page
     assert page.count("*This text has no rule on this.*") == 3
     expected = handle("attack", {"system": "into-the-unknown", "bonus": "6", "defense": "16"})
-    assert f"- Hit: 55.00% ({expected['data']['hit']})" in page
+    assert expected["data"]["hit"] == "11/20"
+    lines = page.split("\n")
+    answer = lines[lines.index('    {: .compare-answer data-system="orcus" }') - 1]
+    assert "Hit" in answer and "55.00%" in answer  # the build-time answer, refilled live
+    # Each system's answer sits in a slot the page's own numbers replace live.
+    assert page.count("{: .compare-answer data-system=") == len(SYSTEMS)
+    assert 'data-compare="attack"' in page and 'name="bonus"' in page
     assert (
         "[Open in the calculator](../calculators/attack.md?system=4e-core&bonus=6&defense=16)"
         in page

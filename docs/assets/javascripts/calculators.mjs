@@ -2,262 +2,484 @@
 // in a worker, and show its answer. The page already shows the build-time answer for the
 // default inputs; the live answer replaces it once Python is ready.
 //
+// One worker serves the whole visit: calculator-loader.mjs calls bind() for each page
+// Material's instant navigation shows, and this module (loaded once) keeps the worker.
+//
 // Safety: inputs only ever become text (form values, URL parameters, textContent). The
 // result markup comes from rules_core.web, which escapes everything it was given.
 
-const widgets = [...document.querySelectorAll(".calc[data-calculator]")];
+// The site root, from where this file lives (assets/javascripts/ under the root): the
+// __config block Material wrote is relative to the first page of the visit only.
+const ROOT_PATH = new URL("../../", import.meta.url).pathname;
+// A result still waiting for Python after this long is marked out of date; a quicker
+// answer replaces it before anyone could read the mark, so it would only flicker.
+const STALE_AFTER_MS = 150;
 
-if (widgets.length) {
-  // calculator-boot.js, in the page's head, has usually started the worker already.
+const pending = new Map(); // request id -> {widget, key}
+let nextId = 1;
+let ready = false;
+let failure = null;
+let current = []; // the widgets of the page on screen
+let worker = null;
+
+function startWorker() {
+  // calculator-boot.js, in the head of a calculator page opened directly, has usually
+  // started the worker already; after an instant navigation this module starts it.
   const booted = window.rulesCoreWorker;
-  const worker =
+  worker =
     booted?.worker ??
     new Worker(new URL("./calculator-worker.mjs", import.meta.url), { type: "module" });
-  const base = siteBase();
-  const pending = new Map(); // request id -> widget
-  const latest = new Map(); // widget -> id of its newest request
-  let nextId = 1;
-  let ready = false;
-  let editing = false; // the current history entry holds an edit not yet committed
-  let shownLive = false;
-
-  setStatus("Loading the calculator…", true);
-  // Each result stays busy until Python's first answer for it arrives.
-  for (const widget of widgets) widget.querySelector(".calc-result").setAttribute("aria-busy", "true");
-
+  window.rulesCoreWorker = { worker, early: [] };
   worker.onmessage = onMessage;
+  for (const event of booted?.early ?? []) onMessage(event); // e.g. "ready", already sent
+}
 
-  function onMessage({ data }) {
-    if (data.ready) {
-      ready = true;
-      setStatus("", false);
-      widgets.forEach((widget) => compute(widget));
-      settled();
-      return;
-    }
-    if (data.failed && data.id === undefined) {
-      setStatus("The calculator could not start: " + data.failed, false);
-      widgets.forEach(answered); // no Python: the build-time results are final
-      settled();
-      return;
-    }
-    const widget = pending.get(data.id);
-    pending.delete(data.id);
-    if (!widget || latest.get(widget) !== data.id) return; // a newer request is on its way
-    if (data.failed) {
-      statusOf(widget).textContent = "The calculation failed: " + data.failed;
-      answered(widget);
-      return;
-    }
-    show(widget, JSON.parse(data.response));
+function onMessage({ data }) {
+  if (data.ready) {
+    ready = true;
+    for (const widget of current) widget.onReady();
+    settled();
+    return;
+  }
+  if (data.failed && data.id === undefined) {
+    failure = data.failed;
+    for (const widget of current) widget.onFailure();
+    settled();
+    return;
+  }
+  const request = pending.get(data.id);
+  pending.delete(data.id);
+  if (request) request.done(data);
+}
+
+function ask(calculator, inputs, done) {
+  const id = nextId++;
+  pending.set(id, { done });
+  const request = JSON.stringify({ calculator, inputs, base: siteBase() });
+  worker.postMessage({ id, request });
+}
+
+export function bind(page) {
+  if (!worker) startWorker();
+  // Marks are per page; an instant navigation keeps the visit's timeline.
+  performance.clearMarks("calc-first-live-result");
+  current = [
+    ...[...page.querySelectorAll(".calc[data-calculator]")].map((s) => new Calculator(s)),
+    ...[...page.querySelectorAll(".calc[data-compare]")].map((s) => new Comparison(s)),
+  ];
+  for (const widget of current) widget.start();
+  const siblings = current.filter((widget) => widget instanceof Calculator);
+  for (const widget of siblings) widget.siblings = siblings;
+  if (ready) current.forEach((widget) => widget.onReady());
+  else if (failure) current.forEach((widget) => widget.onFailure());
+}
+
+class Calculator {
+  constructor(section) {
+    this.section = section;
+    this.name = section.dataset.calculator;
+    this.form = section.querySelector("form");
+    this.result = section.querySelector(".calc-result");
+    this.siblings = [this];
+    this.latest = 0; // id of the newest request
+    this.staleTimer = 0;
   }
 
-  widgets.forEach((widget) => {
-    const form = widget.querySelector("form");
+  start() {
+    const { form, result } = this;
+    // The build-time result answers the form as it was built: its default values, for
+    // the fields of its default system.
+    this.showFieldsFor(true);
+    this.shownKey = JSON.stringify(this.inputs(true));
+    this.path = location.pathname; // the page this widget belongs to
+    result.setAttribute("aria-busy", "true");
+    this.setStatus(ready ? "" : "Loading the calculator…", !ready);
     form.addEventListener("submit", (event) => event.preventDefault());
-    form.addEventListener("input", (event) => onEdit(widget, event, false));
-    form.addEventListener("change", (event) => onEdit(widget, event, true));
-    const roll = widget.querySelector(".calc-roll");
-    if (roll) roll.addEventListener("click", () => compute(widget, { rolled: "on" }));
-  });
-  applyAddress();
-  for (const event of booted?.early ?? []) onMessage(event); // e.g. "ready", already sent
-  window.addEventListener("popstate", () => {
-    editing = false;
-    applyAddress();
-    widgets.forEach((widget) => compute(widget));
-  });
-
-  function onEdit(widget, event, committed) {
-    const name = event.target.name || (event.target.dataset.situation ? "situations" : "");
-    if (event.target.dataset.situation !== undefined) collectSituations(widget);
-    if (name === "system") showFieldsFor(widget);
-    // Widgets on one page share a field of the same name (the system, on the abilities page).
-    widgets.forEach((other) => {
-      if (other === widget || !name) return;
-      const twin = other.querySelector(named(name));
-      if (twin && twin.value !== event.target.value) {
-        twin.value = event.target.value;
-        if (name === "system") showFieldsFor(other);
-        compute(other);
+    form.addEventListener("input", (event) => this.onEdit(event));
+    form.addEventListener("change", (event) => this.onEdit(event));
+    const roll = this.section.querySelector(".calc-roll");
+    if (roll) roll.addEventListener("click", () => this.compute({ rolled: "on" }));
+    addCopyLink(this.section);
+    // A tap on the docked answer (on a phone) brings the full result into view.
+    const headline = () => result.querySelector(".calc-headline");
+    result.addEventListener("click", (event) => {
+      if (headline()?.contains(event.target) && !event.target.closest("a")) {
+        headline().nextElementSibling?.scrollIntoView({ block: "start", behavior: "smooth" });
       }
     });
-    compute(widget); // first: Python works on it while the address is written
-    writeAddress(committed);
+    this.applyAddress();
+    this.markPending();
   }
 
-  function inputs(widget) {
+  onReady() {
+    this.setStatus("", false);
+    this.compute();
+  }
+
+  onFailure() {
+    this.setStatus("The calculator could not start: " + failure, false);
+    this.result.setAttribute("aria-busy", "false"); // no Python: the build-time result is final
+  }
+
+  onEdit(event) {
+    const target = event.target;
+    if (target.dataset.situation !== undefined) this.collectSituations();
+    const name = target.name || (target.dataset.situation !== undefined ? "situations" : "");
+    if (name === "system") this.showFieldsFor();
+    // Widgets on one page share a field of the same name (the system, on the abilities page).
+    for (const other of this.siblings) {
+      if (other === this || !name || name === "situations") continue;
+      const twin = other.form.querySelector(named(name));
+      if (twin && twin.value !== target.value) {
+        twin.value = target.value;
+        if (name === "system") other.showFieldsFor();
+        other.compute();
+      }
+    }
+    this.compute(); // first: Python works on it while the address is written
+    // A change event can come late, from a field losing focus as a link is followed:
+    // by then the address is the next page's, which this widget must not write.
+    if (location.pathname === this.path) writeAddress();
+  }
+
+  inputs(asBuilt = false) {
     const values = {};
-    for (const field of widget.querySelectorAll(".calc-field")) {
+    for (const field of this.form.querySelectorAll(".calc-field")) {
       if (field.hidden) continue;
       const control = field.querySelector("[name]");
       if (!control) continue;
-      values[control.name] = control.type === "checkbox" ? (control.checked ? "on" : "") : control.value;
+      values[control.name] = asBuilt ? initialValue(control)
+        : control.type === "checkbox" ? (control.checked ? "on" : "")
+        : control.value;
     }
     return values;
   }
 
-  function compute(widget, extra = {}) {
-    if (!ready) {
-      widget.querySelector(".calc-result").classList.toggle("calc-result--stale", !isDefault(widget));
-      return;
-    }
-    const id = nextId++;
-    pending.set(id, widget);
-    latest.set(widget, id);
-    const request = JSON.stringify({
-      calculator: widget.dataset.calculator,
-      inputs: { ...inputs(widget), ...extra },
-      base,
-    });
-    worker.postMessage({ id, request });
+  key() {
+    return JSON.stringify(this.inputs());
   }
 
-  function show(widget, response) {
-    answered(widget);
-    for (const message of widget.querySelectorAll(".calc-error")) message.textContent = "";
-    for (const control of widget.querySelectorAll("[aria-invalid]")) control.removeAttribute("aria-invalid");
-    const result = widget.querySelector(".calc-result");
+  markPending() {
+    // Until Python has answered these very inputs the result is not theirs: mark it
+    // (busy at once, and out of date if the answer does not follow at once).
+    const matches = this.key() === this.shownKey;
+    this.result.setAttribute("aria-busy", String(!matches || !ready));
+    clearTimeout(this.staleTimer);
+    if (matches) this.result.classList.remove("calc-result--stale");
+    else if (!ready) this.result.classList.add("calc-result--stale");
+    else this.staleTimer = setTimeout(() => this.result.classList.add("calc-result--stale"), STALE_AFTER_MS);
+  }
+
+  compute(extra = {}) {
+    this.markPending();
+    if (!ready) return;
+    const key = this.key();
+    const id = nextId;
+    this.latest = id;
+    ask(this.name, { ...this.inputs(), ...extra }, (data) => {
+      if (this.latest !== id) return; // a newer request is on its way
+      if (data.failed) {
+        this.statusText().textContent = "The calculation failed: " + data.failed;
+        this.result.setAttribute("aria-busy", "false");
+        return;
+      }
+      this.show(JSON.parse(data.response), key);
+    });
+  }
+
+  show(response, key) {
+    const { section, result } = this;
+    for (const message of section.querySelectorAll(".calc-error")) message.textContent = "";
+    for (const control of section.querySelectorAll("[aria-invalid]")) control.removeAttribute("aria-invalid");
     if (!response.ok) {
-      // The last good result stays visible; each message sits next to its field.
+      // The last good result stays visible, marked out of date; each message sits next
+      // to its field.
       for (const [name, message] of Object.entries(response.errors || {})) {
-        const control = widget.querySelector(named(name));
-        const slot = control && widget.querySelector("#" + CSS.escape(`${control.id}-error`));
+        const control = this.form.querySelector(named(name));
+        const slot = control && section.querySelector("#" + CSS.escape(`${control.id}-error`));
         if (slot) slot.textContent = message;
         if (control) control.setAttribute("aria-invalid", "true");
       }
-      if (response.message) statusOf(widget).textContent = response.message;
+      if (response.message) this.statusText().textContent = response.message;
+      clearTimeout(this.staleTimer);
       result.classList.add("calc-result--stale");
+      result.setAttribute("aria-busy", "false");
       return;
     }
-    statusOf(widget).textContent = "";
-    // A table of the chart the reader opened stays open through the new answer.
-    const open = [...result.querySelectorAll("details")].map((details) => details.open);
-    result.innerHTML = response.html;
-    result.querySelectorAll("details").forEach((details, index) => (details.open ||= open[index]));
-    wrapTables(result);
-    result.classList.remove("calc-result--stale");
-    if (!shownLive) {
-      shownLive = true;
+    this.statusText().textContent = "";
+    if (response.html !== this.shownHtml) {
+      // A table of the chart the reader opened stays open through the new answer.
+      const open = [...result.querySelectorAll("details")].map((details) => details.open);
+      result.innerHTML = response.html;
+      result.querySelectorAll("details").forEach((details, index) => (details.open ||= open[index]));
+      wrapTables(result);
+      // As Material does with the whole page for instant navigation: links absolute, so
+      // the live answer is the same markup as the built one it replaces.
+      for (const link of result.querySelectorAll("a[href]")) link.href = link.href;
+      this.shownHtml = response.html;
+    }
+    this.shownKey = key;
+    this.markPending();
+    if (!performance.getEntriesByName("calc-first-live-result").length) {
       // When Python first answered on this page (User Timing; the benchmark reads it).
       performance.mark("calc-first-live-result");
     }
   }
 
-  function showFieldsFor(widget) {
-    const system = widget.querySelector('[name="system"]')?.value;
-    for (const element of widget.querySelectorAll("[data-systems]")) {
+  showFieldsFor(asBuilt = false) {
+    const select = this.form.querySelector('[name="system"]');
+    const system = select && (asBuilt ? initialValue(select) : select.value);
+    for (const element of this.form.querySelectorAll("[data-systems]")) {
       element.hidden = system !== undefined && !element.dataset.systems.split(" ").includes(system);
     }
-    collectSituations(widget);
+    this.collectSituations();
   }
 
-  function collectSituations(widget) {
-    const hidden = widget.querySelector('input[type="hidden"][name="situations"]');
+  collectSituations() {
+    const hidden = this.form.querySelector('input[type="hidden"][name="situations"]');
     if (!hidden) return;
-    hidden.value = [...widget.querySelectorAll("[data-situation]")]
-      .filter((box) => box.checked && !box.closest("[data-systems]").hidden)
+    hidden.value = [...this.form.querySelectorAll("[data-situation]")]
+      .filter((box) => box.checked && !box.closest("[data-systems]")?.hidden)
       .map((box) => box.dataset.situation)
       .join(",");
   }
 
-  function isDefault(widget) {
-    return [...widget.querySelectorAll("[name]")].every((control) =>
-      control.type === "checkbox" ? control.checked === control.defaultChecked
-        : control.tagName === "SELECT" ? [...control.options].every((o) => o.selected === o.defaultSelected)
-        : control.value === control.defaultValue,
-    );
-  }
-
-  function writeAddress(committed) {
-    const params = new URLSearchParams();
-    for (const widget of widgets) {
-      for (const [name, value] of Object.entries(inputs(widget))) {
-        const control = widget.querySelector(named(name));
-        const initial = control.type === "checkbox" ? (control.defaultChecked ? "on" : "")
-          : control.tagName === "SELECT" ? [...control.options].find((o) => o.defaultSelected)?.value
-          : control.defaultValue;
-        if (value !== initial) params.set(name, value);
-      }
-    }
-    const query = params.toString();
-    const url = location.pathname + (query ? "?" + query : "") + location.hash;
-    if (url !== location.pathname + location.search + location.hash) {
-      // The first edit after a committed one gets its own history entry; typing
-      // updates that entry, and a change (enter, blur, a pick) commits it.
-      if (editing) history.replaceState(null, "", url);
-      else history.pushState(null, "", url);
-      editing = true;
-    }
-    if (committed) editing = false;
-  }
-
-  function applyAddress() {
+  applyAddress() {
+    // What the address names; a field it leaves out keeps its value (the default, or
+    // what the reader typed before this script arrived on a slow connection).
     const params = new URLSearchParams(location.search);
-    for (const widget of widgets) {
-      for (const control of widget.querySelectorAll("[name]")) {
-        const value = params.get(control.name);
-        if (control.type === "checkbox") control.checked = value === null ? control.defaultChecked : value === "on";
-        else if (control.tagName === "SELECT") {
-          const known = [...control.options].some((option) => option.value === value);
-          control.value = known ? value : [...control.options].find((o) => o.defaultSelected)?.value;
-        } else control.value = value === null ? control.defaultValue : value;
-      }
-      const situations = (params.get("situations") || "").split(",");
-      for (const box of widget.querySelectorAll("[data-situation]")) {
+    for (const control of this.form.querySelectorAll("[name]")) {
+      if (control.type === "hidden" || !params.has(control.name)) continue; // situations: below
+      const value = params.get(control.name);
+      if (control.type === "checkbox") control.checked = value === "on";
+      else if (control.tagName !== "SELECT") control.value = value;
+      else if ([...control.options].some((option) => option.value === value)) control.value = value;
+    }
+    if (params.has("situations")) {
+      const situations = params.get("situations").split(",");
+      for (const box of this.form.querySelectorAll("[data-situation]")) {
         box.checked = situations.includes(box.dataset.situation);
       }
-      showFieldsFor(widget);
-      widget.querySelector(".calc-result").classList.toggle("calc-result--stale", !isDefault(widget));
+    }
+    this.showFieldsFor();
+  }
+
+  addressEntries() {
+    // The inputs that differ from the form as built: the address stays short, and an
+    // address without them means the defaults.
+    const entries = [];
+    for (const [name, value] of Object.entries(this.inputs())) {
+      if (value !== initialValue(this.form.querySelector(named(name)))) entries.push([name, value]);
+    }
+    return entries;
+  }
+
+  statusText() {
+    return this.section.querySelector(".calc-status-text");
+  }
+
+  setStatus(text, busy) {
+    const status = this.section.querySelector(".calc-status");
+    status.classList.toggle("calc-status--busy", busy);
+    if (text || !busy) this.statusText().textContent = text;
+  }
+}
+
+// A Compare page: one attack (bonus, defense, damage) answered for every system side by
+// side, each by the attack calculator, through the same worker.
+class Comparison {
+  constructor(section) {
+    this.section = section;
+    this.form = section.querySelector("form");
+    this.answers = [...document.querySelectorAll(".compare-answer[data-system]")];
+    this.latest = 0;
+  }
+
+  start() {
+    this.form.addEventListener("submit", (event) => event.preventDefault());
+    this.form.addEventListener("input", () => this.compute());
+    addCopyLink(this.section);
+    const params = new URLSearchParams(location.search);
+    for (const control of this.form.querySelectorAll("[name]")) {
+      const value = params.get(control.name);
+      if (value !== null) control.value = value;
+    }
+    if (params.size) this.markStale(true);
+  }
+
+  onReady() {
+    this.compute();
+  }
+
+  onFailure() {}
+
+  markStale(stale) {
+    for (const answer of this.answers) answer.classList.toggle("calc-result--stale", stale);
+  }
+
+  compute() {
+    const inputs = Object.fromEntries(new FormData(this.form));
+    const params = new URLSearchParams();
+    for (const control of this.form.querySelectorAll("[name]")) {
+      if (control.value !== control.defaultValue) params.set(control.name, control.value);
+    }
+    replaceQuery(params.toString());
+    this.markStale(true);
+    if (!ready) return;
+    for (const slot of this.section.querySelectorAll(".calc-error")) slot.textContent = "";
+    for (const control of this.form.querySelectorAll("[aria-invalid]")) control.removeAttribute("aria-invalid");
+    this.section.querySelector(".calc-status-text").textContent = "";
+    const id = ++this.latest;
+    let left = this.answers.length;
+    for (const answer of this.answers) {
+      const request = { ...inputs, system: answer.dataset.system };
+      ask("attack", request, (data) => {
+        if (this.latest !== id) return;
+        const response = data.failed ? null : JSON.parse(data.response);
+        if (response && !response.ok) {
+          // The same inputs for every system: one message per field is enough.
+          for (const [name, message] of Object.entries(response.errors || {})) {
+            const slot = this.section.querySelector("#" + CSS.escape(`compare-${name}-error`));
+            if (slot) slot.textContent = message;
+            this.form.querySelector(named(name))?.setAttribute("aria-invalid", "true");
+          }
+          if (response.message) this.section.querySelector(".calc-status-text").textContent = response.message;
+          return; // the last good answer stays, marked out of date
+        }
+        if (response) fillAnswer(answer, response.html);
+        // "Open in the calculator" carries the same numbers.
+        const link = answer.nextElementSibling?.querySelector('a[href*="calculators/"]');
+        if (link) {
+          const url = new URL(link.href);
+          for (const [name, value] of Object.entries(request)) {
+            if (value) url.searchParams.set(name, value);
+            else url.searchParams.delete(name);
+          }
+          link.href = url.href;
+        }
+        answer.classList.remove("calc-result--stale");
+        if (--left === 0 && !performance.getEntriesByName("calc-first-live-result").length) {
+          performance.mark("calc-first-live-result");
+        }
+      });
     }
   }
+}
 
-  function settled() {
-    // offline.mjs waits for this before it precaches the site beside Python's download.
-    document.documentElement.dataset.calculators = "settled";
-    document.dispatchEvent(new Event("calculators-settled"));
+function initialValue(control) {
+  // A control's value as the page was built.
+  if (control.type === "checkbox") return control.defaultChecked ? "on" : "";
+  if (control.type === "hidden") return ""; // the situations: no box ticked
+  if (control.tagName === "SELECT") {
+    return ([...control.options].find((option) => option.defaultSelected) ?? control.options[0])?.value;
   }
+  return control.defaultValue;
+}
 
-  function named(name) {
-    // A selector for a control by name; the name is quoted as a CSS string, never markup.
-    return `[name="${CSS.escape(name)}"]`;
-  }
+function fillAnswer(answer, html) {
+  // The short answer of the calculator's result (its headline, or the message of a
+  // system that lacks the rule), in the column of its system.
+  const parsed = new DOMParser().parseFromString(html, "text/html");
+  const short = parsed.querySelector(".calc-headline, .calc-undefined p");
+  if (short) answer.replaceChildren(...[...short.childNodes].map((node) => document.adoptNode(node)));
+}
 
-  function statusOf(widget) {
-    return widget.querySelector(".calc-status-text");
-  }
-
-  function setStatus(text, busy) {
-    for (const widget of widgets) {
-      const status = widget.querySelector(".calc-status");
-      status.classList.toggle("calc-status--busy", busy);
-      if (text || !busy) statusOf(widget).textContent = text;
+function addCopyLink(section) {
+  if (section.querySelector(".calc-copy")) return;
+  const button = document.createElement("button");
+  button.type = "button";
+  button.className = "calc-copy";
+  button.textContent = "Copy link";
+  const note = document.createElement("span");
+  note.className = "calc-copied";
+  note.setAttribute("role", "status");
+  button.addEventListener("click", async () => {
+    const address = location.href;
+    let copied = false;
+    try {
+      await navigator.clipboard.writeText(address);
+      copied = true;
+    } catch {
+      // No clipboard API (an insecure origin, an old browser): a selected field the
+      // reader copies from, which also serves the old execCommand route.
+      copied = copyByHand(address);
     }
-  }
+    note.textContent = copied ? "Copied" : "Select the address to copy it";
+    clearTimeout(note.timer);
+    note.timer = setTimeout(() => (note.textContent = ""), 2500);
+  });
+  const title = section.querySelector("h2");
+  const tools = document.createElement("div");
+  tools.className = "calc-tools";
+  tools.append(button, note);
+  title.after(tools);
+}
 
-  function answered(widget) {
-    widget.querySelector(".calc-result").setAttribute("aria-busy", "false");
+function copyByHand(text) {
+  const field = document.createElement("textarea");
+  field.value = text;
+  field.setAttribute("readonly", "");
+  field.className = "calc-copy-field";
+  document.body.append(field);
+  field.select();
+  let copied = false;
+  try {
+    copied = document.execCommand("copy");
+  } catch {
+    copied = false;
   }
+  field.remove();
+  return copied;
+}
 
-  function wrapTables(result) {
-    // Material wraps the tables of a page in a scroll container once, when it loads; a
-    // live result is new markup, so it gets the same wrapper, or the result would shift
-    // when the live answer replaces the build-time one.
-    for (const table of result.querySelectorAll("table:not([class])")) {
-      const scroll = document.createElement("div");
-      scroll.className = "md-typeset__scrollwrap";
-      const inner = document.createElement("div");
-      inner.className = "md-typeset__table";
-      table.replaceWith(scroll);
-      scroll.append(inner);
-      inner.append(table);
-    }
+function writeAddress() {
+  const params = new URLSearchParams();
+  for (const widget of current) {
+    if (widget instanceof Calculator) for (const [name, value] of widget.addressEntries()) params.set(name, value);
   }
+  replaceQuery(params.toString());
+}
 
-  function siteBase() {
-    // Material writes the site root, relative to this page, into its config block.
-    const config = document.getElementById("__config");
-    const root = config ? JSON.parse(config.textContent).base : ".";
-    return root.endsWith("/") ? root : root + "/";
+function replaceQuery(query) {
+  // Edits replace the page's history entry: Back leaves the calculator for the page the
+  // reader came from, however many edits were made. Material keeps its scroll position in
+  // the entry's state, which stays.
+  const url = location.pathname + (query ? "?" + query : "") + location.hash;
+  if (url !== location.pathname + location.search + location.hash) {
+    history.replaceState(history.state, "", url);
   }
+}
+
+function settled() {
+  // offline.mjs waits for this before it precaches the site beside Python's download.
+  document.documentElement.dataset.calculators = "settled";
+  document.dispatchEvent(new Event("calculators-settled"));
+}
+
+function named(name) {
+  // A selector for a control by name; the name is quoted as a CSS string, never markup.
+  return `[name="${CSS.escape(name)}"]`;
+}
+
+function wrapTables(result) {
+  // Material wraps the tables of a page in a scroll container once, when it loads; a
+  // live result is new markup, so it gets the same wrapper, or the result would shift
+  // when the live answer replaces the build-time one.
+  for (const table of result.querySelectorAll("table:not([class])")) {
+    const scroll = document.createElement("div");
+    scroll.className = "md-typeset__scrollwrap";
+    const inner = document.createElement("div");
+    inner.className = "md-typeset__table";
+    table.replaceWith(scroll);
+    scroll.append(inner);
+    inner.append(table);
+  }
+}
+
+function siteBase() {
+  // The way from the page on screen to the site root ("../../"), as the build-time
+  // result's links are written.
+  const below = location.pathname.startsWith(ROOT_PATH) ? location.pathname.slice(ROOT_PATH.length) : "";
+  const depth = below.split("/").length - 1;
+  return depth > 0 ? "../".repeat(depth) : "./";
 }

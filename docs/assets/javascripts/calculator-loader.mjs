@@ -1,0 +1,14 @@
+// Loaded on every page, and tiny: the calculator code and its Python worker load only
+// where a page has a calculator. With Material's instant navigation the page's scripts
+// live through every navigation of the visit, so the worker (and Python) boots once;
+// `document$` emits each new page, and its calculators are bound to that one worker.
+
+const WANTED = ".calc[data-calculator], .calc[data-compare]";
+
+function onPage(page) {
+  if (!page.querySelector(WANTED)) return;
+  import("./calculators.mjs").then((calculators) => calculators.bind(page));
+}
+
+if (window.document$) window.document$.subscribe(onPage);
+else onPage(document); // Material's bundle did not run: the page still computes.
