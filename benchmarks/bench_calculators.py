@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import functools
 import http.server
-import re
 import shutil
 import statistics
 import sys
@@ -206,18 +205,6 @@ def run_journey(page: Page, calculator: str, actions) -> Tally:
     return tally
 
 
-def sitemap_for(origin: str):
-    """Material follows a link in place only when sitemap.xml lists it; the sitemap names
-    the address the site was built for, here another port: answer as if built for this one."""
-
-    def fulfil(route) -> None:
-        sitemap = route.fetch().text()
-        built_for = re.search(r"<loc>(.*?)</loc>", sitemap).group(1)
-        route.fulfill(body=sitemap.replace(built_for, origin), content_type="application/xml")
-
-    return fulfil
-
-
 def follow_link(page: Page, slug: str) -> None:
     page.locator(f'a[href$="calculators/{slug}/"]').first.evaluate("link => link.click()")
 
@@ -227,7 +214,6 @@ def journeys(browser, base: str) -> list[tuple[str, str, float, str, float]]:
     for title, slug, calculator, actions in JOURNEYS:
         # Cold: a fresh browser opens the calculator's address.
         context = browser.new_context(**PHONE)
-        context.route("**/sitemap.xml", sitemap_for(base))
         page = context.new_page()
         started = time.monotonic()
         page.goto(f"{base}calculators/{slug}/")
@@ -257,7 +243,6 @@ SECOND_PAGE = """async (slug) => {
 
 def second_page_ms(browser, base: str) -> float:
     context = browser.new_context(**PHONE)
-    context.route("**/sitemap.xml", sitemap_for(base))
     page = context.new_page()
     page.goto(f"{base}calculators/attack/")
     poll(page, FIRST_LIVE_RESULT)
