@@ -156,6 +156,9 @@ def on_serve(server, config, builder):
     def inject_allowed(content: bytes, epoch: int) -> bytes:
         before = content.decode("utf-8")
         after = inject(content, epoch).decode("utf-8")
+        # Marked for offline.mjs: the dev server's pages change on every edit, so no
+        # service worker may keep them (a reload would show the stale copy).
+        after = after.replace("<html ", "<html data-dev-server ", 1)
         return allow_added_scripts(before, after).encode("utf-8")
 
     server._inject_js_into_html = inject_allowed

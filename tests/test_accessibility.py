@@ -23,10 +23,11 @@ from conftest import CALCULATOR_PAGES, ROOT, wait_live
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 
 from hooks.a11y import label_search_dialog
+from rules_core.systems import system_slugs
 
 AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"
 PALETTES = {"light": "default", "dark": "slate"}  # colour scheme -> Material's palette
-SYSTEMS = ("orcus", "3d6-combat", "into-the-unknown", "4e-core")
+SYSTEMS = system_slugs()  # content/systems.yml, as compiled
 BLOCKING = ("serious", "critical")
 RUN_AXE = "() => axe.run(document, { resultTypes: ['violations'] })"
 

@@ -16,7 +16,13 @@
 
 const root = new URL("../../", import.meta.url); // this file is assets/javascripts/offline.mjs
 
-if ("serviceWorker" in navigator && /^https?:$/.test(location.protocol)) register();
+if ("serviceWorker" in navigator && /^https?:$/.test(location.protocol)) {
+  // Under `mkdocs serve` (hooks/mkdocs_hooks.py marks its pages) pages change on every
+  // edit: no worker keeps them, and one left from an earlier visit is removed.
+  if (document.documentElement.hasAttribute("data-dev-server")) {
+    navigator.serviceWorker.getRegistrations().then((all) => all.forEach((r) => r.unregister()));
+  } else register();
+}
 
 function savingData() {
   return Boolean(navigator.connection && navigator.connection.saveData);
