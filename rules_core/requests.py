@@ -335,47 +335,58 @@ def _attack_type_choices() -> tuple[tuple[str, str], ...]:
     return tuple(seen.items())
 
 
-def resistance_fields() -> tuple[Field, ...]:
+def resistance_fields(
+    labels: tuple[str, str, str, str] = (
+        "Target's resistance",
+        "Target's vulnerability",
+        "Target resistant",
+        "Target vulnerable",
+    ),
+    options: tuple[str, str] = ("--resistance", "--vulnerability"),
+) -> tuple[Field, ...]:
     """The target's resistance and vulnerability as the system's damage rules take them:
-    an amount where the text subtracts or adds one, a tick where it halves or doubles."""
+    an amount where the text subtracts or adds one, a tick where it halves or doubles.
+    `options` are the CLI's (resistance, vulnerability) options."""
+    amount, added, resistant, vulnerable_label = labels
+    resist, vulnerable = options
     return (
         Field(
             "resistance",
-            "Target's resistance",
+            amount,
             "int",
             "",
             1,
             1000,
             optional=True,
-            option="--resistance",
+            option=resist,
             requires=RESISTANCE_AMOUNT,
             more=True,
         ),
         Field(
             "vulnerability",
-            "Target's vulnerability",
+            added,
             "int",
             "",
             1,
             1000,
             optional=True,
-            option="--vulnerability",
+            option=vulnerable,
             requires=VULNERABILITY_AMOUNT,
             more=True,
         ),
         Field(
             "resistant",
-            "Target resistant",
+            resistant,
             "check",
-            option="--resistance",
+            option=resist,
             requires=RESISTANCE_HALVES,
             more=True,
         ),
         Field(
             "vulnerable",
-            "Target vulnerable",
+            vulnerable_label,
             "check",
-            option="--vulnerability",
+            option=vulnerable,
             requires=VULNERABILITY_DOUBLES,
             more=True,
         ),
@@ -575,45 +586,9 @@ class DamageRequest(Request):
             weapon_field(),
             level_field(),
             extra_crit_field(),
-            Field(
-                "resistance",
-                "Resistance",
-                "int",
-                "",
-                1,
-                1000,
-                optional=True,
-                option="--resist",
-                requires=RESISTANCE_AMOUNT,
-                more=True,
-            ),
-            Field(
-                "vulnerability",
-                "Vulnerability",
-                "int",
-                "",
-                1,
-                1000,
-                optional=True,
-                option="--vulnerable",
-                requires=VULNERABILITY_AMOUNT,
-                more=True,
-            ),
-            Field(
-                "resistant",
-                "Resistant",
-                "check",
-                option="--resist",
-                requires=RESISTANCE_HALVES,
-                more=True,
-            ),
-            Field(
-                "vulnerable",
-                "Vulnerable",
-                "check",
-                option="--vulnerable",
-                requires=VULNERABILITY_DOUBLES,
-                more=True,
+            *resistance_fields(
+                ("Resistance", "Vulnerability", "Resistant", "Vulnerable"),
+                ("--resist", "--vulnerable"),
             ),
         )
 
