@@ -54,19 +54,8 @@ def _control(calculator: str, field: Field) -> str:
         checked = " checked" if field.default == "on" else ""
         return f'<input type="checkbox" {common}{checked}>'
     if field.kind == "situations":
-        boxes = []
-        for system, choices in situation_choices(field.source).items():
-            for value, label in choices:
-                box_id = escape(f"{ident}-{system}-{value}")
-                shown = system == default_system(CALCULATORS[calculator])
-                boxes.append(
-                    f'<label class="calc-check" for="{box_id}" data-systems="{escape(system)}"'
-                    f"{'' if shown else ' hidden'}>"
-                    f'<input type="checkbox" id="{box_id}" data-situation="{escape(value)}"> '
-                    f"{escape(label)}</label>"
-                )
         hidden = f'<input type="hidden" {common} value="">'
-        return hidden + "".join(boxes)
+        return hidden + _situation_boxes(calculator, ident, field)
     if field.kind == "int":
         bounds = ""
         if field.minimum is not None:
@@ -83,33 +72,91 @@ def _control(calculator: str, field: Field) -> str:
     )
 
 
-def render_form(name: str) -> str:
-    calculator = CALCULATORS[name]
-    parts, more = [], []
-    for field in calculator.fields:
-        ident = f"{name}-{field.name}"
-        hint = (
-            f'<span class="calc-hint" id="{ident}-hint">{escape(field.hint)}</span>'
-            if field.hint
-            else ""
+# Whose situation it is (`side` in rules.yml): each side is a disclosure of its own, so a
+# system with dozens of situations keeps the form short; the attack's own are always shown.
+SIDES = {"attacker": "The attacker", "target": "The target"}
+
+
+def _situation_boxes(calculator: str, ident: str, field: Field) -> str:
+    shown_system = default_system(CALCULATORS[calculator])
+    by_side: dict[str, list[str]] = {side: [] for side in ("", *SIDES)}
+    systems_of: dict[str, set[str]] = {side: set() for side in by_side}
+    for system, choices in situation_choices(field.source).items():
+        for value, label, side in choices:
+            box_id = escape(f"{ident}-{system}-{value}")
+            by_side[side].append(
+                f'<label class="calc-check" for="{box_id}" data-systems="{escape(system)}"'
+                f"{'' if system == shown_system else ' hidden'}>"
+                f'<input type="checkbox" id="{box_id}" data-situation="{escape(value)}"> '
+                f"{escape(label)}</label>"
+            )
+            systems_of[side].add(system)
+    parts = by_side[""]
+    for side, title in SIDES.items():
+        if not by_side[side]:
+            continue
+        listed = [slug for slug in system_slugs() if slug in systems_of[side]]
+        hidden = "" if shown_system in listed else " hidden"
+        parts.append(
+            f'<details class="calc-side" data-systems="{escape(" ".join(listed))}"{hidden}>'
+            f'<summary>{escape(title)}<span class="calc-side-ticked"></span></summary>'
+            f"{''.join(by_side[side])}</details>"
         )
-        if field.kind == "situations":
-            label = f'<span class="calc-label" id="{ident}-label">{escape(field.label)}</span>'
-        elif field.kind == "check":
-            label = ""
+    return "".join(parts)
+
+
+def _field_block(calculator: str, field: Field) -> str:
+    """One field: its label, control, hint and the slot for its error message."""
+    ident = f"{calculator}-{field.name}"
+    hint = (
+        f'<span class="calc-hint" id="{ident}-hint">{escape(field.hint)}</span>'
+        if field.hint
+        else ""
+    )
+    if field.kind == "situations":
+        label = f'<span class="calc-label" id="{ident}-label">{escape(field.label)}</span>'
+    elif field.kind == "check":
+        label = ""
+    else:
+        label = f'<label class="calc-label" for="{ident}">{escape(field.label)}</label>'
+    control = _control(calculator, field)
+    if field.kind == "check":
+        control = f'<label class="calc-check" for="{ident}">{control} {escape(field.label)}</label>'
+    if field.name == "rolled":
+        control = (
+            '<button type="button" class="md-button md-button--primary calc-roll">Roll</button>'
+        )
+    error = f'<span class="calc-error" id="{ident}-error" role="alert"></span>'
+    return f"<div {_attributes(CALCULATORS[calculator], field)}>{label}{control}{hint}{error}</div>"
+
+
+def _group_block(calculator: str, group: str, fields: list[Field]) -> str:
+    """Fields of one group side by side in a fieldset named after it; shown for the
+    systems any of them applies to."""
+    spec = CALCULATORS[calculator]
+    listed = [spec.field_systems(field) for field in fields]
+    attributes = 'class="calc-group"'
+    if all(systems is not None for systems in listed):
+        union = [s for s in system_slugs() if any(s in systems for systems in listed)]
+        hidden = "" if default_system(spec) in union else " hidden"
+        attributes += f' data-systems="{escape(" ".join(union))}"{hidden}'
+    blocks = "".join(_field_block(calculator, field) for field in fields)
+    return f"<fieldset {attributes}><legend>{escape(group)}</legend>{blocks}</fieldset>"
+
+
+def render_form(name: str) -> str:
+    parts: list[str] = []
+    more: list[str] = []
+    fields = list(CALCULATORS[name].fields)
+    while fields:
+        field = fields.pop(0)
+        if field.group:
+            members = [field]
+            while fields and fields[0].group == field.group:
+                members.append(fields.pop(0))
+            block = _group_block(name, field.group, members)
         else:
-            label = f'<label class="calc-label" for="{ident}">{escape(field.label)}</label>'
-        control = _control(name, field)
-        if field.kind == "check":
-            control = (
-                f'<label class="calc-check" for="{ident}">{control} {escape(field.label)}</label>'
-            )
-        if field.name == "rolled":
-            control = (
-                '<button type="button" class="md-button md-button--primary calc-roll">Roll</button>'
-            )
-        error = f'<span class="calc-error" id="{ident}-error" role="alert"></span>'
-        block = f"<div {_attributes(calculator, field)}>{label}{control}{hint}{error}</div>"
+            block = _field_block(name, field)
         (more if field.more else parts).append(block)
     if more:
         parts.append(
@@ -118,21 +165,31 @@ def render_form(name: str) -> str:
     return f'<form class="calc-form" novalidate>{"".join(parts)}</form>'
 
 
-def render_calculator(name: str, base: str) -> str:
-    """The whole widget as one block of HTML (no blank lines, so Markdown keeps it raw)."""
+def render_calculator(name: str, base: str, titled: bool = True) -> str:
+    """The whole widget as one block of HTML (no blank lines, so Markdown keeps it raw).
+
+    Untitled, the widget is named by the page's own heading: no second heading with the
+    same words takes a phone's screen. Its answer is announced through the status line
+    (a short summary, not the whole result) whenever it changes.
+    """
     if name not in CALCULATORS:
         raise KeyError(f"no calculator named '{name}'")
     calculator = CALCULATORS[name]
     result = handle(name, {}, base)
     if not result["ok"]:
         raise ValueError(f"the default inputs of '{name}' do not compute: {result}")
+    title = escape(calculator.title)
+    if titled:
+        opening = f'aria-labelledby="{name}-title"><h2 id="{name}-title">{title}</h2>'
+    else:
+        opening = f'aria-label="{title}">'
     return (
-        f'<section class="calc" data-calculator="{name}" aria-labelledby="{name}-title">'
-        f'<h2 id="{name}-title">{escape(calculator.title)}</h2>'
+        f'<section class="calc" data-calculator="{name}" {opening}'
         f"{render_form(name)}"
         f'<p class="calc-status" role="status"><span class="calc-status-text">'
-        f"Results for the default inputs, computed when the site was built.</span></p>"
-        f'<div class="calc-result" id="{name}-result" aria-live="polite">{result["html"]}</div>'
+        f"Results for the default inputs, computed when the site was built.</span>"
+        f'<span class="calc-announce"></span></p>'
+        f'<div class="calc-result" id="{name}-result">{result["html"]}</div>'
         "</section>"
     )
 
@@ -154,10 +211,15 @@ def expand_calculators(markdown: str, base: str) -> str:
     """Replace each `[[calculator:NAME]]` paragraph of a page with its widget."""
     lines = markdown.split("\n")
     tokens = _markdown.parse(markdown)
+    page_title = next(
+        (tokens[i + 1].content.strip() for i, t in enumerate(tokens) if t.tag == "h1"), None
+    )
     for index, token in enumerate(tokens):
         if token.type != "paragraph_open" or token.map is None:
             continue
         match = PLACEHOLDER.match(tokens[index + 1].content.strip())
         if match:
-            lines[token.map[0]] = render_calculator(match.group(1), base)
+            name = match.group(1)
+            titled = name not in CALCULATORS or CALCULATORS[name].title != page_title
+            lines[token.map[0]] = render_calculator(name, base, titled)
     return "\n".join(lines)

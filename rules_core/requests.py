@@ -444,6 +444,16 @@ class AttackRequest(Request):
                 hint="AC, Fortitude, Reflex, Will, PD, MD",
             ),
             Field(
+                "attacks",
+                "Number of attacks",
+                "int",
+                "1",
+                1,
+                100,
+                option="--attacks",
+                requires=rule,
+            ),
+            Field(
                 "mode",
                 "Roll",
                 "choice",
@@ -478,16 +488,6 @@ class AttackRequest(Request):
                 requires=ATTACK_TYPES,
             ),
             Field("situations", "Situations", "situations", option="--situation", requires=rule),
-            Field(
-                "attacks",
-                "Number of attacks",
-                "int",
-                "1",
-                1,
-                100,
-                option="--attacks",
-                requires=rule,
-            ),
             Field(
                 "damage",
                 "Damage on a hit",
@@ -626,7 +626,7 @@ def monster_fields(row: int) -> tuple[Field, Field, Field]:
     return (
         Field(
             f"m{row}_level",
-            f"Monster {row} level",
+            "Level",
             "int",
             "1",
             1,
@@ -634,20 +634,22 @@ def monster_fields(row: int) -> tuple[Field, Field, Field]:
             optional=True,
             option="--monster",
             requires=rule,
+            group=f"Monster {row}",
         ),
         Field(
             f"m{row}_rank",
-            f"Monster {row} rank",
+            "Rank",
             "choice",
             "standard",
             choices=_ranks(),
             optional=True,
             option="--monster",
             requires=rule,
+            group=f"Monster {row}",
         ),
         Field(
             f"m{row}_count",
-            f"Monster {row} count",
+            "Count",
             "int",
             "4" if row == 1 else "0",
             0,
@@ -656,6 +658,7 @@ def monster_fields(row: int) -> tuple[Field, Field, Field]:
             unset="0",
             option="--monster",
             requires=rule,
+            group=f"Monster {row}",
         ),
     )
 

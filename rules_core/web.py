@@ -186,13 +186,16 @@ def handle_json(request: str) -> str:
 
 def situation_choices(
     source: tuple[str, ...] = ("attack", "situations"),
-) -> dict[str, list[tuple[str, str]]]:
+) -> dict[str, list[tuple[str, str, str]]]:
     """Each system's named situations at `source` in its rules (a mapping of name -> entry
-    with a label): the attack's situational modifiers, the death saves' options."""
+    with a label): the attack's situational modifiers, the death saves' options. Each as
+    (name, label, side): whose situation it is, "attacker", "target" or "" (the attack's)."""
     result = {}
     for slug in system_slugs():
         table: Any = get_system(slug).rules
         for key in source:
             table = table.get(key) if isinstance(table, dict) else None
-        result[slug] = [(name, entry["label"]) for name, entry in (table or {}).items()]
+        result[slug] = [
+            (name, entry["label"], entry.get("side", "")) for name, entry in (table or {}).items()
+        ]
     return result

@@ -105,3 +105,47 @@ def test_the_search_dialog_is_named_once() -> None:
     named = label_search_dialog(f"<body>{theme}</div></body>")
     assert f'{theme[:-1]} aria-label="Search">' in named
     assert label_search_dialog(named) == named
+
+
+def _ax_node(cdp, selector: str) -> dict:
+    """The accessibility node Chromium builds for the first element matching selector."""
+    document = cdp.send("DOM.getDocument", {"depth": 0})
+    found = cdp.send(
+        "DOM.querySelector", {"nodeId": document["root"]["nodeId"], "selector": selector}
+    )
+    assert found["nodeId"], f"no element {selector}"
+    nodes = cdp.send("Accessibility.getPartialAXTree", {"nodeId": found["nodeId"]})["nodes"]
+    return next(node for node in nodes if not node.get("ignored")) | {"domId": found["nodeId"]}
+
+
+@pytest.mark.parametrize("slug", list(CALCULATOR_PAGES))
+def test_each_new_answer_is_announced_on_a_phone(browser: Browser, server: str, slug: str) -> None:
+    """On a phone the result box gives way to its children (display: contents) so its
+    headline can dock; the answer is announced through the status line instead, which
+    Chromium's accessibility tree must hold as a polite live region with the headline."""
+    context = browser.new_context(
+        viewport={"width": 375, "height": 812}, has_touch=True, is_mobile=True
+    )
+    page = context.new_page()
+    page.goto(f"{server}calculators/{slug}/")
+    calculator = CALCULATOR_PAGES[slug][0]
+    wait_live(page, calculator)
+    widget = page.locator(f'.calc[data-calculator="{calculator}"]')
+    field = widget.locator('input[type="text"]:visible').first
+    field.fill(str(int(field.input_value() or 0) + 1) if field.input_value().isdigit() else "2d4")
+    wait_live(page, calculator)
+    headline = widget.locator(".calc-headline, .calc-undefined").first.text_content().strip()
+    expect(widget.locator(".calc-announce")).to_have_text(headline)
+    cdp = context.new_cdp_session(page)
+    cdp.send("DOM.enable")
+    cdp.send("Accessibility.enable")
+    status = _ax_node(cdp, f'.calc[data-calculator="{calculator}"] .calc-status')
+    properties = {p["name"]: p["value"].get("value") for p in status.get("properties", [])}
+    assert status["role"]["value"] == "status", status["role"]
+    assert properties.get("live") == "polite" and properties.get("atomic") is True, properties
+    said = cdp.send(
+        "Accessibility.queryAXTree",
+        {"nodeId": status["domId"], "accessibleName": headline, "role": "StaticText"},
+    )["nodes"]
+    assert said, f"{slug}: the status line does not hold '{headline}' for screen readers"
+    context.close()

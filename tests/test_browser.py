@@ -414,3 +414,59 @@ def test_python_stays_warm_from_one_calculator_to_the_next(browser: Browser, ser
     assert sorted(started) == sorted({*started}) and len(started) == 2, started
     assert elapsed < 2.0, f"the second calculator took {elapsed:.2f} s to a live answer"
     watched.close()
+
+
+def test_a_folded_side_of_situations_opens_from_the_address_and_in_view(
+    browser: Browser, server: str
+) -> None:
+    """A situation the address ticks is shown (its side unfolded, the count in its name);
+    a side the reader opens at the foot of a phone's screen scrolls up into view."""
+    from rules_core.web import situation_choices
+
+    watched = Device(browser, server, "phone")
+    page = watched.page
+    page.goto(f"{server}calculators/attack/")
+    wait_live(page, "attack")
+    system = page.locator('.calc[data-calculator="attack"] [name="system"]').input_value()
+    sided = [value for value, _, side in situation_choices()[system] if side]
+    if not sided:
+        pytest.skip(f"the default system ({system}) sorts no situation by side")
+    value = sided[0]  # the first of its side: in view once the side opens
+    box = page.locator(f"#attack-situations-{system}-{value}")
+    fold = page.locator("details.calc-side", has=box)
+    expect(fold).not_to_have_attribute("open", "")
+    fold.locator("summary").scroll_into_view_if_needed()
+    page.evaluate("() => scrollBy(0, -innerHeight)")  # the fold at the foot of the screen
+    page.evaluate(
+        "(summary) => scrollBy(0, summary.getBoundingClientRect().bottom - innerHeight + 80)",
+        fold.locator("summary").element_handle(),
+    )
+    fold.locator("summary").tap()
+    expect(fold).to_have_attribute("open", "")
+    # Not under the answer docked at the foot of the screen: a tap lands on the box.
+    reachable = """(box) => {
+      const { left, top, width, height } = box.getBoundingClientRect();
+      const hit = document.elementFromPoint(left + width / 2, top + height / 2);
+      return hit === box || hit === box.labels[0] || box.labels[0].contains(hit);
+    }"""
+    expect(box).to_be_in_viewport()
+    page.wait_for_function(reachable, arg=box.element_handle(), timeout=5_000)
+    box.tap()
+    wait_live(page, "attack")
+    expect(fold.locator(".calc-side-ticked")).to_have_text(" · 1 ticked")
+    address = page.url
+    assert parse_qs(urlsplit(address).query)["situations"] == [value]
+    again = Device(browser, server, "phone")
+    again.page.goto(address)
+    wait_live(again.page, "attack")
+    reopened = again.page.locator(
+        "details.calc-side", has=again.page.locator(f"#{box.get_attribute('id')}")
+    )
+    expect(reopened).to_have_attribute("open", "")
+    expect(again.page.locator(f"#attack-situations-{system}-{value}")).to_be_checked()
+    assert (
+        again.page.locator("#attack-result").inner_text()
+        == page.locator("#attack-result").inner_text()
+    )
+    watched.close()
+    again.close()

@@ -44,7 +44,7 @@ _DIES = ["d8", "8", "1d10", "x9", ""]
 
 
 def _situations(source: tuple[str, ...]) -> list[str]:
-    names = {name for choices in situation_choices(source).values() for name, _ in choices}
+    names = {name for choices in situation_choices(source).values() for name, *_ in choices}
     return sorted(names)
 
 

@@ -261,3 +261,55 @@ def test_signed_fields_do_not_ask_for_a_digit_pad() -> None:
     assert "inputmode" not in bonus.split("<input")[-1]
     attacks = form[form.index('id="attack-attacks"') - 200 : form.index('id="attack-attacks"')]
     assert 'inputmode="numeric"' in attacks.split("<input")[-1]
+
+
+def test_grouped_fields_stand_in_one_fieldset_named_after_their_group() -> None:
+    grouped = 0
+    for name, calculator in CALCULATORS.items():
+        form = render_form(name)
+        for group in dict.fromkeys(f.group for f in calculator.fields if f.group):
+            start = form.index(f"<legend>{group}</legend>")
+            fieldset = form[form.rindex("<fieldset", 0, start) : form.index("</fieldset>", start)]
+            members = [f for f in calculator.fields if f.group == group]
+            for field in calculator.fields:
+                inside = f'id="{name}-{field.name}"' in fieldset
+                assert inside == (field in members), (name, group, field.name)
+            for field in members:  # labelled within the group, named in full elsewhere
+                assert f">{field.label}</label>" in fieldset
+                assert field.full_label == f"{group} {field.label.lower()}"
+            grouped += 1
+    assert grouped, "no calculator groups its fields: the test checks nothing"
+
+
+def test_situations_are_folded_by_whose_they_are() -> None:
+    from rules_core.web import situation_choices
+
+    form = render_form("attack")
+    sides = re.findall(
+        r'<details class="calc-side" data-systems="([^"]*)"[^>]*>(.*?)</details>', form
+    )
+    assert sides, "no side of situations is folded"
+    choices = situation_choices()
+    for systems, inside in sides:
+        side = {
+            side
+            for slug in systems.split()
+            for value, _, side in choices[slug]
+            if f'id="attack-situations-{slug}-{value}"' in inside
+        }
+        assert len(side) == 1 and "" not in side, side  # one side per fold
+        assert systems.split() == [
+            slug for slug in choices if any(s in side for *_, s in choices[slug])
+        ]
+    for slug, entries in choices.items():
+        for value, _, side in entries:
+            folded = any(f'id="attack-situations-{slug}-{value}"' in inside for _, inside in sides)
+            assert folded == bool(side), (slug, value)
+
+
+def test_a_widget_the_page_heading_names_has_no_heading_of_its_own() -> None:
+    title = CALCULATORS["attack"].title
+    named = expand_calculators(f"# {title}\n\n[[calculator:attack]]\n", "../")
+    assert "<h2" not in named and f'aria-label="{title}"' in named
+    other = expand_calculators("# Several calculators\n\n[[calculator:attack]]\n", "../")
+    assert f'<h2 id="attack-title">{title}</h2>' in other

@@ -100,6 +100,20 @@ class Calculator {
     const roll = this.section.querySelector(".calc-roll");
     if (roll) roll.addEventListener("click", () => this.compute({ rolled: "on" }));
     addCopyLink(this.section);
+    // A side of situations opened near the bottom of the screen scrolls up to show them
+    // (opened by the reader: one the address opens leaves the page where it is).
+    for (const side of form.querySelectorAll("details.calc-side")) {
+      side.querySelector("summary").addEventListener("click", () => {
+        requestAnimationFrame(() => {
+          // On a phone the answer docked at the bottom covers the end of the screen.
+          const docked = result.querySelector(".calc-headline")?.getBoundingClientRect();
+          const end = docked && docked.bottom >= innerHeight - 1 ? docked.top : innerHeight;
+          if (side.open && side.getBoundingClientRect().bottom > end) {
+            side.scrollIntoView({ block: "start" });
+          }
+        });
+      });
+    }
     // A tap on the docked answer (on a phone) brings the full result into view.
     const headline = () => result.querySelector(".calc-headline");
     result.addEventListener("click", (event) => {
@@ -217,6 +231,9 @@ class Calculator {
       // the live answer is the same markup as the built one it replaces.
       for (const link of result.querySelectorAll("a[href]")) link.href = link.href;
       this.shownHtml = response.html;
+      // Said once, in short, by screen readers: the headline, not the whole result.
+      const summary = result.querySelector(".calc-headline, .calc-undefined");
+      section.querySelector(".calc-announce").textContent = summary ? summary.textContent : "";
     }
     this.shownKey = key;
     this.markPending();
@@ -238,10 +255,16 @@ class Calculator {
   collectSituations() {
     const hidden = this.form.querySelector('input[type="hidden"][name="situations"]');
     if (!hidden) return;
+    const applies = (box) => box.checked && !box.closest("[data-systems]")?.hidden;
     hidden.value = [...this.form.querySelectorAll("[data-situation]")]
-      .filter((box) => box.checked && !box.closest("[data-systems]")?.hidden)
+      .filter(applies)
       .map((box) => box.dataset.situation)
       .join(",");
+    // A closed side still says how many of its situations are ticked.
+    for (const side of this.form.querySelectorAll("details.calc-side")) {
+      const ticked = [...side.querySelectorAll("[data-situation]")].filter(applies).length;
+      side.querySelector(".calc-side-ticked").textContent = ticked ? ` · ${ticked} ticked` : "";
+    }
   }
 
   applyAddress() {
@@ -259,6 +282,8 @@ class Calculator {
       const situations = params.get("situations").split(",");
       for (const box of this.form.querySelectorAll("[data-situation]")) {
         box.checked = situations.includes(box.dataset.situation);
+        // What the address ticks is shown, not folded away.
+        if (box.checked) box.closest("details.calc-side")?.setAttribute("open", "");
       }
     }
     this.showFieldsFor();
@@ -408,11 +433,13 @@ function addCopyLink(section) {
     clearTimeout(note.timer);
     note.timer = setTimeout(() => (note.textContent = ""), 2500);
   });
-  const title = section.querySelector("h2");
   const tools = document.createElement("div");
   tools.className = "calc-tools";
   tools.append(button, note);
-  title.after(tools);
+  // Beside the widget's own heading; under the form of one the page's heading names.
+  const title = section.querySelector(":scope > h2");
+  if (title) title.after(tools);
+  else section.querySelector("form").after(tools);
 }
 
 function copyByHand(text) {
