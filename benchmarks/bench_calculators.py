@@ -149,16 +149,22 @@ ANSWER_IN_VIEW = """(calculator) => {
 class Tally:
     def __init__(self) -> None:
         self.taps = self.keys = self.swipes = 0
+        self.swiped_to: list[str] = []  # what each swipe was for
 
-    def reach(self, page: Page, locator) -> None:
+    def reach(self, page: Page, locator, what: str) -> None:
         """Bring an element on screen as a reader would: a swipe if it is not."""
         if not locator.evaluate(IN_VIEW):
-            self.swipes += 1
+            self.swipe(what)
             locator.evaluate("element => element.scrollIntoView({block: 'center'})")
 
+    def swipe(self, what: str) -> None:
+        self.swipes += 1
+        self.swiped_to.append(what)
+
     def __str__(self) -> str:
+        swipes = f" ({', '.join(self.swiped_to)})" if self.swiped_to else ""
         return (
-            f"{self.taps} taps, {self.keys} keys, {self.swipes} swipes; "
+            f"{self.taps} taps, {self.keys} keys, {self.swipes} swipes{swipes}; "
             f"answer {self.after_last:.0f} ms after the last input"
         )
 
@@ -172,18 +178,19 @@ def run_journey(page: Page, calculator: str, actions) -> Tally:
     for kind, target, *value in actions:
         if TRACE:
             print(f"      {time.monotonic():.3f} {kind} {target}", file=sys.stderr)
-        if kind == "tick":
-            control = form.locator("label.calc-check:visible", has_text=target).first
+        if kind == "tick":  # the system's own box, perhaps folded under its side
+            inner = page.locator("label.calc-check:not([hidden])", has_text=target)
         else:
-            control = form.locator(f'[name="{target}"]')
-        # A field tucked under "More options" takes a tap on it first.
-        more = form.locator("details.calc-more", has=control)
-        if more.count() and not more.first.evaluate("details => details.open"):
-            summary = more.first.locator("summary")
-            tally.reach(page, summary)
+            inner = page.locator(f'[name="{target}"]')
+        control = form.locator(inner).first
+        # A field folded away ("More options", a side's situations) takes a tap on it first.
+        folded = form.locator("details:not([open])", has=inner)
+        if folded.count():
+            summary = folded.first.locator("summary")
+            tally.reach(page, summary, summary.inner_text())
             summary.tap()
             tally.taps += 1
-        tally.reach(page, control)
+        tally.reach(page, control, target)
         if kind == "pick":
             control.tap()
             control.select_option(value[0])
@@ -200,7 +207,7 @@ def run_journey(page: Page, calculator: str, actions) -> Tally:
     tally.last_input = time.monotonic()
     answer = poll(page, f"(({ANSWER_IN_VIEW})({calculator!r}))")
     if answer is False:  # live, but off screen: the reader swipes to it
-        tally.swipes += 1
+        tally.swipe("the answer")
     tally.after_last = (time.monotonic() - tally.last_input) * 1000
     return tally
 
@@ -300,17 +307,25 @@ LATENCY_SCRIPT = """async ([selector, values, rounds]) => {
   const input = document.querySelector(selector);
   const result = input.closest('.calc').querySelector('.calc-result');
   const times = [];
-  for (let i = 0; i < rounds; i++) {
+  for (let i = 0; times.length < rounds; i++) {
+    const value = values[i % values.length];
+    if (value === input.value) continue; // the same input asks nothing new
     // Let the previous result render first, as it would between two keystrokes.
     await new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));
-    const changed = new Promise((resolve) => {
-      const observer = new MutationObserver(() => { observer.disconnect(); resolve(); });
-      observer.observe(result, { childList: true, subtree: true, characterData: true });
+    // Answered: the page has shown Python's reply to this input, a result or a message.
+    const answered = new Promise((resolve, reject) => {
+      const observer = new MutationObserver(() => {
+        if (result.getAttribute('aria-busy') !== 'false') return;
+        observer.disconnect();
+        resolve();
+      });
+      observer.observe(result, { attributes: true, attributeFilter: ['aria-busy'] });
+      setTimeout(() => reject(new Error(`no answer to ${value} in 10 s`)), 10000);
     });
     const start = performance.now();
-    input.value = values[i % values.length];
+    input.value = value;
     input.dispatchEvent(new Event('input', { bubbles: true }));
-    await changed;
+    await answered;
     times.push(performance.now() - start);
   }
   return times;
