@@ -37,8 +37,9 @@ PYODIDE_DIR = "assets/pyodide"
 PLACEHOLDER = "self.__OFFLINE_MANIFEST"
 CALCULATORS = "calculators"  # the folder of the calculator pages, stored with Python
 FALLBACK = "404.html"  # what an offline navigation to an unknown address shows
-# Not stored for offline use: source maps and the sitemaps are for tools, not readers.
-UNSTORED_SUFFIXES = (".map", ".xml", ".xml.gz")
+# Not stored for offline use: source maps and the compressed sitemap are for tools, not
+# readers. sitemap.xml is stored: instant navigation reads it on every page load.
+UNSTORED_SUFFIXES = (".map", ".xml.gz")
 # The search's stemmers for other languages: the theme loads them only for a site whose
 # search language is not English.
 UNSTORED_FOLDERS = ("assets/javascripts/lunr/",)
