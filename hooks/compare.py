@@ -380,9 +380,10 @@ def render_index(concepts: list[Concept]) -> str:
     return "\n".join(lines) + "\n"
 
 
-def render_compare(path: Path, systems: dict[str, System]) -> tuple[dict[str, str], dict]:
+def render_compare(
+    concepts: list[Concept], systems: dict[str, System]
+) -> tuple[dict[str, str], dict]:
     """Every comparison page, keyed by its path in the site, and the Compare nav section."""
-    concepts = load_compare(path, systems)
     pages = {"compare/index.md": render_index(concepts)}
     section: list = ["compare/index.md"]
     for concept in concepts:

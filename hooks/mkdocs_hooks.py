@@ -51,14 +51,14 @@ def on_config(config):
     global _systems, _pages
     try:
         _systems = load_content(ROOT / "content")
-        compare = ROOT / "content" / "compare.yml"
+        concepts = load_compare(ROOT / "content" / "compare.yml", _systems)
         links = section_links(
             {slug: compile_system(system) for slug, system in _systems.items()},
             calculator_pages(Path(config["docs_dir"])),
-            load_compare(compare, _systems),
+            concepts,
         )
         _pages = render_site(_systems, links)
-        compare_pages, compare_nav = render_compare(ROOT / "content" / "compare.yml", _systems)
+        compare_pages, compare_nav = render_compare(concepts, _systems)
         _pages.update(compare_pages)
     except ContentError as error:
         raise PluginError(f"content error: {error}") from None

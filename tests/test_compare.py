@@ -88,7 +88,7 @@ def test_section_text_includes_subsections_but_not_the_next_section() -> None:
 
 
 def test_pages_quote_and_answer_for_each_system(tmp_path: Path) -> None:
-    pages, nav = render_compare(write(tmp_path, GOOD), SYSTEMS)
+    pages, nav = render_compare(load_compare(write(tmp_path, GOOD), SYSTEMS), SYSTEMS)
     page = pages["compare/natural-rolls.md"]
     assert "> If the d20 roll for an attack is a 1, the attack misses" in page
     assert "(../orcus/combat.md#rolling-1-or-20)" in page
