@@ -32,10 +32,11 @@ $(RULES_DATA): $(VENV)/.installed $(CONTENT) hooks/rules_data.py
 
 data: $(RULES_DATA)
 
-# The Pyodide runtime, Workbox and axe-core, pinned in package-lock.json; the site serves
-# them itself (no CDN). Not `npm ci`: the lock holds only the optional native packages that the
-# registry here serves (rollup's linux-x64 build, not its other platforms), and `npm ci` refuses
-# a lock without every platform's entry. `npm install` takes the locked versions all the same.
+# The Pyodide runtime, rollup (to minify the service worker) and axe-core, pinned in
+# package-lock.json; the site serves Pyodide itself (no CDN). Not `npm ci`: the lock holds only
+# the optional native packages of rollup that the registry here serves (its Linux builds, not
+# the other platforms), and `npm ci` refuses a lock without every platform's entry.
+# `npm install` takes the locked versions all the same.
 node_modules/.package-lock.json: package-lock.json package.json
 	npm install --no-audit --no-fund
 	touch $@
@@ -45,7 +46,7 @@ $(PYODIDE_BUNDLE)/pyodide-lock.json: $(VENV)/.installed node_modules/.package-lo
 		$(RULES_CORE_SOURCES) pyproject.toml hooks/pyodide_bundle.py
 	$(PY) -m hooks.pyodide_bundle $(PYODIDE_BUNDLE)
 
-# The service worker with Workbox's runtime bundled in, once; each build injects its file list.
+# The service worker, minified once; each build fills in its file list.
 $(SW_TEMPLATE): node_modules/.package-lock.json hooks/service_worker.mjs \
 		hooks/service_worker_template.mjs
 	node hooks/service_worker.mjs bundle $@
