@@ -205,7 +205,7 @@ class Request:
         return cls.form_fields()
 
     @classmethod
-    def form_fields(cls) -> tuple[Field, ...]:
+    def form_fields(cls) -> tuple[Field, ...]:  # fixed by the rules data: subclasses cache it
         raise NotImplementedError
 
     @classmethod
@@ -239,6 +239,7 @@ class ModifierRequest(Request):
     score: int
 
     @classmethod
+    @cache
     def form_fields(cls) -> tuple[Field, ...]:
         return (
             system_field("orcus"),
@@ -268,6 +269,7 @@ class PointBuyRequest(Request):
     scores: tuple[int, ...]
 
     @classmethod
+    @cache
     def form_fields(cls) -> tuple[Field, ...]:
         return (
             system_field("orcus"),
@@ -293,6 +295,7 @@ class AbilityRollRequest(Request):
     system: str
 
     @classmethod
+    @cache
     def form_fields(cls) -> tuple[Field, ...]:
         return (system_field("orcus"),)
 
@@ -307,6 +310,7 @@ class LevelRequest(Request):
     xp: int
 
     @classmethod
+    @cache
     def form_fields(cls) -> tuple[Field, ...]:
         return (
             system_field("orcus"),
@@ -427,6 +431,7 @@ class AttackRequest(Request):
     vulnerable: bool = False
 
     @classmethod
+    @cache
     def form_fields(cls) -> tuple[Field, ...]:
         rule = cls.RULE
         return (
@@ -566,6 +571,7 @@ class DamageRequest(Request):
     hp: int | None = None
 
     @classmethod
+    @cache
     def form_fields(cls) -> tuple[Field, ...]:
         rule = cls.RULE
         return (
@@ -675,10 +681,12 @@ class EncounterRequest(Request):
     monsters: tuple[Monster, ...] = ()
 
     @classmethod
+    @cache
     def form_fields(cls) -> tuple[Field, ...]:
         return cls._fields(ENCOUNTER_ROWS)
 
     @classmethod
+    @cache
     def _fields(cls, rows: int) -> tuple[Field, ...]:
         return (
             system_field("orcus"),
@@ -726,6 +734,7 @@ class RollRequest(Request):
     weapon: int | None = None
 
     @classmethod
+    @cache
     def form_fields(cls) -> tuple[Field, ...]:
         return (
             Field("expression", "Dice", "dice", "4d6kh3", option="EXPR"),
@@ -798,6 +807,7 @@ class CheckRequest(Request):
     level: int | None = None
 
     @classmethod
+    @cache
     def form_fields(cls) -> tuple[Field, ...]:
         return (
             system_field("orcus"),
@@ -941,6 +951,7 @@ class DyingRequest(Request):
     turns: int = 3
 
     @classmethod
+    @cache
     def form_fields(cls) -> tuple[Field, ...]:
         return (
             system_field("orcus"),
