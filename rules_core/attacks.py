@@ -231,13 +231,28 @@ def hit_chance_by_defense(
     """P(hit) against each defense (before situational defense modifiers), for charts."""
     prepared = _prepare(system, setup, Sources())
     shift = prepared.defense - setup.defense
-    total = _natural_distribution(prepared.roll).total
+    natural_roll = _natural_distribution(prepared.roll)
+    # A natural roll's outcome depends on the defense only through whether it reaches it.
+    naturals = [
+        (
+            natural,
+            ways,
+            prepared.rules.outcome(natural, True),
+            prepared.rules.outcome(natural, False),
+        )
+        for natural, ways in enumerate(natural_roll.counts, start=natural_roll.offset)
+        if ways
+    ]
     chances = []
     for defense in defenses:
-        counted = _count_outcomes(prepared, defense + shift)
+        lowest_reaching = defense + shift - prepared.modifier
+        counted = [
+            (natural, reaching if natural >= lowest_reaching else short, ways)
+            for natural, ways, reaching, short in naturals
+        ]
         _require_roll(prepared, counted, None, Sources())
         hits = sum(ways for _, outcome, ways in counted if outcome in ("hit", "crit"))
-        chances.append((defense, Fraction(hits, total)))
+        chances.append((defense, Fraction(hits, natural_roll.total)))
     return chances
 
 
