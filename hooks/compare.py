@@ -287,16 +287,18 @@ def _short_answer(result: dict) -> str:
 def _live_form(concept: Concept) -> list[str]:
     """The reader's own attack, answered for every system as they type."""
     values = {"bonus": "6", "defense": "16", "damage": "", **concept.inputs}
+    # As the attack calculator's fields of these names: numbers two to a row on a phone,
+    # the dice across the whole row (calculators.css).
     fields = [
-        ("bonus", "Attack bonus", "e.g. +7"),
-        ("defense", "Defense or AC", "e.g. 18"),
-        ("damage", "Damage roll (optional)", "e.g. 2d8+4"),
+        ("bonus", "Attack bonus", "e.g. +7", "int"),
+        ("defense", "Defense or AC", "e.g. 18", "int"),
+        ("damage", "Damage roll (optional)", "e.g. 2d8+4", "dice"),
     ]
     parts = []
-    for name, label, hint in fields:
+    for name, label, hint, kind in fields:
         ident = f"compare-{name}"
         parts.append(
-            f'<div class="calc-field calc-field--text"><label class="calc-label" for="{ident}">'
+            f'<div class="calc-field calc-field--{kind}"><label class="calc-label" for="{ident}">'
             f'{label}</label><input type="text" id="{ident}" name="{name}" autocomplete="off" '
             f'spellcheck="false" inputmode="text" placeholder="{hint}" '
             f'value="{escape(values[name])}" aria-describedby="{ident}-error">'
