@@ -74,15 +74,11 @@ class Field:
     requires: Requires | None = None  # applies only where the system defines this rule
     more: bool = False  # rarely used: shown under "More options"
     # Fields of one group (a monster's level, rank and count) are shown side by side under
-    # the group's name, each labelled within it ("Level"); `full_label` names it alone.
+    # the group's name (a fieldset's legend), each labelled within it ("Level").
     group: str = ""
     unset: str = ""  # besides blank, the value that means "not used" (e.g. mode "normal")
     # A situations field's names and labels: where they are in each system's rules.
     source: tuple[str, ...] = ("attack", "situations")
-
-    @property
-    def full_label(self) -> str:
-        return f"{self.group} {self.label.lower()}" if self.group else self.label
 
     def is_set(self, text: str) -> bool:
         return text not in ("", self.unset) and not (self.kind == "check" and text == "off")
