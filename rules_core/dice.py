@@ -1005,7 +1005,7 @@ class _Parser:
     def use(self, notation: str, start: int) -> None:
         """Refuse a notation outside the allowed set, naming what was written."""
         if self.notations is not None and notation not in self.notations:
-            raise NotationError(notation, self.snippet(start) or self.text.strip())
+            raise NotationError(notation, self.snippet(start) or " ".join(self.text.split()))
         self.used.add(notation)
 
     # -- helpers
@@ -1019,8 +1019,11 @@ class _Parser:
         return token
 
     def snippet(self, start: int) -> str:
+        """The text from start to the last token taken, quoted in messages: any run of
+        whitespace inside it (a tab, a line break) shown as one space, so a message is
+        always one line."""
         end = self.tokens[self.index - 1][3] if self.index else start
-        return self.text[start:end].strip()
+        return " ".join(self.text[start:end].split())
 
     def shown(self, token: _Token) -> str:
         return self.text[token[2] : token[3]]

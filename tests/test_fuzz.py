@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from rules_core.cli import main
@@ -207,6 +207,9 @@ def report():
     weapon_die=st.one_of(st.none(), st.integers(-5, 1100)),
     level=st.one_of(st.none(), st.integers(-5, 150)),
 )
+# Found by this test: a line break inside a group was quoted as it was typed.
+@example(text="0D\r0", weapon_die=None, level=None)
+@example(text="D\u20280", weapon_die=None, level=None)
 def test_dice_parse_and_distribution(text: str, weapon_die: int | None, level: int | None) -> None:
     def run():
         expression = parse(text, weapon_die=weapon_die, level=level)
