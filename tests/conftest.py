@@ -87,8 +87,11 @@ def browser() -> Iterator[Browser]:
 class Watched:
     """A page with its console errors and its requests to other hosts recorded."""
 
-    def __init__(self, browser: Browser, origin: str, width: int = 1280) -> None:
-        self.context = browser.new_context(viewport={"width": width, "height": 900})
+    def __init__(self, browser: Browser, origin: str, width: int = 1280, **options) -> None:
+        """A context `width` wide, or made with Playwright's context `options` when given."""
+        self.context = browser.new_context(
+            **(options or {"viewport": {"width": width, "height": 900}})
+        )
         self.page: Page = self.context.new_page()
         self.errors: list[str] = []
         self.foreign: list[str] = []
