@@ -114,6 +114,13 @@ def wait_live(page: Page, calculator: str) -> None:
     expect(widget.locator(".calc-result")).not_to_contain_class("calc-result--stale")
 
 
+def settled_address(page: Page) -> str:
+    """The page's address once it has caught up with the answer on screen: a calculator
+    writes it in the task after the frame that shows the answer, not before."""
+    page.evaluate("new Promise((done) => requestAnimationFrame(() => setTimeout(done, 0)))")
+    return page.url
+
+
 def figure(page: Page, calculator: str, label: str) -> str:
     row = page.locator(f'.calc[data-calculator="{calculator}"] .calc-figures tr', has_text=label)
     return row.locator("td").first.inner_text()

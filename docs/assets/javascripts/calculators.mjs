@@ -14,6 +14,8 @@ const ROOT_PATH = new URL("../../", import.meta.url).pathname;
 // A result still waiting for Python after this long is marked out of date; a quicker
 // answer replaces it before anyone could read the mark, so it would only flicker.
 const STALE_AFTER_MS = 150;
+// The address follows an edit with its answer, or after this long if the answer is slow.
+const ADDRESS_AFTER_MS = 200;
 
 const pending = new Map(); // request id -> {widget, key}
 let nextId = 1;
@@ -21,6 +23,8 @@ let ready = false;
 let failure = null;
 let current = []; // the widgets of the page on screen
 let worker = null;
+let addressTimer = 0; // set while the address lags behind an edit
+let addressPath = ""; // the page whose edit it lags behind
 
 function startWorker() {
   // calculator-boot.js, in the head of a calculator page opened directly, has usually
@@ -150,10 +154,9 @@ class Calculator {
         other.compute();
       }
     }
-    this.compute(); // first: Python works on it while the address is written
-    // A change event can come late, from a field losing focus as a link is followed:
-    // by then the address is the next page's, which this widget must not write.
-    if (location.pathname === this.path) writeAddress();
+    this.compute();
+    addressLags(this.path);
+    if (!ready) writeAddressNow();
   }
 
   inputs(asBuilt = false) {
@@ -218,6 +221,7 @@ class Calculator {
       clearTimeout(this.staleTimer);
       result.classList.add("calc-result--stale");
       result.setAttribute("aria-busy", "false");
+      afterPaint(writeAddressNow);
       return;
     }
     this.statusText().textContent = "";
@@ -237,6 +241,7 @@ class Calculator {
     }
     this.shownKey = key;
     this.markPending();
+    afterPaint(writeAddressNow);
     if (!performance.getEntriesByName("calc-first-live-result").length) {
       // When Python first answered on this page (User Timing; the benchmark reads it).
       performance.mark("calc-first-live-result");
@@ -458,6 +463,34 @@ function copyByHand(text) {
   field.remove();
   return copied;
 }
+
+// history.replaceState costs the page and the browser a few milliseconds: written at each
+// edit, it would compete with Python for a phone's processor while the answer is worked
+// out. So the address is written with the answer, or after ADDRESS_AFTER_MS if the answer
+// is slow, and at once when the reader copies the link, follows one or leaves the page.
+function addressLags(path) {
+  clearTimeout(addressTimer);
+  addressTimer = setTimeout(writeAddressNow, ADDRESS_AFTER_MS);
+  addressPath = path;
+}
+
+function afterPaint(task) {
+  requestAnimationFrame(() => setTimeout(task, 0));
+}
+
+function writeAddressNow() {
+  if (!addressTimer) return;
+  clearTimeout(addressTimer);
+  addressTimer = 0;
+  // A change event can come late, from a field losing focus as a link is followed: by
+  // then the address is the next page's, which this page's edit must not write.
+  if (location.pathname === addressPath) writeAddress();
+}
+
+// Capture: before Material's instant navigation takes the click to the next page.
+document.addEventListener("click", writeAddressNow, true);
+document.addEventListener("visibilitychange", writeAddressNow);
+window.addEventListener("pagehide", writeAddressNow);
 
 function writeAddress() {
   const params = new URLSearchParams();
