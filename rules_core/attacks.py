@@ -246,12 +246,17 @@ def hit_chance_by_defense(
     chances = []
     for defense in defenses:
         lowest_reaching = defense + shift - prepared.modifier
-        counted = [
-            (natural, reaching if natural >= lowest_reaching else short, ways)
+        if prepared.undefined_roll is not None:
+            counted = [
+                (natural, reaching if natural >= lowest_reaching else short, ways)
+                for natural, ways, reaching, short in naturals
+            ]
+            _require_roll(prepared, counted, None, Sources())
+        hits = sum(
+            ways
             for natural, ways, reaching, short in naturals
-        ]
-        _require_roll(prepared, counted, None, Sources())
-        hits = sum(ways for _, outcome, ways in counted if outcome in ("hit", "crit"))
+            if (reaching if natural >= lowest_reaching else short) in ("hit", "crit")
+        )
         chances.append((defense, Fraction(hits, natural_roll.total)))
     return chances
 
@@ -269,8 +274,7 @@ def attack(system: System, setup: AttackSetup) -> AttackResult:
     rule = system.rule("attack", "attack rolls")
     expected = None
     if setup.damage is not None:
-        outcomes = [(natural, outcome, Fraction(n, total)) for natural, outcome, n in counted]
-        expected = _expected_damage(system, rule, setup, prepared.applied, outcomes, sources)
+        expected = _expected_damage(system, rule, setup, prepared.applied, counted, sources)
     return AttackResult(
         roll=prepared.roll,
         attack_modifier=prepared.modifier,
@@ -291,7 +295,7 @@ def _expected_damage(
     rule: dict,
     setup: AttackSetup,
     applied: Applied,
-    outcomes: Sequence[tuple[int, str, Fraction]],
+    counted: Sequence[tuple[int, str, int]],
     sources: Sources,
 ) -> Fraction:
     """Mean damage per attack: hit, critical and miss effects, each under the system's rules.
@@ -336,8 +340,10 @@ def _expected_damage(
     if setup.resist is not None:
         sources.cite(resist.get("cite"))
         sources.interpret(resist.get("interpretation"))
-    total = Fraction(0)
-    for natural, outcome, probability in outcomes:
-        halved = setup.resist is not None and natural < setup.resist
-        total += probability * mean(outcome, halved)
-    return total
+    # The ways to roll each effect (outcome, halved or not), in the order first rolled.
+    ways: dict[tuple[str, bool], int] = {}
+    for natural, outcome, count in counted:
+        effect = (outcome, setup.resist is not None and natural < setup.resist)
+        ways[effect] = ways.get(effect, 0) + count
+    total = sum(ways.values())
+    return sum((Fraction(n, total) * mean(*effect) for effect, n in ways.items()), Fraction(0))
