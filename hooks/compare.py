@@ -236,12 +236,12 @@ def _escape_markdown(text: str) -> str:
     return _MARKDOWN_SPECIAL.sub(r"\\\1", text)
 
 
-def _answer(concept: Concept, system: System) -> list[str]:
-    """The calculator's answer for one system, as Markdown, with a link to it."""
+def _result(concept: Concept, system: System) -> dict:
+    """The concept's question put to the system's calculator."""
     # Odds only: no default damage roll, whose rules would only add noise here.
     defaults = {"damage": ""} if concept.calculator == "attack" else {}
     inputs = {**defaults, **concept.inputs, "system": system.slug}
-    result = handle(concept.calculator, inputs, "../../")
+    result = handle(str(concept.calculator), inputs, "../../")
     if not result["ok"]:
         raise ContentError(
             "content/compare.yml",
@@ -249,18 +249,21 @@ def _answer(concept: Concept, system: System) -> list[str]:
             f"{concept.slug}: the {concept.calculator} calculator refuses the inputs for "
             f"{system.slug}: {result['errors']}; fix the concept's calculator.inputs",
         )
+    return result
+
+
+def _answer(concept: Concept, system: System, result: dict) -> list[str]:
+    """Under a system's quotes: the calculator's answer (the attack's stands in the form's
+    table of answers instead), its interpretations, and a link to the calculator."""
     query = urlencode({"system": system.slug, **concept.inputs})
     link = f"../calculators/{CALCULATOR_PAGES[concept.calculator]}.md?{query}"
     data = result.get("data")
     lines = ["---", ""]
-    if concept.calculator == "attack":
-        # A paragraph the page's own numbers refill live (calculators.mjs); attr_list
-        # names its system (raw HTML blocks would end the tab they stand in).
-        lines += [_short_answer(result), f'{{: .compare-answer data-system="{system.slug}" }}', ""]
-    elif data is None:  # the system's text has no such rule, and the answer says so
-        lines += [_escape_markdown(result["message"]), ""]
-    else:
-        lines += [f"- Range: {data['min']} to {data['max']}", f"- Mean: {data['mean']}", ""]
+    if concept.calculator == "damage":
+        if data is None:  # the system's text has no such rule, and the answer says so
+            lines += [_escape_markdown(result["message"]), ""]
+        else:
+            lines += [f"- Range: {data['min']} to {data['max']}", f"- Mean: {data['mean']}", ""]
     for note in (data or {}).get("interpretations", []):
         lines += [f"*Interpretation:* {_escape_markdown(note)}", ""]
     return [*lines, f"[Open in the calculator]({link})", ""]
@@ -284,8 +287,9 @@ def _short_answer(result: dict) -> str:
     return " · ".join(f"{name} {_percent(value)}" for name, value in rows)
 
 
-def _live_form(concept: Concept) -> list[str]:
-    """The reader's own attack, answered for every system as they type."""
+def _live_form(concept: Concept, systems: dict[str, System], results: dict[str, dict]) -> list[str]:
+    """The reader's own attack, answered for every system as they type: one table under
+    the form, so a phone shows every system's answer beside the numbers."""
     values = {"bonus": "6", "defense": "16", "damage": "", **concept.inputs}
     # As the attack calculator's fields of these names: numbers two to a row on a phone,
     # the dice across the whole row (calculators.css).
@@ -307,10 +311,17 @@ def _live_form(concept: Concept) -> list[str]:
     for name, value in concept.inputs.items():
         if name not in ("bonus", "defense", "damage"):
             parts.append(f'<input type="hidden" name="{escape(name)}" value="{escape(value)}">')
+    # Each answer cell is refilled live (calculators.mjs) with the same short answer.
+    rows = "".join(
+        f'<tr><th scope="row">{escape(system.short_title)}</th><td class="compare-answer" '
+        f'data-system="{escape(slug)}">{_short_answer(results[slug])}</td></tr>'
+        for slug, system in systems.items()
+    )
     return [
         '<section class="calc" data-compare="attack" aria-labelledby="compare-title">'
-        '<h2 id="compare-title">Your own numbers</h2>'
+        '<h2 id="compare-title">Your numbers</h2>'
         f'<form class="calc-form" novalidate>{"".join(parts)}</form>'
+        f'<table class="compare-answers"><tbody>{rows}</tbody></table>'
         '<p class="calc-status" role="status"><span class="calc-status-text"></span></p>'
         "</section>",
         "",
@@ -325,11 +336,18 @@ def _percent(fraction: str) -> str:
 def render_concept(concept: Concept, systems: dict[str, System]) -> str:
     # The four columns need the width: no side navigation or table of contents here.
     front = ["---", "tags:", '  - "Compare"', "hide:", "  - navigation", "  - toc", "---"]
-    lines = [*front, "", f"# {concept.title}", "", concept.summary, ""]
-    if concept.calculator:
-        lines += [f"*{_question(concept)}*", ""]
+    lines = [*front, "", f"# {concept.title}", ""]
+    questioned = systems if concept.calculator else {}
+    results = {slug: _result(concept, system) for slug, system in questioned.items()}
     if concept.calculator == "attack":
-        lines += _live_form(concept)
+        # The reader's own numbers first, so a phone shows the form and every answer on
+        # one screen; what sets the systems apart comes after, above their quotes.
+        lines += [f"*{_question(concept)}*", "", *_live_form(concept, systems, results)]
+        lines += [concept.summary, ""]
+    else:
+        lines += [concept.summary, ""]
+        if concept.calculator:
+            lines += [f"*{_question(concept)}*", ""]
     lines += ['<div class="compare" markdown>', ""]
     for slug, system in systems.items():
         body = [f"**{system.title}**", "{: .compare-system }", ""]
@@ -349,7 +367,7 @@ def render_concept(concept: Concept, systems: dict[str, System]) -> str:
                 "",
             ]
         if concept.calculator:
-            body += _answer(concept, system)
+            body += _answer(concept, system, results[slug])
         lines += [f'=== "{system.short_title}"', ""]
         lines += [f"    {line}" if line else "" for line in body]
     lines += ["</div>", ""]

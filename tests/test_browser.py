@@ -8,13 +8,19 @@ other host. Screenshots at desktop and phone widths go to test-artifacts/.
 
 from __future__ import annotations
 
+import html
+import re
 import time
 from fractions import Fraction
+from pathlib import Path
 from urllib.parse import parse_qs, urlsplit
 
 import pytest
 from conftest import ARTIFACTS, CALCULATOR_PAGES, Watched, figure, settled_address, wait_live
 from playwright.sync_api import Browser, Locator, Page, expect
+
+from rules_core.systems import system_slugs
+from rules_core.web import handle
 
 # A game master's phone and a laptop.
 DEVICES = {
@@ -494,3 +500,65 @@ def test_a_folded_side_of_situations_opens_from_the_address_and_in_view(
     )
     watched.close()
     again.close()
+
+
+def _compare_page(site: Path) -> str:
+    """A Compare page whose concept has the live widget, found in the built site."""
+    for page in sorted((site / "compare").glob("*/index.html")):
+        if "data-compare=" in page.read_text(encoding="utf-8"):
+            return f"compare/{page.parent.name}/"
+    raise AssertionError("no Compare page has the live widget")
+
+
+def _short_answer(system: str, inputs: dict[str, str]) -> str:
+    """What a Compare column should say: the attack calculator's headline for the system,
+    or, where its text lacks the rule, why; worked out here by the rules core itself."""
+    html_text = handle("attack", {**inputs, "system": system})["html"]
+    headline = r'<div class="calc-headline">(.*?)</div>'
+    undefined = r'<div class="calc-undefined"><p>(.*?)</p>'
+    short = re.search(f"{headline}|{undefined}", html_text)
+    assert short, html_text
+    return html.unescape(re.sub(r"<[^>]+>", "", short.group(1) or short.group(2)))
+
+
+def test_compare_answers_every_system_with_the_readers_numbers(
+    browser: Browser, server: str, site: Path
+) -> None:
+    watched = Device(browser, server, "phone")
+    page = watched.page
+    page.goto(server + _compare_page(site))
+    answers = page.locator(".compare-answer[data-system]")
+    systems = [answers.nth(i).get_attribute("data-system") for i in range(answers.count())]
+    assert len(systems) == len(system_slugs())
+    typed = {"bonus": "+7", "defense": "18", "damage": "2d8+4"}
+    expect(page.locator(".calc-status-text")).to_be_empty(timeout=60_000)
+    for name, value in typed.items():
+        page.fill(f"#compare-{name}", value)
+    # What the page asks for each system: the typed numbers and the concept's own fields
+    # (advantage, on its page).
+    form = page.locator(".calc[data-compare] form")
+    asked = form.evaluate("(form) => Object.fromEntries(new FormData(form))")
+    assert typed.items() <= asked.items()
+    expected = [_short_answer(system, asked) for system in systems]
+    for index, words in enumerate(expected):
+        expect(answers.nth(index)).to_have_text(words)
+        expect(answers.nth(index)).not_to_contain_class("calc-result--stale")
+        # On the phone's screen with the numbers just typed: no swipe to read any system.
+        expect(answers.nth(index)).to_be_in_viewport(ratio=1)
+    # Under each system's quotes, "Open in the calculator" carries the same numbers.
+    links = page.locator('.compare a[href*="calculators/"]')
+    queries = [parse_qs(urlsplit(link.get_attribute("href")).query) for link in links.all()]
+    assert sorted(queries, key=lambda query: systems.index(query["system"][0])) == [
+        {**{k: [v] for k, v in asked.items() if v}, "system": [system]} for system in systems
+    ]
+    address = settled_address(page)
+    assert parse_qs(urlsplit(address).query) == {k: [v] for k, v in typed.items()}
+    # The address alone gives the same answers, in a fresh page.
+    again = Device(browser, server, "phone")
+    again.page.goto(address)
+    for index, words in enumerate(expected):
+        expect(again.page.locator(".compare-answer[data-system]").nth(index)).to_have_text(
+            words, timeout=60_000
+        )
+    again.close()
+    watched.close()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -95,12 +96,14 @@ def test_pages_quote_and_answer_for_each_system(tmp_path: Path) -> None:
     assert page.count("*This text has no rule on this.*") == 3
     expected = handle("attack", {"system": "into-the-unknown", "bonus": "6", "defense": "16"})
     assert expected["data"]["hit"] == "11/20"
-    lines = page.split("\n")
-    answer = lines[lines.index('    {: .compare-answer data-system="orcus" }') - 1]
-    assert "Hit" in answer and "55.00%" in answer  # the build-time answer, refilled live
-    # Each system's answer sits in a slot the page's own numbers replace live.
-    assert page.count("{: .compare-answer data-system=") == len(SYSTEMS)
-    assert 'data-compare="attack"' in page and 'name="bonus"' in page
+    # Every system's answer in one table under the form, each in a cell the page's own
+    # numbers refill live; the build-time answer, of the concept's own attack, until then.
+    widget = page[page.index('data-compare="attack"') : page.index("</section>")]
+    assert 'name="bonus"' in widget
+    answers = re.findall(r'<td class="compare-answer" data-system="([^"]+)">([^<]*)</td>', widget)
+    assert [slug for slug, _ in answers] == list(SYSTEMS)
+    assert "Hit 55.00%" in dict(answers)["orcus"]
+    assert page.count('class="compare-answer"') == len(SYSTEMS)  # not again in the tabs
     assert (
         "[Open in the calculator](../calculators/attack.md?system=4e-core&bonus=6&defense=16)"
         in page

@@ -321,14 +321,21 @@ class Comparison {
   constructor(section) {
     this.section = section;
     this.form = section.querySelector("form");
-    this.answers = [...document.querySelectorAll(".compare-answer[data-system]")];
+    this.answers = [...section.querySelectorAll(".compare-answer[data-system]")];
+    // Under each system's quotes, its "Open in the calculator", which carries the numbers.
+    this.links = [...document.querySelectorAll('.compare a[href*="calculators/"]')];
     this.latest = 0;
   }
 
   start() {
     this.form.addEventListener("submit", (event) => event.preventDefault());
-    this.form.addEventListener("input", () => this.compute());
+    this.form.addEventListener("input", () => {
+      this.compute();
+      addressLags(this.path);
+      if (!ready) writeAddressNow();
+    });
     addCopyLink(this.section);
+    this.path = location.pathname;
     const params = new URLSearchParams(location.search);
     for (const control of this.form.querySelectorAll("[name]")) {
       const value = params.get(control.name);
@@ -347,13 +354,14 @@ class Comparison {
     for (const answer of this.answers) answer.classList.toggle("calc-result--stale", stale);
   }
 
+  addressEntries() {
+    return [...this.form.querySelectorAll("[name]")]
+      .filter((control) => control.value !== control.defaultValue)
+      .map((control) => [control.name, control.value]);
+  }
+
   compute() {
     const inputs = Object.fromEntries(new FormData(this.form));
-    const params = new URLSearchParams();
-    for (const control of this.form.querySelectorAll("[name]")) {
-      if (control.value !== control.defaultValue) params.set(control.name, control.value);
-    }
-    replaceQuery(params.toString());
     this.markStale(true);
     if (!ready) return;
     for (const slot of this.section.querySelectorAll(".calc-error")) slot.textContent = "";
@@ -365,6 +373,7 @@ class Comparison {
       const request = { ...inputs, system: answer.dataset.system };
       ask("attack", request, (data) => {
         if (this.latest !== id) return;
+        afterPaint(writeAddressNow);
         const response = data.failed ? null : JSON.parse(data.response);
         if (response && !response.ok) {
           // The same inputs for every system: one message per field is enough.
@@ -377,10 +386,9 @@ class Comparison {
           return; // the last good answer stays, marked out of date
         }
         if (response) fillAnswer(answer, response.html);
-        // "Open in the calculator" carries the same numbers.
-        const link = answer.nextElementSibling?.querySelector('a[href*="calculators/"]');
-        if (link) {
+        for (const link of this.links) {
           const url = new URL(link.href);
+          if (url.searchParams.get("system") !== answer.dataset.system) continue;
           for (const [name, value] of Object.entries(request)) {
             if (value) url.searchParams.set(name, value);
             else url.searchParams.delete(name);
@@ -493,17 +501,14 @@ document.addEventListener("visibilitychange", writeAddressNow);
 window.addEventListener("pagehide", writeAddressNow);
 
 function writeAddress() {
+  // The inputs that differ from the page as built, in place of the page's history entry:
+  // Back leaves the calculator for the page the reader came from, however many edits were
+  // made. Material keeps its scroll position in the entry's state, which stays.
   const params = new URLSearchParams();
   for (const widget of current) {
-    if (widget instanceof Calculator) for (const [name, value] of widget.addressEntries()) params.set(name, value);
+    for (const [name, value] of widget.addressEntries()) params.set(name, value);
   }
-  replaceQuery(params.toString());
-}
-
-function replaceQuery(query) {
-  // Edits replace the page's history entry: Back leaves the calculator for the page the
-  // reader came from, however many edits were made. Material keeps its scroll position in
-  // the entry's state, which stays.
+  const query = params.toString();
   const url = location.pathname + (query ? "?" + query : "") + location.hash;
   if (url !== location.pathname + location.search + location.hash) {
     history.replaceState(history.state, "", url);
