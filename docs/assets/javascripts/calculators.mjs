@@ -325,6 +325,7 @@ class Comparison {
     // Under each system's quotes, its "Open in the calculator", which carries the numbers.
     this.links = [...document.querySelectorAll('.compare a[href*="calculators/"]')];
     this.latest = 0;
+    this.staleTimer = 0;
   }
 
   start() {
@@ -341,7 +342,7 @@ class Comparison {
       const value = params.get(control.name);
       if (value !== null) control.value = value;
     }
-    if (params.size) this.markStale(true);
+    if (params.size) this.answers.forEach((answer) => answer.classList.add("calc-result--stale"));
   }
 
   onReady() {
@@ -349,10 +350,6 @@ class Comparison {
   }
 
   onFailure() {}
-
-  markStale(stale) {
-    for (const answer of this.answers) answer.classList.toggle("calc-result--stale", stale);
-  }
 
   addressEntries() {
     return [...this.form.querySelectorAll("[name]")]
@@ -362,41 +359,55 @@ class Comparison {
 
   compute() {
     const inputs = Object.fromEntries(new FormData(this.form));
-    this.markStale(true);
-    if (!ready) return;
+    const id = ++this.latest;
+    // A system's answer is marked out of date until its answer to these numbers arrives:
+    // at once while Python loads, else only if that answer is slow. A quick one replaces
+    // it before the mark could be read, and the mark's line would make the rows jump.
+    const waiting = new Set(this.answers);
+    const mark = () => waiting.forEach((answer) => answer.classList.add("calc-result--stale"));
+    clearTimeout(this.staleTimer);
+    if (!ready) {
+      mark();
+      return;
+    }
+    this.staleTimer = setTimeout(mark, STALE_AFTER_MS);
     for (const slot of this.section.querySelectorAll(".calc-error")) slot.textContent = "";
     for (const control of this.form.querySelectorAll("[aria-invalid]")) control.removeAttribute("aria-invalid");
-    this.section.querySelector(".calc-status-text").textContent = "";
-    const id = ++this.latest;
-    let left = this.answers.length;
+    const status = this.section.querySelector(".calc-status-text");
+    status.textContent = "";
     for (const answer of this.answers) {
       const request = { ...inputs, system: answer.dataset.system };
       ask("attack", request, (data) => {
         if (this.latest !== id) return;
+        waiting.delete(answer);
         afterPaint(writeAddressNow);
         const response = data.failed ? null : JSON.parse(data.response);
-        if (response && !response.ok) {
+        if (!response?.ok) {
           // The same inputs for every system: one message per field is enough.
-          for (const [name, message] of Object.entries(response.errors || {})) {
+          for (const [name, message] of Object.entries(response?.errors || {})) {
             const slot = this.section.querySelector("#" + CSS.escape(`compare-${name}-error`));
             if (slot) slot.textContent = message;
             this.form.querySelector(named(name))?.setAttribute("aria-invalid", "true");
           }
-          if (response.message) this.section.querySelector(".calc-status-text").textContent = response.message;
-          return; // the last good answer stays, marked out of date
-        }
-        if (response) fillAnswer(answer, response.html);
-        for (const link of this.links) {
-          const url = new URL(link.href);
-          if (url.searchParams.get("system") !== answer.dataset.system) continue;
-          for (const [name, value] of Object.entries(request)) {
-            if (value) url.searchParams.set(name, value);
-            else url.searchParams.delete(name);
+          const message = response ? response.message : "The calculation failed: " + data.failed;
+          if (message) status.textContent = message;
+          answer.classList.add("calc-result--stale"); // the last good answer stays
+        } else {
+          fillAnswer(answer, response.html);
+          for (const link of this.links) {
+            const url = new URL(link.href);
+            if (url.searchParams.get("system") !== answer.dataset.system) continue;
+            for (const [name, value] of Object.entries(request)) {
+              if (value) url.searchParams.set(name, value);
+              else url.searchParams.delete(name);
+            }
+            link.href = url.href;
           }
-          link.href = url.href;
+          answer.classList.remove("calc-result--stale");
         }
-        answer.classList.remove("calc-result--stale");
-        if (--left === 0 && !performance.getEntriesByName("calc-first-live-result").length) {
+        if (waiting.size) return;
+        clearTimeout(this.staleTimer);
+        if (!performance.getEntriesByName("calc-first-live-result").length) {
           performance.mark("calc-first-live-result");
         }
       });
