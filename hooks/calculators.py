@@ -196,14 +196,20 @@ def render_calculator(name: str, base: str, titled: bool = True) -> str:
 
 def add_worker_boot(html: str, base: str) -> str:
     """On a page with a calculator, start its worker from the head, before anything else,
-    and link the calculators' styles there (no other page loads them)."""
-    if '<section class="calc"' not in html:
+    and link the calculators' styles there; on a comparison page, link its styles. No
+    other page loads them."""
+    styles = []
+    tag = ""
+    if '<section class="calc"' in html:
+        styles.append("calculators.css")
+        tag = f'<script src="{base}assets/javascripts/calculator-boot.js"></script>'
+    if 'class="compare"' in html:  # with its own numbers or not: its columns, its tabs
+        styles.append("compare.css")
+    if not styles:
         return html
-    styles = ["calculators.css"] + (["compare.css"] if 'class="compare"' in html else [])
     links = "".join(
         f'<link rel="stylesheet" href="{base}assets/stylesheets/{name}">' for name in styles
     )
-    tag = f'<script src="{base}assets/javascripts/calculator-boot.js"></script>'
     return html.replace("<head>", f"<head>{tag}", 1).replace("</head>", f"{links}</head>", 1)
 
 

@@ -351,3 +351,21 @@ def test_robots_names_the_sitemap_only_at_a_public_address(tmp_path: Path) -> No
     assert "Sitemap: https://rules.example.org/sub/sitemap.xml" in robots.splitlines()
     write_robots(tmp_path, None)
     assert "Sitemap" not in (tmp_path / "robots.txt").read_text(encoding="utf-8")
+
+
+def test_each_page_links_the_styles_of_what_it_holds(site: Path) -> None:
+    """The calculators' styles and worker boot only where a page has a calculator; the
+    comparisons' styles (tabs on a phone, columns on a wide screen) on every Compare
+    page, whether it has the reader's-numbers widget or not."""
+    pages = {page: page.read_text(encoding="utf-8") for page in site.rglob("index.html")}
+    for page, text in pages.items():
+        has_calculator = '<section class="calc"' in text
+        assert ("assets/stylesheets/calculators.css" in text) == has_calculator, page
+        assert ("assets/javascripts/calculator-boot.js" in text) == has_calculator, page
+        assert ("assets/stylesheets/compare.css" in text) == ('class="compare"' in text), page
+    without_widget = [
+        page
+        for page, text in pages.items()
+        if 'class="compare"' in text and '<section class="calc"' not in text
+    ]
+    assert without_widget, "some Compare page should quote the systems without the widget"
