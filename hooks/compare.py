@@ -264,8 +264,14 @@ def _answer(concept: Concept, system: System, result: dict) -> list[str]:
             lines += [_escape_markdown(result["message"]), ""]
         else:
             lines += [f"- Range: {data['min']} to {data['max']}", f"- Mean: {data['mean']}", ""]
+    # As the calculator shows them; on an attack, the reader's numbers replace them live
+    # (calculators.mjs finds them by their system).
     for note in (data or {}).get("interpretations", []):
-        lines += [f"*Interpretation:* {_escape_markdown(note)}", ""]
+        lines += [
+            f"**Interpretation:** {_escape_markdown(note)}",
+            f'{{: .calc-interpretation data-system="{system.slug}" }}',
+            "",
+        ]
     return [*lines, f"[Open in the calculator]({link})", ""]
 
 

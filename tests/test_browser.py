@@ -502,12 +502,22 @@ def test_a_folded_side_of_situations_opens_from_the_address_and_in_view(
     again.close()
 
 
-def _compare_page(site: Path) -> str:
-    """A Compare page whose concept has the live widget, found in the built site."""
-    for page in sorted((site / "compare").glob("*/index.html")):
-        if "data-compare=" in page.read_text(encoding="utf-8"):
-            return f"compare/{page.parent.name}/"
-    raise AssertionError("no Compare page has the live widget")
+def _compare_pages(site: Path) -> list[str]:
+    """The Compare pages whose concept has the live widget, found in the built site."""
+    pages = [
+        f"compare/{page.parent.name}/"
+        for page in sorted((site / "compare").glob("*/index.html"))
+        if "data-compare=" in page.read_text(encoding="utf-8")
+    ]
+    assert pages, "no Compare page has the live widget"
+    return pages
+
+
+def _notes(system: str, inputs: dict[str, str]) -> list[str]:
+    """The interpretations the attack calculator's answer rests on, as text."""
+    html_text = handle("attack", {**inputs, "system": system})["html"]
+    notes = re.findall(r'<p class="calc-interpretation">(.*?)</p>', html_text)
+    return [html.unescape(re.sub(r"<[^>]+>", "", note)) for note in notes]
 
 
 def _short_answer(system: str, inputs: dict[str, str]) -> str:
@@ -526,7 +536,7 @@ def test_compare_answers_every_system_with_the_readers_numbers(
 ) -> None:
     watched = Device(browser, server, "phone")
     page = watched.page
-    page.goto(server + _compare_page(site))
+    page.goto(server + _compare_pages(site)[0])
     answers = page.locator(".compare-answer[data-system]")
     systems = [answers.nth(i).get_attribute("data-system") for i in range(answers.count())]
     assert len(systems) == len(system_slugs())
@@ -572,4 +582,32 @@ def test_compare_answers_every_system_with_the_readers_numbers(
             words, timeout=60_000
         )
     again.close()
+    watched.close()
+
+
+def test_compare_interpretations_follow_the_readers_numbers(
+    browser: Browser, server: str, site: Path
+) -> None:
+    """Under each system's quotes, the interpretations its answer rests on: those of the
+    reader's numbers once typed, not those of the page's own question."""
+    watched = Device(browser, server, "phone")
+    page = watched.page
+    form = page.locator(".calc[data-compare] form")
+    changed = 0
+    for path in _compare_pages(site):
+        page.goto(server + path)
+        page.wait_for_function(
+            "() => performance.getEntriesByName('calc-first-live-result').length", timeout=60_000
+        )
+        question = form.evaluate("(form) => Object.fromEntries(new FormData(form))")
+        for name, value in (("bonus", "+7"), ("defense", "18"), ("damage", "2d8+4")):
+            page.fill(f"#compare-{name}", value)
+        asked = form.evaluate("(form) => Object.fromEntries(new FormData(form))")
+        for system in system_slugs():
+            answer = page.locator(f'.compare-answer[data-system="{system}"]')
+            expect(answer).to_have_text(_short_answer(system, asked))
+            notes = page.locator(f'.compare .calc-interpretation[data-system="{system}"]')
+            assert notes.all_text_contents() == _notes(system, asked), (path, system)
+            changed += _notes(system, asked) != _notes(system, question)
+    assert changed, "the typed numbers should change some system's interpretations"
     watched.close()

@@ -393,15 +393,18 @@ class Comparison {
           if (message) status.textContent = message;
           answer.classList.add("calc-result--stale"); // the last good answer stays
         } else {
-          fillAnswer(answer, response.html);
-          for (const link of this.links) {
+          const parsed = new DOMParser().parseFromString(response.html, "text/html");
+          fillAnswer(answer, parsed);
+          const system = answer.dataset.system;
+          const link = this.links.find((link) => new URL(link.href).searchParams.get("system") === system);
+          if (link) {
             const url = new URL(link.href);
-            if (url.searchParams.get("system") !== answer.dataset.system) continue;
             for (const [name, value] of Object.entries(request)) {
               if (value) url.searchParams.set(name, value);
               else url.searchParams.delete(name);
             }
             link.href = url.href;
+            fillNotes(system, parsed, link.closest("p"));
           }
           answer.classList.remove("calc-result--stale");
         }
@@ -425,12 +428,22 @@ function initialValue(control) {
   return control.defaultValue;
 }
 
-function fillAnswer(answer, html) {
+function fillAnswer(answer, parsed) {
   // The short answer of the calculator's result (its headline, or the message of a
-  // system that lacks the rule), in the column of its system.
-  const parsed = new DOMParser().parseFromString(html, "text/html");
+  // system that lacks the rule), in the row of its system.
   const short = parsed.querySelector(".calc-headline, .calc-undefined p");
   if (short) answer.replaceChildren(...[...short.childNodes].map((node) => document.adoptNode(node)));
+}
+
+function fillNotes(system, parsed, before) {
+  // Under the system's quotes, the interpretations its answer to these numbers rests on,
+  // in place of those of the last answer.
+  const shown = [...document.querySelectorAll(`.compare .calc-interpretation[data-system="${CSS.escape(system)}"]`)];
+  for (const note of parsed.querySelectorAll(".calc-interpretation")) {
+    note.dataset.system = system;
+    (shown[0] ?? before).before(document.adoptNode(note));
+  }
+  shown.forEach((note) => note.remove());
 }
 
 function addCopyLink(section) {
