@@ -245,13 +245,9 @@ def hit_chance_by_defense(
     ]
     chances = []
     for defense in defenses:
-        lowest_reaching = defense + shift - prepared.modifier
         if prepared.undefined_roll is not None:
-            counted = [
-                (natural, reaching if natural >= lowest_reaching else short, ways)
-                for natural, ways, reaching, short in naturals
-            ]
-            _require_roll(prepared, counted, None, Sources())
+            _require_roll(prepared, _count_outcomes(prepared, defense + shift), None, Sources())
+        lowest_reaching = defense + shift - prepared.modifier
         hits = sum(
             ways
             for natural, ways, reaching, short in naturals
