@@ -54,6 +54,7 @@ function onMessage({ data }) {
   const request = pending.get(data.id);
   pending.delete(data.id);
   if (request) request.done(data);
+  afterPaint(writeAddressNow); // the address follows the answer onto the screen
 }
 
 function ask(calculator, inputs, done) {
@@ -156,7 +157,6 @@ class Calculator {
     }
     this.compute();
     addressLags(this.path);
-    if (!ready) writeAddressNow();
   }
 
   inputs(asBuilt = false) {
@@ -221,7 +221,6 @@ class Calculator {
       clearTimeout(this.staleTimer);
       result.classList.add("calc-result--stale");
       result.setAttribute("aria-busy", "false");
-      afterPaint(writeAddressNow);
       return;
     }
     this.statusText().textContent = "";
@@ -241,7 +240,6 @@ class Calculator {
     }
     this.shownKey = key;
     this.markPending();
-    afterPaint(writeAddressNow);
     if (!performance.getEntriesByName("calc-first-live-result").length) {
       // When Python first answered on this page (User Timing; the benchmark reads it).
       performance.mark("calc-first-live-result");
@@ -333,7 +331,6 @@ class Comparison {
     this.form.addEventListener("input", () => {
       this.compute();
       addressLags(this.path);
-      if (!ready) writeAddressNow();
     });
     addCopyLink(this.section);
     this.path = location.pathname;
@@ -380,7 +377,6 @@ class Comparison {
       ask("attack", request, (data) => {
         if (this.latest !== id) return;
         waiting.delete(answer);
-        afterPaint(writeAddressNow);
         const response = data.failed ? null : JSON.parse(data.response);
         if (!response?.ok) {
           // The same inputs for every system: one message per field is enough.
@@ -498,12 +494,14 @@ function copyByHand(text) {
 
 // history.replaceState costs the page and the browser a few milliseconds: written at each
 // edit, it would compete with Python for a phone's processor while the answer is worked
-// out. So the address is written with the answer, or after ADDRESS_AFTER_MS if the answer
-// is slow, and at once when the reader copies the link, follows one or leaves the page.
+// out. So the address is written after the answer, or after ADDRESS_AFTER_MS if the answer
+// is slow, and at once when the reader copies the link, follows one or leaves the page,
+// or while Python loads (no answer is coming yet).
 function addressLags(path) {
   clearTimeout(addressTimer);
   addressTimer = setTimeout(writeAddressNow, ADDRESS_AFTER_MS);
   addressPath = path;
+  if (!ready) writeAddressNow();
 }
 
 function afterPaint(task) {
