@@ -194,7 +194,7 @@ def render_calculator(name: str, base: str, titled: bool = True) -> str:
     )
 
 
-def add_worker_boot(html: str, base: str) -> str:
+def add_page_assets(html: str, base: str) -> str:
     """On a page with a calculator, start its worker from the head, before anything else,
     and link the calculators' styles there; on a comparison page, link its styles. No
     other page loads them."""

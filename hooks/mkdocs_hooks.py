@@ -19,7 +19,7 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from hooks.a11y import label_search_dialog  # noqa: E402
-from hooks.calculators import add_worker_boot, expand_calculators  # noqa: E402
+from hooks.calculators import add_page_assets, expand_calculators  # noqa: E402
 from hooks.compare import load_compare, render_compare  # noqa: E402
 from hooks.content import System, load_content  # noqa: E402
 from hooks.csp import add_content_security_policy, allow_added_scripts  # noqa: E402
@@ -121,7 +121,7 @@ def on_page_context(context, page, config, nav):
 
 def on_post_page(output: str, page, config) -> str:
     base = site_root(page.url)
-    output = add_worker_boot(label_search_dialog(output), base)
+    output = add_page_assets(label_search_dialog(output), base)
     # The page's content is not the site's: its inline scripts get no hash.
     output = add_content_security_policy(output, content=page.content or "")
     return add_app_links(output, base)
