@@ -513,6 +513,23 @@ def _compare_pages(site: Path) -> list[str]:
     return pages
 
 
+# The reader's own attack, typed into a Compare page's form.
+TYPED = {"bonus": "+7", "defense": "18", "damage": "2d8+4"}
+
+
+def _wait_compare_live(page: Page) -> None:
+    """Until every system has answered the page's own question with Python."""
+    page.wait_for_function(
+        "() => performance.getEntriesByName('calc-first-live-result').length", timeout=60_000
+    )
+
+
+def _asked(page: Page) -> dict[str, str]:
+    """What a Compare page asks each system: its form's fields, hidden ones included."""
+    form = page.locator(".calc[data-compare] form")
+    return form.evaluate("(form) => Object.fromEntries(new FormData(form))")
+
+
 def _notes(system: str, inputs: dict[str, str]) -> list[str]:
     """The interpretations the attack calculator's answer rests on, as text."""
     html_text = handle("attack", {**inputs, "system": system})["html"]
@@ -540,9 +557,7 @@ def test_compare_answers_every_system_with_the_readers_numbers(
     answers = page.locator(".compare-answer[data-system]")
     systems = [answers.nth(i).get_attribute("data-system") for i in range(answers.count())]
     assert len(systems) == len(system_slugs())
-    page.wait_for_function(
-        "() => performance.getEntriesByName('calc-first-live-result').length", timeout=60_000
-    )
+    _wait_compare_live(page)
     # A quick answer replaces the last one unmarked: an "out of date" line at each key,
     # gone a few milliseconds later, would make the rows jump as the reader types.
     marked = page.evaluate("""() => {
@@ -552,14 +567,11 @@ def test_compare_answers_every_system_with_the_readers_numbers(
       return document.querySelectorAll(".compare-answer.calc-result--stale").length;
     }""")
     assert marked == 0
-    typed = {"bonus": "+7", "defense": "18", "damage": "2d8+4"}
-    for name, value in typed.items():
+    for name, value in TYPED.items():
         page.fill(f"#compare-{name}", value)
-    # What the page asks for each system: the typed numbers and the concept's own fields
-    # (advantage, on its page).
-    form = page.locator(".calc[data-compare] form")
-    asked = form.evaluate("(form) => Object.fromEntries(new FormData(form))")
-    assert typed.items() <= asked.items()
+    # The typed numbers and the concept's own fields (advantage, on its page).
+    asked = _asked(page)
+    assert TYPED.items() <= asked.items()
     expected = [_short_answer(system, asked) for system in systems]
     for index, words in enumerate(expected):
         expect(answers.nth(index)).to_have_text(words)
@@ -573,7 +585,7 @@ def test_compare_answers_every_system_with_the_readers_numbers(
         {**{k: [v] for k, v in asked.items() if v}, "system": [system]} for system in systems
     ]
     address = settled_address(page)
-    assert parse_qs(urlsplit(address).query) == {k: [v] for k, v in typed.items()}
+    assert parse_qs(urlsplit(address).query) == {k: [v] for k, v in TYPED.items()}
     # The address alone gives the same answers, in a fresh page.
     again = Device(browser, server, "phone")
     again.page.goto(address)
@@ -592,22 +604,20 @@ def test_compare_interpretations_follow_the_readers_numbers(
     reader's numbers once typed, not those of the page's own question."""
     watched = Device(browser, server, "phone")
     page = watched.page
-    form = page.locator(".calc[data-compare] form")
     changed = 0
     for path in _compare_pages(site):
         page.goto(server + path)
-        page.wait_for_function(
-            "() => performance.getEntriesByName('calc-first-live-result').length", timeout=60_000
-        )
-        question = form.evaluate("(form) => Object.fromEntries(new FormData(form))")
-        for name, value in (("bonus", "+7"), ("defense", "18"), ("damage", "2d8+4")):
+        _wait_compare_live(page)
+        question = _asked(page)
+        for name, value in TYPED.items():
             page.fill(f"#compare-{name}", value)
-        asked = form.evaluate("(form) => Object.fromEntries(new FormData(form))")
+        asked = _asked(page)
         for system in system_slugs():
             answer = page.locator(f'.compare-answer[data-system="{system}"]')
             expect(answer).to_have_text(_short_answer(system, asked))
+            wanted = _notes(system, asked)
             notes = page.locator(f'.compare .calc-interpretation[data-system="{system}"]')
-            assert notes.all_text_contents() == _notes(system, asked), (path, system)
-            changed += _notes(system, asked) != _notes(system, question)
+            assert notes.all_text_contents() == wanted, (path, system)
+            changed += wanted != _notes(system, question)
     assert changed, "the typed numbers should change some system's interpretations"
     watched.close()
