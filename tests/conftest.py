@@ -8,6 +8,7 @@ import os
 import subprocess
 import sys
 import threading
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -114,11 +115,16 @@ def wait_live(page: Page, calculator: str) -> None:
     expect(widget.locator(".calc-result")).not_to_contain_class("calc-result--stale")
 
 
-def settled_address(page: Page) -> str:
-    """The page's address once it has caught up with the answer on screen: a calculator
-    writes it in the task after the frame that shows the answer, not before."""
-    page.evaluate("new Promise((done) => requestAnimationFrame(() => setTimeout(done, 0)))")
-    return page.url
+def settled_address(page: Page, quiet_ms: int = 1000) -> str:
+    """The page's address once the reader has paused: a calculator writes it when the edits
+    stop for a moment, not at each answer. Settled: unchanged for quiet_ms."""
+    address = page.url
+    quiet_since = time.monotonic()
+    while time.monotonic() - quiet_since < quiet_ms / 1000:
+        page.wait_for_timeout(50)
+        if page.url != address:
+            address, quiet_since = page.url, time.monotonic()
+    return address
 
 
 def figure(page: Page, calculator: str, label: str) -> str:

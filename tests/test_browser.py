@@ -389,11 +389,44 @@ def test_back_after_edits_returns_to_the_previous_page(browser: Browser, server:
     watched.close()
 
 
+def test_edits_in_quick_succession_write_the_address_once_they_pause(
+    browser: Browser, server: str
+) -> None:
+    """Each address written costs the processor that works out the next answer, so a burst
+    of edits (typing) writes none until it stops, and then one: the last edit's."""
+    watched = Device(browser, server, "phone")
+    page = watched.page
+    page.goto(f"{server}calculators/attack/")
+    wait_live(page, "attack")
+    written = page.evaluate_handle("""() => {
+      const written = [];
+      const replaceState = history.replaceState.bind(history);
+      history.replaceState = (state, unused, url) => {
+        written.push(String(url));
+        replaceState(state, unused, url);
+      };
+      return written;
+    }""")
+    page.evaluate("""async () => {
+      const bonus = document.querySelector("#attack-bonus");
+      for (const value of ["1", "12", "3", "14"]) {  // a frame apart, as fast as fingers go
+        await new Promise((done) => requestAnimationFrame(done));
+        bonus.value = value;
+        bonus.dispatchEvent(new Event("input", { bubbles: true }));
+      }
+    }""")
+    assert written.evaluate("(written) => written.length") == 0
+    wait_live(page, "attack")
+    assert parse_qs(urlsplit(settled_address(page)).query) == {"bonus": ["14"]}
+    assert written.evaluate("(written) => written.length") == 1
+    watched.close()
+
+
 def test_an_edit_made_just_before_a_link_is_followed_stays_in_the_address(
     browser: Browser, server: str
 ) -> None:
-    """The address follows an edit a frame after its answer; a link followed sooner than
-    that (here in the same task, so Python cannot have answered) still writes it first."""
+    """The address follows the edits once they pause; a link followed sooner than that
+    (here in the same task, so Python cannot have answered) still writes it first."""
     watched = Device(browser, server, "phone")
     page = watched.page
     page.goto(f"{server}calculators/attack/")

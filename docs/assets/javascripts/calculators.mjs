@@ -14,8 +14,8 @@ const ROOT_PATH = new URL("../../", import.meta.url).pathname;
 // A result still waiting for Python after this long is marked out of date; a quicker
 // answer replaces it before anyone could read the mark, so it would only flicker.
 const STALE_AFTER_MS = 150;
-// The address follows an edit with its answer, or after this long if the answer is slow.
-const ADDRESS_AFTER_MS = 200;
+// The address is written once the edits pause for this long (see addressLags).
+const ADDRESS_IDLE_MS = 300;
 
 const pending = new Map(); // request id -> {widget, key}
 let nextId = 1;
@@ -54,7 +54,6 @@ function onMessage({ data }) {
   const request = pending.get(data.id);
   pending.delete(data.id);
   if (request) request.done(data);
-  afterPaint(writeAddressNow); // the address follows the answer onto the screen
 }
 
 function ask(calculator, inputs, done) {
@@ -492,20 +491,16 @@ function copyByHand(text) {
   return copied;
 }
 
-// history.replaceState costs the page and the browser a few milliseconds: written at each
-// edit, it would compete with Python for a phone's processor while the answer is worked
-// out. So the address is written after the answer, or after ADDRESS_AFTER_MS if the answer
-// is slow, and at once when the reader copies the link, follows one or leaves the page,
-// or while Python loads (no answer is coming yet).
+// Each history.replaceState sets off work in the page and the browser (the tab's history
+// entry, its icon fetched again) that competes with Python for a phone's processor: written
+// after every answer, it slowed the answer to the next keystroke. So the address is written
+// once the edits pause for ADDRESS_IDLE_MS, and at once when the reader copies the link,
+// follows one or leaves the page, or while Python loads (no answer is coming yet).
 function addressLags(path) {
   clearTimeout(addressTimer);
-  addressTimer = setTimeout(writeAddressNow, ADDRESS_AFTER_MS);
+  addressTimer = setTimeout(writeAddressNow, ADDRESS_IDLE_MS);
   addressPath = path;
   if (!ready) writeAddressNow();
-}
-
-function afterPaint(task) {
-  requestAnimationFrame(() => setTimeout(task, 0));
 }
 
 function writeAddressNow() {
