@@ -15,7 +15,9 @@
    first answer) splits the gap into Python's own start and the page around it.
 3. Latency: from an input change to the updated result, for ordinary inputs (target:
    p95 under 16 ms) and for inputs at the bounds (target: p95 under 100 ms), once the
-   service worker has finished its one-off precache of the site.
+   service worker has finished its one-off precache of the site. Each change follows the
+   previous answer by one frame, faster than anyone types: the page writes its address
+   once such a burst pauses, so these figures hold no address writes.
 
 Needs a built site: run `make build` first. Run from the repository root:
     .venv/bin/python benchmarks/bench_calculators.py
