@@ -175,10 +175,10 @@ class Calculator {
     return JSON.stringify(this.inputs());
   }
 
-  markPending() {
+  markPending(key = this.key()) {
     // Until Python has answered these very inputs the result is not theirs: mark it
     // (busy at once, and out of date if the answer does not follow at once).
-    const matches = this.key() === this.shownKey;
+    const matches = key === this.shownKey;
     this.result.setAttribute("aria-busy", String(!matches || !ready));
     clearTimeout(this.staleTimer);
     if (matches) this.result.classList.remove("calc-result--stale");
@@ -187,12 +187,13 @@ class Calculator {
   }
 
   compute(extra = {}) {
-    this.markPending();
+    const inputs = this.inputs();
+    const key = JSON.stringify(inputs);
+    this.markPending(key);
     if (!ready) return;
-    const key = this.key();
     const id = nextId;
     this.latest = id;
-    ask(this.name, { ...this.inputs(), ...extra }, (data) => {
+    ask(this.name, { ...inputs, ...extra }, (data) => {
       if (this.latest !== id) return; // a newer request is on its way
       if (data.failed) {
         this.statusText().textContent = "The calculation failed: " + data.failed;
@@ -238,7 +239,7 @@ class Calculator {
       section.querySelector(".calc-announce").textContent = summary ? summary.textContent : "";
     }
     this.shownKey = key;
-    this.markPending();
+    this.markPending(); // the form as it is now: it may have moved on since the request
     if (!performance.getEntriesByName("calc-first-live-result").length) {
       // When Python first answered on this page (User Timing; the benchmark reads it).
       performance.mark("calc-first-live-result");
