@@ -13,7 +13,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Browser, Page, expect, sync_playwright
+from playwright.sync_api import Browser, BrowserContext, Page, Route, expect, sync_playwright
 
 ROOT = Path(__file__).resolve().parent.parent
 ARTIFACTS = ROOT / "test-artifacts"
@@ -104,6 +104,30 @@ class Watched:
         self.context.close()
         assert self.errors == []
         assert self.foreign == []
+
+
+class HeldWheel:
+    """Holds every request for the rules core's wheel until released, so Python waits.
+
+    The calculators' worker asks for the wheel, and so does the service worker (to keep
+    it offline), in either order: all of them are held, and all let through at once."""
+
+    def __init__(self, context: BrowserContext) -> None:
+        self.routes: list[Route] = []
+        self.released = False
+        context.route("**/rules_core-*.whl", self._hold)
+
+    def _hold(self, route: Route) -> None:
+        if self.released:
+            route.continue_()
+        else:
+            self.routes.append(route)
+
+    def release(self) -> None:
+        assert self.routes, "Python should be waiting for the rules core"
+        self.released = True
+        for route in self.routes:
+            route.continue_()
 
 
 def wait_live(page: Page, calculator: str) -> None:

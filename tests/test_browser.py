@@ -16,7 +16,15 @@ from pathlib import Path
 from urllib.parse import parse_qs, urlsplit
 
 import pytest
-from conftest import ARTIFACTS, CALCULATOR_PAGES, Watched, figure, settled_address, wait_live
+from conftest import (
+    ARTIFACTS,
+    CALCULATOR_PAGES,
+    HeldWheel,
+    Watched,
+    figure,
+    settled_address,
+    wait_live,
+)
 from playwright.sync_api import Browser, Locator, Page, expect
 
 from rules_core.systems import system_slugs
@@ -107,8 +115,7 @@ def test_every_calculator_computes_live(browser: Browser, server: str) -> None:
 def test_the_live_result_takes_over_without_a_jump(browser: Browser, server: str) -> None:
     watched = Watched(browser, server, 375)
     page = watched.page
-    held = []  # the rules core's wheel waits here until the build-time result is measured
-    watched.context.route("**/rules_core-*.whl", lambda route: held.append(route))
+    wheel = HeldWheel(watched.context)  # Python waits until the build-time result is measured
     page.goto(f"{server}calculators/damage/")
     result = page.locator("#damage-result")
     expect(result).to_have_attribute("aria-busy", "true")
@@ -118,8 +125,7 @@ def test_the_live_result_takes_over_without_a_jump(browser: Browser, server: str
     # Material has wrapped the build-time table for scrolling by now.
     expect(result.locator(".md-typeset__scrollwrap table")).to_have_count(1)
     built, built_box = result.inner_html(), result.bounding_box()
-    assert held, "Python should be waiting for the rules core"
-    held[0].continue_()
+    wheel.release()
     wait_live(page, "damage")
     expect(busy).to_have_count(0)
     # The same markup, the table the reader opened still open, in the same place.
@@ -337,8 +343,7 @@ def test_a_box_ticked_before_python_loads_marks_the_answer_out_of_date(
 ) -> None:
     watched = Device(browser, server, "phone")
     page = watched.page
-    held = []  # Python waits for the rules core's wheel until the box is ticked
-    watched.context.route("**/rules_core-*.whl", lambda route: held.append(route))
+    wheel = HeldWheel(watched.context)  # Python waits until the box is ticked
     page.goto(f"{server}calculators/attack/")
     result = page.locator("#attack-result")
     expect(result).not_to_contain_class("calc-result--stale")  # the built answer fits
@@ -350,8 +355,7 @@ def test_a_box_ticked_before_python_loads_marks_the_answer_out_of_date(
     expect(result).to_have_attribute("aria-busy", "true")
     note = page.locator(".calc-headline").evaluate("h => getComputedStyle(h, '::after').content")
     assert "Out of date" in note
-    assert held, "Python should be waiting for the rules core"
-    held[0].continue_()
+    wheel.release()
     wait_live(page, "attack")
     assert result.inner_text() != built  # the situation counts
     watched.close()
