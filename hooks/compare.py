@@ -279,18 +279,12 @@ _HEADLINE = re.compile(r'<div class="calc-headline">(.*?)</div>', re.S)
 
 
 def _short_answer(result: dict) -> str:
-    """The attack calculator's short answer as inline HTML: its headline, the message of a
-    system that lacks the rule, or (markup without a headline) the odds in a line."""
+    """The attack calculator's short answer as inline HTML: its headline, which every
+    answer has (one from a system that lacks the rule says so), as the live page shows."""
     headline = _HEADLINE.search(result["html"])
-    if headline:
-        return headline.group(1)
-    data = result.get("data")
-    if data is None:
-        return escape(result["message"])
-    rows = [("Hit", data["hit"]), ("Critical hit", data["crit"]), ("Miss", data["miss"])]
-    if data["crit_fail"] is not None:
-        rows.append(("Crit fail", data["crit_fail"]))
-    return " · ".join(f"{name} {_percent(value)}" for name, value in rows)
+    if headline is None:
+        raise ValueError(f"an attack answer without its headline: {result['html'][:200]}")
+    return headline.group(1)
 
 
 def _live_form(concept: Concept, systems: dict[str, System], results: dict[str, dict]) -> list[str]:
@@ -332,11 +326,6 @@ def _live_form(concept: Concept, systems: dict[str, System], results: dict[str, 
         "</section>",
         "",
     ]
-
-
-def _percent(fraction: str) -> str:
-    numerator, _, denominator = fraction.partition("/")
-    return f"{int(numerator) / int(denominator or 1) * 100:.2f}% ({fraction})"
 
 
 def render_concept(concept: Concept, systems: dict[str, System]) -> str:
