@@ -320,8 +320,14 @@ class Comparison {
     this.section = section;
     this.form = section.querySelector("form");
     this.answers = [...section.querySelectorAll(".compare-answer[data-system]")];
-    // Under each system's quotes, its "Open in the calculator", which carries the numbers.
-    this.links = [...document.querySelectorAll('.compare a[href*="calculators/"]')];
+    // Under each system's quotes, its "Open in the calculator", which carries the numbers:
+    // found once, by the system it names.
+    this.links = new Map(
+      [...document.querySelectorAll('.compare a[href*="calculators/"]')].map((link) => [
+        new URL(link.href).searchParams.get("system"),
+        link,
+      ]),
+    );
     this.latest = 0;
     this.staleTimer = 0;
   }
@@ -392,7 +398,7 @@ class Comparison {
           const parsed = new DOMParser().parseFromString(response.html, "text/html");
           fillAnswer(answer, parsed);
           const system = answer.dataset.system;
-          const link = this.links.find((link) => new URL(link.href).searchParams.get("system") === system);
+          const link = this.links.get(system);
           if (link) {
             const url = new URL(link.href);
             for (const [name, value] of Object.entries(request)) {
