@@ -17,7 +17,7 @@ const STALE_AFTER_MS = 150;
 // The address is written once the edits pause for this long (see addressLags).
 const ADDRESS_IDLE_MS = 300;
 
-const pending = new Map(); // request id -> {widget, key}
+const pending = new Map(); // request id -> {done}: what to do with its answer
 let nextId = 1;
 let ready = false;
 let failure = null;
