@@ -12,14 +12,19 @@
    a bare `loadPyodide()` on an otherwise empty page of the same site (target: <= 1.15x).
    Each run uses a fresh browser context, so nothing is cached; the median of RUNS. Between
    the two, the calculators' own worker alone on an empty page (the wheel, the import, a
-   first answer) splits the gap into Python's own start and the page around it.
+   first answer) splits the gap into Python's own start and the page around it. Below
+   them all, a worker that only calls `loadPyodide()`: the floor of any page that runs
+   Python off its main thread, as the calculators must to keep the page responsive.
 3. Latency: from an input change to the updated result, for ordinary inputs (target:
    p95 under 16 ms) and for inputs at the bounds (target: p95 under 100 ms), once the
    service worker has finished its one-off precache of the site. Each change follows the
    previous answer by one frame, faster than anyone types: the page writes its address
    once such a burst pauses, so these figures hold no address writes. A third figure
    spaces the ordinary changes by PAUSE_MS, so that each follows the address written for
-   the one before, as when a reader stops to look at each answer.
+   the one before, as when a reader stops to look at each answer. Every page is loaded
+   afresh, so Python has just started: the first changes after that run while V8 is
+   still tiering up Pyodide's WebAssembly, and the ordinary figures are also given
+   without the first WARM_UP changes of each page.
 
 Needs a built site: run `make build` first. Run from the repository root:
     .venv/bin/python benchmarks/bench_calculators.py
@@ -54,6 +59,7 @@ TRACE = False
 CHANGES = 60
 PAUSE_MS = 400  # longer than the page waits (300 ms) before it writes the address
 PAUSED_CHANGES = 20
+WARM_UP = 10
 
 EMPTY_PAGE = """<!doctype html><meta charset="utf-8"><title>bare Pyodide</title>
 <script type="module">
@@ -71,6 +77,18 @@ worker.onmessage = ({ data }) => {
   else if (data.id === 1) window.benchDone = performance.now();
 };
 </script>"""
+
+BARE_WORKER_PAGE = """<!doctype html><meta charset="utf-8"><title>bare Pyodide in a worker</title>
+<script type="module">
+const worker = new Worker("./assets/javascripts/bench-bare-worker.mjs", { type: "module" });
+worker.onmessage = () => { window.benchDone = performance.now(); };
+</script>"""
+
+# Beside calculator-worker.mjs, so that it finds Pyodide by the same relative path.
+BARE_WORKER = """import { loadPyodide } from "../pyodide/pyodide.mjs";
+await loadPyodide({ indexURL: new URL("../pyodide/", import.meta.url).href });
+self.postMessage("loaded");
+"""
 
 # Inputs typed into the attack and damage calculators, cycled through CHANGES times.
 ORDINARY = [
@@ -366,8 +384,9 @@ LATENCY_SCRIPT = """async ([selector, values, rounds, pause]) => {
 
 def latencies(
     page: Page, base: str, cases, changes: int = CHANGES, pause_ms: int = 0
-) -> list[float]:
-    times: list[float] = []
+) -> list[list[float]]:
+    """For each case, its changes' times in the order made, from a fresh load of its page."""
+    times: list[list[float]] = []
     for calculator, selector, values in cases:
         page.goto(f"{base}calculators/{calculator}/")
         poll(page, FIRST_LIVE_RESULT)
@@ -375,12 +394,20 @@ def latencies(
         # measure after that, as every later visit would.
         page.evaluate("navigator.serviceWorker.ready.then(() => true)")
         # Successive values differ, so every change produces a new result.
-        times += page.evaluate(LATENCY_SCRIPT, [selector, values, changes, pause_ms])
+        times.append(page.evaluate(LATENCY_SCRIPT, [selector, values, changes, pause_ms]))
     return times
 
 
 def p95(values: list[float]) -> float:
     return statistics.quantiles(values, n=20)[-1]
+
+
+def summary(per_page: list[list[float]], skip: int = 0) -> str:
+    times = [time for page in per_page for time in page[skip:]]
+    return (
+        f"p95 {p95(times):6.1f} ms, median {statistics.median(times):5.1f} ms "
+        f"over {len(times)} changes"
+    )
 
 
 def main() -> int:
@@ -393,14 +420,19 @@ def main() -> int:
         shutil.copytree(site, folder)
         (folder / "bench-empty.html").write_text(EMPTY_PAGE, encoding="utf-8")
         (folder / "bench-worker.html").write_text(WORKER_PAGE, encoding="utf-8")
+        (folder / "bench-bare-worker.html").write_text(BARE_WORKER_PAGE, encoding="utf-8")
+        (folder / "assets" / "javascripts" / "bench-bare-worker.mjs").write_text(
+            BARE_WORKER, encoding="utf-8"
+        )
         httpd, base = serve(folder)
         with sync_playwright() as playwright:
             browser = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-            calculator_runs, worker_runs, bare_runs = [], [], []
+            calculator_runs, worker_runs, bare_worker_runs, bare_runs = [], [], [], []
             for _ in range(RUNS):
                 for runs, measure, url in (
                     (calculator_runs, first_live_result_ms, f"{base}calculators/attack/"),
                     (worker_runs, empty_page_ms, f"{base}bench-worker.html"),
+                    (bare_worker_runs, empty_page_ms, f"{base}bench-bare-worker.html"),
                     (bare_runs, empty_page_ms, f"{base}bench-empty.html"),
                 ):
                     context = browser.new_context()
@@ -417,7 +449,7 @@ def main() -> int:
             browser.close()
         httpd.shutdown()
     calculator, bare = statistics.median(calculator_runs), statistics.median(bare_runs)
-    worker = statistics.median(worker_runs)
+    worker, bare_worker = statistics.median(worker_runs), statistics.median(bare_worker_runs)
     print("journeys at 375x812 (touch), from opening the page to the answer in view")
     print("(the taps and keys are played by Playwright, whose own time is included):")
     for title, cold_tally, cold, warm_tally, warm in journey_rows:
@@ -429,23 +461,17 @@ def main() -> int:
     )
     print(f"first live result (attack page), median of {RUNS}: {calculator:8.0f} ms")
     print(f"the calculators' worker alone on an empty page: {worker:8.0f} ms")
+    print(f"bare loadPyodide() in a worker, median:         {bare_worker:8.0f} ms")
     print(f"bare loadPyodide() on an empty page, median:    {bare:8.0f} ms")
     print(
         f"ratio: {calculator / bare:.2f} (target <= 1.15); the worker alone "
-        f"{worker / bare:.2f}, so the page around it adds {(calculator - worker) / bare:.2f}"
+        f"{worker / bare:.2f}, so the page around it adds {(calculator - worker) / bare:.2f}; "
+        f"a worker that only loads Pyodide {bare_worker / bare:.2f}"
     )
-    print(
-        f"input -> result, ordinary inputs: p95 {p95(ordinary):6.1f} ms, "
-        f"median {statistics.median(ordinary):5.1f} ms over {len(ordinary)} changes (target < 16)"
-    )
-    print(
-        f"input -> result, at the bounds:   p95 {p95(bounds):6.1f} ms, "
-        f"median {statistics.median(bounds):5.1f} ms over {len(bounds)} changes (target < 100)"
-    )
-    print(
-        f"input -> result, ordinary, {PAUSE_MS} ms apart: p95 {p95(paused):6.1f} ms, "
-        f"median {statistics.median(paused):5.1f} ms over {len(paused)} changes"
-    )
+    print(f"input -> result, ordinary inputs: {summary(ordinary)} (target < 16)")
+    print(f"  the same without each page's first {WARM_UP}: {summary(ordinary, WARM_UP)}")
+    print(f"input -> result, at the bounds:   {summary(bounds)} (target < 100)")
+    print(f"input -> result, ordinary, {PAUSE_MS} ms apart: {summary(paused)}")
     return 0
 
 
