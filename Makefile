@@ -72,6 +72,7 @@ bench: build
 	$(PY) benchmarks/bench_core.py
 	$(PY) benchmarks/bench_build.py
 	$(PY) benchmarks/bench_calculators.py
+	node benchmarks/bench_snapshot.mjs
 
 clean:
 	rm -rf site build dist $(RULES_DATA) .pytest_cache .ruff_cache
