@@ -65,6 +65,7 @@ function ask(calculator, inputs, done) {
 
 export function bind(page) {
   if (!worker) startWorker();
+  recallHandedAddress();
   // Marks are per page; an instant navigation keeps the visit's timeline.
   performance.clearMarks("calc-first-live-result");
   current = [
@@ -272,10 +273,20 @@ class Calculator {
 
   applyAddress() {
     // What the address names; a field it leaves out keeps its value (the default, or
-    // what the reader typed before this script arrived on a slow connection).
+    // what the reader typed before this script arrived on a slow connection). The system
+    // comes first: a field or situation of another system is not read from the address,
+    // or switching to that system would apply a value nobody chose on this screen.
     const params = new URLSearchParams(location.search);
-    for (const control of this.form.querySelectorAll("[name]")) {
+    const select = this.form.querySelector('[name="system"]');
+    const controls = [...this.form.querySelectorAll("[name]")];
+    if (select) controls.sort((a, b) => (b === select) - (a === select));
+    const ofSystem = (element) => {
+      const systems = element.closest("[data-systems]")?.dataset.systems;
+      return !select || !systems || systems.split(" ").includes(select.value);
+    };
+    for (const control of controls) {
       if (control.type === "hidden" || !params.has(control.name)) continue; // situations: below
+      if (!ofSystem(control)) continue;
       const value = params.get(control.name);
       if (control.type === "checkbox") control.checked = value === "on";
       else if (control.tagName !== "SELECT") control.value = value;
@@ -284,7 +295,7 @@ class Calculator {
     if (params.has("situations")) {
       const situations = params.get("situations").split(",");
       for (const box of this.form.querySelectorAll("[data-situation]")) {
-        box.checked = situations.includes(box.dataset.situation);
+        box.checked = ofSystem(box) && situations.includes(box.dataset.situation);
         // What the address ticks is shown, not folded away.
         if (box.checked) box.closest("details.calc-side")?.setAttribute("open", "");
       }
@@ -522,7 +533,37 @@ function writeAddressNow() {
 // Capture: before Material's instant navigation takes the click to the next page.
 document.addEventListener("click", writeAddressNow, true);
 document.addEventListener("visibilitychange", writeAddressNow);
-window.addEventListener("pagehide", writeAddressNow);
+window.addEventListener("pagehide", () => {
+  // A reload has taken the page's address before the page hears of it: an edit whose
+  // address still lagged is handed to the reloaded page, which takes it up only if it
+  // opens at the address this page had (recallHandedAddress).
+  const lagging = addressTimer && location.pathname === addressPath;
+  const stale = location.search;
+  writeAddressNow();
+  if (lagging && location.search !== stale) {
+    const handed = { path: location.pathname, stale, fresh: location.search };
+    try {
+      sessionStorage.setItem(HANDED_ADDRESS, JSON.stringify(handed));
+    } catch {
+      // Storage refused (private mode, quota): only the last 300 ms of edits are lost.
+    }
+  }
+});
+
+const HANDED_ADDRESS = "calculators-handed-address";
+
+function recallHandedAddress() {
+  let handed = null;
+  try {
+    handed = JSON.parse(sessionStorage.getItem(HANDED_ADDRESS));
+    sessionStorage.removeItem(HANDED_ADDRESS);
+  } catch {
+    return;
+  }
+  if (handed?.path === location.pathname && handed.stale === location.search) {
+    history.replaceState(history.state, "", location.pathname + handed.fresh + location.hash);
+  }
+}
 
 function writeAddress() {
   // The inputs that differ from the page as built, in place of the page's history entry:
