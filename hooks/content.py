@@ -21,10 +21,12 @@ from hooks.yaml_lines import (
     ContentError,
     LineDict,
     LineList,
+    check_slug,
     did_you_mean,
     line_of,
     load_yaml,
     one_of,
+    read_content_text,
     suggest,
 )
 
@@ -518,6 +520,7 @@ def load_system(folder: Path) -> System:
     page_names = _text_list(data["pages"], path, "pages")
     pages: dict[str, Page] = {}
     for name, line in zip(page_names, data["pages"].item_lines, strict=True):
+        check_slug(name, path, line, "the page")
         if name in GENERATED_PAGES:
             raise ContentError(path, line, f"'{name}' is a generated page; choose another name")
         if name in pages:
@@ -531,8 +534,9 @@ def load_system(folder: Path) -> System:
                 f"page '{name}' is listed but {page_path} does not exist: create it, or fix "
                 "the name" + did_you_mean(name, existing),
             )
-        pages[name] = parse_page(slug, name, page_path, page_path.read_text(encoding="utf-8"))
+        pages[name] = parse_page(slug, name, page_path, read_content_text(page_path))
     for page_path in sorted((folder / "pages").glob("*.md")):
+        check_slug(page_path.stem, page_path, None, "the page file")
         if page_path.stem not in pages:
             raise ContentError(
                 page_path,
@@ -540,10 +544,10 @@ def load_system(folder: Path) -> System:
                 f"this page is not listed under 'pages' in system.yml: add '- {page_path.stem}' "
                 "there, at its place in the reading order",
             )
-    tables = {
-        table_path.stem: load_table(slug, table_path)
-        for table_path in sorted((folder / "tables").glob("*.yml"))
-    }
+    tables = {}
+    for table_path in sorted((folder / "tables").glob("*.yml")):
+        check_slug(table_path.stem, table_path, None, "the table file")
+        tables[table_path.stem] = load_table(slug, table_path)
     glossary_path = folder / "glossary.yml"
     glossary = load_glossary(glossary_path) if glossary_path.exists() else []
     rules_path = folder / "rules.yml"
@@ -689,6 +693,7 @@ def load_content(root: Path) -> dict[str, System]:
         )
     systems = {}
     for slug, line in zip(slugs, data["systems"].item_lines, strict=True):
+        check_slug(slug, path, line, "the system")
         if slug not in folders:
             raise ContentError(
                 path,
