@@ -12,6 +12,8 @@ RULES_DATA := rules_core/data/systems.json
 CONTENT := $(shell find content -type f 2>/dev/null)
 RULES_CORE_SOURCES := $(shell find rules_core -name '*.py' -not -path '*/__pycache__/*' 2>/dev/null)
 PYODIDE_BUNDLE := build/pyodide
+# Reproducible builds: the sitemap's dates are the last commit's, not the build's.
+export SOURCE_DATE_EPOCH ?= $(shell git log -1 --format=%ct 2>/dev/null || echo 315532800)
 SW_TEMPLATE := build/sw-template.js
 
 .PHONY: setup data build serve test lint bench clean

@@ -63,14 +63,17 @@ WARM_UP = 10
 
 EMPTY_PAGE = """<!doctype html><meta charset="utf-8"><title>bare Pyodide</title>
 <script type="module">
-import { loadPyodide } from "./assets/pyodide/pyodide.mjs";
-await loadPyodide({ indexURL: new URL("./assets/pyodide/", location.href).href });
+import { loadPyodide } from "./assets/pyodide/BUNDLE/pyodide.mjs";
+await loadPyodide({ indexURL: new URL("./assets/pyodide/BUNDLE/", location.href).href });
 window.benchDone = performance.now();
 </script>"""
 
 WORKER_PAGE = """<!doctype html><meta charset="utf-8"><title>the worker alone</title>
 <script type="module">
-const worker = new Worker("./assets/javascripts/calculator-worker.mjs", { type: "module" });
+const worker = new Worker("./assets/javascripts/calculator-worker.mjs", {
+  type: "module",
+  name: "BUNDLE",
+});
 const request = JSON.stringify({ calculator: "attack", inputs: {}, base: "./" });
 worker.onmessage = ({ data }) => {
   if (data.ready) worker.postMessage({ id: 1, request });
@@ -85,8 +88,8 @@ worker.onmessage = () => { window.benchDone = performance.now(); };
 </script>"""
 
 # Beside calculator-worker.mjs, so that it finds Pyodide by the same relative path.
-BARE_WORKER = """import { loadPyodide } from "../pyodide/pyodide.mjs";
-await loadPyodide({ indexURL: new URL("../pyodide/", import.meta.url).href });
+BARE_WORKER = """import { loadPyodide } from "../pyodide/BUNDLE/pyodide.mjs";
+await loadPyodide({ indexURL: new URL("../pyodide/BUNDLE/", import.meta.url).href });
 self.postMessage("loaded");
 """
 
@@ -412,18 +415,21 @@ def summary(per_page: list[list[float]], skip: int = 0) -> str:
 
 def main() -> int:
     site = ROOT / "site"
-    if not (site / "assets" / "pyodide" / "pyodide.mjs").exists():
+    runtimes = list(site.glob("assets/pyodide/*/pyodide.mjs"))
+    if not runtimes:
         print("no built site: run `make build` first", file=sys.stderr)
         return 1
+    bundle = runtimes[0].parent.name  # the pages' Python bundle (assets/pyodide/<id>/)
     with tempfile.TemporaryDirectory() as temporary:
         folder = Path(temporary) / "site"
         shutil.copytree(site, folder)
-        (folder / "bench-empty.html").write_text(EMPTY_PAGE, encoding="utf-8")
-        (folder / "bench-worker.html").write_text(WORKER_PAGE, encoding="utf-8")
-        (folder / "bench-bare-worker.html").write_text(BARE_WORKER_PAGE, encoding="utf-8")
-        (folder / "assets" / "javascripts" / "bench-bare-worker.mjs").write_text(
-            BARE_WORKER, encoding="utf-8"
-        )
+        for name, text in (
+            ("bench-empty.html", EMPTY_PAGE),
+            ("bench-worker.html", WORKER_PAGE),
+            ("bench-bare-worker.html", BARE_WORKER_PAGE),
+            ("assets/javascripts/bench-bare-worker.mjs", BARE_WORKER),
+        ):
+            (folder / name).write_text(text.replace("BUNDLE", bundle), encoding="utf-8")
         httpd, base = serve(folder)
         with sync_playwright() as playwright:
             browser = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)

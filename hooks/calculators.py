@@ -194,15 +194,22 @@ def render_calculator(name: str, base: str, titled: bool = True) -> str:
     )
 
 
-def add_page_assets(html: str, base: str) -> str:
+def add_page_assets(html: str, base: str, bundle: str) -> str:
     """On a page with a calculator, start its worker from the head, before anything else,
     and link the calculators' styles there; on a comparison page, link its styles. No
-    other page loads them."""
+    other page loads them. Each widget names the build's Pyodide bundle (served under
+    assets/pyodide/<bundle>/): instant navigation brings the page's body, not its head."""
     styles = []
     tag = ""
     if '<section class="calc"' in html:
         styles.append("calculators.css")
-        tag = f'<script src="{base}assets/javascripts/calculator-boot.js"></script>'
+        tag = (
+            f'<script src="{base}assets/javascripts/calculator-boot.js" '
+            f'data-bundle="{bundle}"></script>'
+        )
+        html = html.replace(
+            '<section class="calc"', f'<section class="calc" data-bundle="{bundle}"'
+        )
     if 'class="compare"' in html:  # with its own numbers or not: its columns, its tabs
         styles.append("compare.css")
     if not styles:

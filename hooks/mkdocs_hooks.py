@@ -24,7 +24,7 @@ from hooks.compare import load_compare, render_compare  # noqa: E402
 from hooks.content import System, load_content  # noqa: E402
 from hooks.csp import add_content_security_policy, allow_added_scripts  # noqa: E402
 from hooks.offline import add_app_links, finish_site  # noqa: E402
-from hooks.pyodide_bundle import bundle_files  # noqa: E402
+from hooks.pyodide_bundle import bundle_files, bundle_id  # noqa: E402
 from hooks.rules_data import compile_system  # noqa: E402
 from hooks.search_scopes import write_scopes  # noqa: E402
 from hooks.site import (  # noqa: E402
@@ -45,6 +45,7 @@ log = logging.getLogger("mkdocs.hooks")
 
 _systems: dict[str, System] = {}
 _pages: dict[str, str] = {}
+_bundle = ""  # the Pyodide bundle's id: it is served under assets/pyodide/<id>/
 
 
 def on_config(config):
@@ -73,6 +74,8 @@ def on_files(files: Files, config) -> Files:
     # The calculators' Python runtime and the rules core wheel, served by the site itself.
     if not (PYODIDE_BUNDLE / "pyodide-lock.json").exists():
         raise PluginError(f"{PYODIDE_BUNDLE} is missing: run `make setup` to build it")
+    global _bundle
+    _bundle = bundle_id(PYODIDE_BUNDLE)
     for path in bundle_files(PYODIDE_BUNDLE):
         relative = path.relative_to(PYODIDE_BUNDLE).as_posix()
         files.append(
@@ -81,7 +84,7 @@ def on_files(files: Files, config) -> Files:
                 src_dir=str(PYODIDE_BUNDLE),
                 dest_dir=config["site_dir"],
                 use_directory_urls=False,
-                dest_uri=f"assets/pyodide/{relative}",
+                dest_uri=f"assets/pyodide/{_bundle}/{relative}",
             )
         )
     return files
@@ -121,7 +124,7 @@ def on_page_context(context, page, config, nav):
 
 def on_post_page(output: str, page, config) -> str:
     base = site_root(page.url)
-    output = add_page_assets(label_search_dialog(output), base)
+    output = add_page_assets(label_search_dialog(output), base, _bundle)
     # The page's content is not the site's: its inline scripts get no hash.
     output = add_content_security_policy(output, content=page.content or "")
     return add_app_links(output, base)

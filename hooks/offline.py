@@ -27,6 +27,8 @@ from pathlib import Path
 
 from mkdocs.exceptions import PluginError
 
+from hooks.pyodide_bundle import ARCHIVE_DATE
+
 ROOT = Path(__file__).resolve().parent.parent
 TEMPLATE = ROOT / "build" / "sw-template.js"
 SERVICE_WORKER = "sw.js"
@@ -184,12 +186,14 @@ def write_zip(site_dir: Path, archive: Path, folder: str | None = None) -> Path:
     )
     with zipfile.ZipFile(partial, "w", zipfile.ZIP_DEFLATED, compresslevel=6) as zipped:
         for path in files:
-            stored = path.suffix in STORED_SUFFIXES
-            zipped.write(
-                path,
-                f"{folder}/{path.relative_to(site_dir).as_posix()}",
-                compress_type=zipfile.ZIP_STORED if stored else zipfile.ZIP_DEFLATED,
+            # One fixed date for every member: the same site gives the same zip.
+            member = zipfile.ZipInfo(
+                f"{folder}/{path.relative_to(site_dir).as_posix()}", date_time=ARCHIVE_DATE
             )
+            member.external_attr = 0o644 << 16
+            stored = path.suffix in STORED_SUFFIXES
+            member.compress_type = zipfile.ZIP_STORED if stored else zipfile.ZIP_DEFLATED
+            zipped.writestr(member, path.read_bytes())
     partial.replace(archive)
     return archive
 

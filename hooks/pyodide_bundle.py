@@ -9,16 +9,23 @@
 3. adds the wheel to the copied pyodide-lock.json (`pyodide lockfile add-wheels`);
 4. compiles the wheel and the standard library to .pyc (`pyodide py-compile`, which
    rewrites the lock file to the compiled wheel), and drops from the lock file every
-   package whose file is not in the bundle, so the bundle lists only what it serves.
+   package whose file is not in the bundle, so the bundle lists only what it serves;
+5. makes the result reproducible: hash-based .pyc (SOURCE_DATE_EPOCH set for the compile
+   step) and one fixed date for every member of the compiled archives, so the same
+   sources give the same bytes, and a deploy that changes only pages changes no file here.
 
 The bundle is assembled in a scratch folder and moved into place only when every step
 has passed, so OUT_DIR is either a complete bundle or absent. `bundle_files(OUT_DIR)`
-lists a finished bundle's files for the MkDocs hook to copy.
+lists a finished bundle's files for the MkDocs hook to copy, and `bundle_id(OUT_DIR)` names
+them: the site serves the bundle under `assets/pyodide/<id>/`, so a page of one build can
+never load the runtime, lock file or wheel of another, from a cache or a service worker.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
+import os
 import shutil
 import subprocess
 import sys
@@ -42,6 +49,9 @@ RUNTIME_FILES = (
 )
 PACKAGE = "rules-core"  # the lock file's (normalised) name; loadPackage("rules_core") finds it
 DATA_MEMBER = "rules_core/data/systems.json"
+# The date of every member of the compiled archives: the earliest a zip can hold. A fixed
+# date, not the commit's, so that the bundle changes only when its sources do.
+ARCHIVE_DATE = (1980, 1, 1, 0, 0, 0)
 
 
 class BundleError(RuntimeError):
@@ -66,9 +76,16 @@ def copy_runtime(source: Path, out_dir: Path) -> list[Path]:
     return [Path(shutil.copy2(source / name, out_dir / name)) for name in RUNTIME_FILES]
 
 
-def _run(step: str, command: list[str | Path], cwd: Path = ROOT) -> None:
+def _run(
+    step: str, command: list[str | Path], cwd: Path = ROOT, env: dict[str, str] | None = None
+) -> None:
     result = subprocess.run(
-        [str(part) for part in command], cwd=cwd, capture_output=True, text=True, check=False
+        [str(part) for part in command],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        check=False,
+        env=None if env is None else {**os.environ, **env},
     )
     if result.returncode != 0:
         output = (result.stderr.strip() or result.stdout.strip()).splitlines()
@@ -144,7 +161,37 @@ def register_wheel(out_dir: Path, wheel: Path) -> Path:
 
 def compile_bundle(out_dir: Path) -> None:
     """Compile the wheel and the standard library to .pyc; the lock file follows."""
-    _run("pyodide py-compile", [_pyodide_cli(), "py-compile", "--silent", out_dir])
+    # With SOURCE_DATE_EPOCH set, py_compile writes hash-based .pyc files: no timestamp.
+    _run(
+        "pyodide py-compile",
+        [_pyodide_cli(), "py-compile", "--silent", out_dir],
+        env={"SOURCE_DATE_EPOCH": "315532800"},
+    )
+
+
+def fix_archive_dates(archive: Path) -> None:
+    """Rewrite a zip with every member dated ARCHIVE_DATE, in the same order, so that
+    compiling the same sources twice gives the same bytes."""
+    staged = archive.with_name(archive.name + ".tmp")
+    with zipfile.ZipFile(archive) as source, zipfile.ZipFile(staged, "w") as target:
+        for member in source.infolist():
+            fixed = zipfile.ZipInfo(member.filename, date_time=ARCHIVE_DATE)
+            fixed.compress_type = member.compress_type
+            fixed.external_attr = member.external_attr
+            target.writestr(fixed, source.read(member))
+    staged.replace(archive)
+
+
+def reproducible(out_dir: Path) -> None:
+    """Fix the dates of the compiled archives and the lock file's hashes of them."""
+    lock_path = out_dir / LOCK_FILE
+    lock = json.loads(lock_path.read_text(encoding="utf-8"))
+    fix_archive_dates(out_dir / "python_stdlib.zip")
+    for entry in lock["packages"].values():
+        package = out_dir / entry["file_name"]
+        fix_archive_dates(package)
+        entry["sha256"] = hashlib.sha256(package.read_bytes()).hexdigest()
+    lock_path.write_text(json.dumps(lock, indent=2, sort_keys=True) + "\n", encoding="utf-8")
 
 
 def prune_lock(out_dir: Path) -> dict:
@@ -178,18 +225,32 @@ def bundle_files(out_dir: Path = DEFAULT_OUT) -> list[Path]:
     return files
 
 
-def bundle(out_dir: Path = DEFAULT_OUT, node_pyodide: Path = NODE_PYODIDE) -> list[Path]:
-    """Build the whole bundle in a scratch folder, then move it to out_dir."""
+def bundle_id(out_dir: Path = DEFAULT_OUT) -> str:
+    """A short hash of every file of the bundle, names and bytes: the folder it is served in."""
+    digest = hashlib.sha256()
+    for path in bundle_files(out_dir):
+        data = path.read_bytes()
+        digest.update(f"{path.name}\0{len(data)}\0".encode())
+        digest.update(data)
+    return digest.hexdigest()[:16]
+
+
+def bundle(
+    out_dir: Path = DEFAULT_OUT, node_pyodide: Path = NODE_PYODIDE, project: Path = ROOT
+) -> list[Path]:
+    """Build the whole bundle (the rules core of `project`) in a scratch folder, then move
+    it to out_dir."""
     out_dir = Path(out_dir).absolute()
     source = runtime_source(node_pyodide)
     out_dir.parent.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory(prefix=f".{out_dir.name}-", dir=out_dir.parent) as scratch:
         stage = Path(scratch) / "bundle"
         copy_runtime(source, stage)
-        wheel = build_wheel(Path(scratch) / "wheel")
+        wheel = build_wheel(Path(scratch) / "wheel", project)
         register_wheel(stage, wheel)
         compile_bundle(stage)
         prune_lock(stage)
+        reproducible(stage)
         bundle_files(stage)
         if out_dir.exists():
             shutil.rmtree(out_dir)

@@ -69,7 +69,7 @@ def site(tmp_path_factory) -> Path:
 
 @pytest.fixture(scope="session")
 def server(site: Path) -> Iterator[str]:
-    assert (site / "assets" / "pyodide" / "pyodide.mjs").exists(), "the site must serve Pyodide"
+    assert list(site.glob("assets/pyodide/*/pyodide.mjs")), "the site must serve Pyodide"
     httpd = serve(site)
     yield f"http://127.0.0.1:{httpd.server_address[1]}/"
     httpd.shutdown()

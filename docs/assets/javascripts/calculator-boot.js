@@ -1,9 +1,12 @@
 // Loaded in the <head> of calculator pages only: starts the rules core's worker at once,
 // so Python loads while the page itself is still loading. calculators.mjs takes it over,
-// with any message that arrived before it was listening.
+// with any message that arrived before it was listening. The tag names this build's
+// Pyodide bundle (data-bundle), which the worker loads and nothing else.
 (function () {
-  var worker = new Worker(new URL("calculator-worker.mjs", document.currentScript.src), {
+  var script = document.currentScript;
+  var worker = new Worker(new URL("calculator-worker.mjs", script.src), {
     type: "module",
+    name: script.dataset.bundle,
   });
   var early = [];
   worker.onmessage = function (event) {

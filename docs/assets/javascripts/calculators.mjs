@@ -26,13 +26,15 @@ let worker = null;
 let addressTimer = 0; // set while the address lags behind an edit
 let addressPath = ""; // the page whose edit it lags behind
 
-function startWorker() {
+function startWorker(page) {
   // calculator-boot.js, in the head of a calculator page opened directly, has usually
   // started the worker already; after an instant navigation this module starts it.
   const booted = window.rulesCoreWorker;
+  // Each widget names its build's Python bundle (hooks/calculators.py): the worker's name.
+  const name = page.querySelector(".calc[data-bundle]")?.dataset.bundle ?? "";
   worker =
     booted?.worker ??
-    new Worker(new URL("./calculator-worker.mjs", import.meta.url), { type: "module" });
+    new Worker(new URL("./calculator-worker.mjs", import.meta.url), { type: "module", name });
   window.rulesCoreWorker = { worker, early: [] };
   worker.onmessage = onMessage;
   for (const event of booted?.early ?? []) onMessage(event); // e.g. "ready", already sent
@@ -64,7 +66,7 @@ function ask(calculator, inputs, done) {
 }
 
 export function bind(page) {
-  if (!worker) startWorker();
+  if (!worker) startWorker(page);
   recallHandedAddress();
   // Marks are per page; an instant navigation keeps the visit's timeline.
   performance.clearMarks("calc-first-live-result");

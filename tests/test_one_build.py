@@ -1,0 +1,100 @@
+"""One build at a time: the same sources give the same bytes, and a page never runs the
+rules core of another build.
+
+The Pyodide bundle is served under assets/pyodide/<id>/, the id a hash of its files, and
+each calculator names it: a deploy that changes the rules core changes the id, so neither
+the HTTP cache nor a service worker can hand a page the old wheel. A deploy that changes
+only prose changes no Python file, so no reader downloads Python again for it.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import yaml
+
+from hooks.pyodide_bundle import bundle, bundle_id
+from hooks.rules_data import compile_all
+
+ROOT = Path(__file__).resolve().parent.parent
+EPOCH = "1700000000"
+
+
+def first_system() -> str:
+    return yaml.safe_load((ROOT / "content" / "systems.yml").read_text("utf-8"))["systems"][0]
+
+
+def files_of(folder: Path) -> dict[str, bytes]:
+    return {
+        path.relative_to(folder).as_posix(): path.read_bytes()
+        for path in sorted(folder.rglob("*"))
+        if path.is_file()
+    }
+
+
+def build(site_dir: Path, cwd: Path = ROOT) -> dict[str, bytes]:
+    subprocess.run(
+        [sys.executable, "-m", "mkdocs", "build", "--strict", "--quiet", "--site-dir", site_dir],
+        cwd=cwd,
+        check=True,
+        env={**os.environ, "SOURCE_DATE_EPOCH": EPOCH, "NO_MKDOCS_2_WARNING": "1"},
+    )
+    return files_of(site_dir)
+
+
+def test_two_builds_of_the_same_tree_are_byte_identical(tmp_path: Path) -> None:
+    first, second = build(tmp_path / "first"), build(tmp_path / "second")
+    assert first.keys() == second.keys()
+    assert [name for name in first if first[name] != second[name]] == []
+
+
+def test_two_bundles_of_the_same_sources_are_byte_identical(tmp_path: Path) -> None:
+    first = files_of(Path(bundle(tmp_path / "first")[0]).parent)
+    second = files_of(Path(bundle(tmp_path / "second")[0]).parent)
+    assert first.keys() == second.keys()
+    assert [name for name in first if first[name] != second[name]] == []
+    assert bundle_id(tmp_path / "first") == bundle_id(tmp_path / "second")
+
+
+def test_a_changed_sentence_changes_no_python_file(tmp_path: Path) -> None:
+    """The rules data inside the wheel is all the content the bundle holds: a sentence
+    changed on a page leaves it, and so every file of the bundle, as it was."""
+    content = Path(shutil.copytree(ROOT / "content", tmp_path / "content"))
+    page = next((content / first_system() / "pages").glob("*.md"))
+    text = page.read_text("utf-8")
+    paragraph = next(line for line in text.splitlines() if len(line) > 80 and line[0].isalpha())
+    page.write_text(text.replace(paragraph, paragraph + " An added sentence.", 1), "utf-8")
+    assert compile_all(content) == compile_all(ROOT / "content")
+
+
+def test_the_pages_name_the_bundle_the_site_serves(site: Path) -> None:
+    served = [path.name for path in (site / "assets" / "pyodide").iterdir()]
+    assert served == [bundle_id(ROOT / "build" / "pyodide")]
+    page = (site / "calculators" / "attack" / "index.html").read_text("utf-8")
+    named = set(re.findall(r'data-bundle="([0-9a-f]+)"', page))
+    assert named == set(served)
+    worker = (site / "assets" / "javascripts" / "calculator-worker.mjs").read_text("utf-8")
+    assert "../pyodide/${bundle}/" in worker
+
+
+@pytest.mark.parametrize("changed", ["rules_core/attacks.py", "data"])
+def test_a_changed_rules_core_gets_a_new_folder(tmp_path: Path, changed: str) -> None:
+    project = tmp_path / "project"
+    shutil.copytree(ROOT / "rules_core", project / "rules_core")
+    shutil.copy(ROOT / "pyproject.toml", project)
+    shutil.copy(ROOT / "README.md", project)
+    before = bundle_id(ROOT / "build" / "pyodide")
+    if changed == "data":
+        data = project / "rules_core" / "data" / "systems.json"
+        data.write_text(data.read_text("utf-8") + "\n", "utf-8")
+    else:
+        module = project / changed
+        module.write_text(module.read_text("utf-8") + "\n# changed\n", "utf-8")
+    bundle(tmp_path / "bundle", project=project)
+    assert bundle_id(tmp_path / "bundle") != before
