@@ -331,7 +331,7 @@ def _live_form(concept: Concept, systems: dict[str, System], results: dict[str, 
 def render_concept(concept: Concept, systems: dict[str, System]) -> str:
     # The four columns need the width: no side navigation or table of contents here.
     front = ["---", "tags:", '  - "Compare"', "hide:", "  - navigation", "  - toc", "---"]
-    lines = [*front, "", f"# {concept.title}", ""]
+    lines = [*front, "", f"# {escape(concept.title)}", ""]
     questioned = systems if concept.calculator else {}
     results = {slug: _result(concept, system) for slug, system in questioned.items()}
     if concept.calculator == "attack":
@@ -345,7 +345,7 @@ def render_concept(concept: Concept, systems: dict[str, System]) -> str:
             lines += [f"*{_question(concept)}*", ""]
     lines += ['<div class="compare" markdown>', ""]
     for slug, system in systems.items():
-        body = [f"**{system.title}**", "{: .compare-system }", ""]
+        body = [f"**{escape(system.title)}**", "{: .compare-system }", ""]
         passages = concept.passages[slug]
         if not passages:
             body += ["*This text has no rule on this.*", ""]
@@ -358,12 +358,13 @@ def render_concept(concept: Concept, systems: dict[str, System]) -> str:
             body += [
                 f"> {_escape_markdown(passage.quote)}",
                 "",
-                f"— [{page.title} › {heading}](../{slug}/{passage.page}.md{anchor})",
+                f"— [{escape(page.title)} › {escape(heading)}]"
+                f"(../{slug}/{passage.page}.md{anchor})",
                 "",
             ]
         if concept.calculator:
             body += _answer(concept, system, results[slug])
-        lines += [f'=== "{system.short_title}"', ""]
+        lines += [f'=== "{escape(system.short_title)}"', ""]
         lines += [f"    {line}" if line else "" for line in body]
     lines += ["</div>", ""]
     return "\n".join(lines)
@@ -391,7 +392,9 @@ def render_index(concepts: list[Concept]) -> str:
         "question answered for each.",
         "",
     ]
-    lines += [f"- [{concept.title}]({concept.slug}.md): {concept.summary}" for concept in concepts]
+    lines += [
+        f"- [{escape(concept.title)}]({concept.slug}.md): {concept.summary}" for concept in concepts
+    ]
     return "\n".join(lines) + "\n"
 
 
@@ -403,5 +406,6 @@ def render_compare(
     section: list = ["compare/index.md"]
     for concept in concepts:
         pages[f"compare/{concept.slug}.md"] = render_concept(concept, systems)
-        section.append({concept.title: f"compare/{concept.slug}.md"})
+        # Navigation titles are printed as HTML by the theme: content is text.
+        section.append({escape(concept.title): f"compare/{concept.slug}.md"})
     return pages, {"Compare": section}

@@ -26,6 +26,7 @@ from hooks.csp import add_content_security_policy, allow_added_scripts  # noqa: 
 from hooks.offline import add_app_links, finish_site  # noqa: E402
 from hooks.pyodide_bundle import bundle_files, bundle_id  # noqa: E402
 from hooks.rules_data import compile_system  # noqa: E402
+from hooks.sanitize import clean  # noqa: E402
 from hooks.search_scopes import write_scopes  # noqa: E402
 from hooks.site import (  # noqa: E402
     calculator_pages,
@@ -99,6 +100,9 @@ def on_page_markdown(markdown: str, page, config, files) -> str:
 
 
 def on_page_content(html: str, page, config, files) -> str:
+    # Every page built from content/ passes the allow-list, whatever its text held.
+    if page.file.src_uri in _pages:
+        html = clean(html)
     # Without a public address (SITE_URL) MkDocs would leave the sitemap empty, and Material's
     # instant loading reads it: list each page by its path, which
     # assets/javascripts/site-scope.js resolves wherever the site is served.

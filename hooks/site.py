@@ -49,7 +49,7 @@ def _front_matter(system: System) -> str:
     # Search shows a page's tags with each result: the tag labels the system, once. The
     # `system` key names it in the window title (overrides/main.html).
     return (
-        f"---\ntags:\n  - {json.dumps(system.short_title)}\n"
+        f"---\ntags:\n  - {json.dumps(escape(system.short_title))}\n"
         f"system: {json.dumps(system.title)}\n---\n\n"
     )
 
@@ -197,18 +197,18 @@ def errata_notes(page: Page) -> list[ErratumNote]:
 def _landing(system: System) -> str:
     source = system.source
     lines = [
-        _front_matter(system) + f"# {system.title}",
+        _front_matter(system) + f"# {escape(system.title)}",
         "",
         system.summary,
         "",
-        f"- **Core roll:** {system.dice}",
-        f"- **Source:** {source['document']} ([source and license](source.md))",
-        f"- **License stated in the text:** {source['license']}",
+        f"- **Core roll:** {escape(system.dice)}",
+        f"- **Source:** {escape(source['document'])} ([source and license](source.md))",
+        f"- **License stated in the text:** {escape(source['license'])}",
         "",
         "## Chapters",
         "",
     ]
-    lines += [f"1. [{page.title}]({page.name}.md)" for page in system.pages.values()]
+    lines += [f"1. [{escape(page.title)}]({page.name}.md)" for page in system.pages.values()]
     lines += [
         "",
         "## Reference",
@@ -268,14 +268,14 @@ def _source(system: System, notes: list[ErratumNote], table_errata: list[str]) -
         "",
         _system_line(system),
         "",
-        f"- **Document:** {source['document']}",
+        f"- **Document:** {escape(source['document'])}",
         f"- **Source file:** `content/{system.slug}/{source['file']}` in the repository"
         + (f" (distributed as `{source['original_file']}`)" if source.get("original_file") else ""),
-        f"- **License stated in the text:** {source['license']}",
+        f"- **License stated in the text:** {escape(source['license'])}",
     ]
     if source.get("license_page"):
         page = system.pages[source["license_page"]]
-        lines.append(f"- **License text:** [{page.title}]({page.name}.md)")
+        lines.append(f"- **License text:** [{escape(page.title)}]({page.name}.md)")
     lines += [
         "",
         "The pages follow the text word for word. Misprints are kept as printed and "
@@ -289,7 +289,8 @@ def _source(system: System, notes: list[ErratumNote], table_errata: list[str]) -
     lines += ["## Errata", ""]
     if notes or table_errata:
         lines += [
-            f"- [{note.page.title}: {note.section}]({note.page.name}.md#{note.anchor})"
+            f"- [{escape(note.page.title)}: {escape(note.section)}]"
+            f"({note.page.name}.md#{note.anchor})"
             for note in notes
         ]
         lines += table_errata
@@ -377,16 +378,19 @@ def describe(html: str) -> str | None:
 
 
 def navigation(systems: dict[str, System], home: list) -> list:
-    """The nav: the hand-written pages first, then one tab per system."""
+    """The nav: the hand-written pages first, then one tab per system. The theme prints
+    navigation titles as HTML, and content is text: every title is escaped here."""
     nav = list(home)
     for system in systems.values():
-        section: list = [f"{system.slug}/index.md"]
-        section += [{page.title: f"{system.slug}/{page.name}.md"} for page in system.pages.values()]
+        section: list = [{escape(system.title): f"{system.slug}/index.md"}]
+        section += [
+            {escape(page.title): f"{system.slug}/{page.name}.md"} for page in system.pages.values()
+        ]
         section += [
             {"Terms": f"{system.slug}/terms.md"},
             {"Source and license": f"{system.slug}/source.md"},
         ]
-        nav.append({system.short_title: section})
+        nav.append({escape(system.short_title): section})
     return nav
 
 
