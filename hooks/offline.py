@@ -16,6 +16,7 @@
 
 from __future__ import annotations
 
+import base64
 import hashlib
 import json
 import logging
@@ -102,6 +103,15 @@ def _part(name: str, site_dir: Path, files: list[str]) -> dict:
     return {"name": f"{name}-{digest.hexdigest()[:12]}", "files": files, "bytes": size}
 
 
+def _integrity(site_dir: Path, files: list[str]) -> dict[str, str]:
+    """Each file's Subresource Integrity value: the service worker stores nothing else."""
+    return {
+        path: "sha256-"
+        + base64.b64encode(hashlib.sha256((site_dir / path).read_bytes()).digest()).decode()
+        for path in files
+    }
+
+
 def _stored(path: str) -> bool:
     return (
         path != SERVICE_WORKER
@@ -137,7 +147,7 @@ def offline_manifest(site_dir: Path) -> dict:
         "fallback": FALLBACK,
         "calculators": CALCULATORS,
         "shell": _part("shell", site_dir, shell),
-        "python": _part("python", site_dir, python),
+        "python": {**_part("python", site_dir, python), "integrity": _integrity(site_dir, python)},
         "groups": {name: _part(f"pages-{name}", site_dir, files) for name, files in groups.items()},
     }
 

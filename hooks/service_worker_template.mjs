@@ -4,9 +4,10 @@
 // - shell: the theme's and the site's assets, the search index, the home and 404 pages.
 //   Stored on install: small, bounded whatever the amount of content, and mostly bytes
 //   the page has just loaded (fetched with `no-cache`, so the HTTP cache answers 304).
-// - groups: one per top folder (a system, the calculators, Compare). A group is stored
-//   when a page asks for it (offline.mjs, for the section being read, unless the browser
-//   asks to save data); its pages are stored one by one as they are visited anyway.
+// - groups: one per top folder (a system, the calculators, Compare). After the first page
+//   has loaded, offline.mjs asks for every group: the whole reading site is kept in the
+//   background (about the gzipped size of its pages), unless the browser asks to save
+//   data; then pages are stored one by one as they are visited.
 // - python: Pyodide and the rules_core wheel. Never stored in the background: kept the
 //   first time the calculators' worker fetches it (the same response, no second
 //   download), adopted from the HTTP cache when the worker fetched it before this
@@ -14,7 +15,10 @@
 //
 // Each part lives in a cache named after a hash of its files, so a deploy that changes
 // a part starts a new cache for it and the old one is deleted when the new worker takes
-// over. A navigation that finds neither the network nor a stored page shows 404.html.
+// over. Python's files are fetched with their SHA-256 from this build's manifest
+// (`integrity`), so a copy from another build can never be adopted. A navigation that
+// finds neither the network nor a stored page says "You are offline" for a page of the
+// site that is not stored, and shows 404.html for an address the site does not have.
 const MANIFEST = self.__OFFLINE_MANIFEST;
 const PREFIX = "open-rules-reference-";
 const scope = new URL(self.registration.scope);
@@ -50,6 +54,9 @@ self.addEventListener("message", (event) => {
       // Saving data, the page being read is still kept: it loaded before this worker
       // controlled it, so it is in the HTTP cache (no-cache: a 304, no second body).
       if (group) await store(group, "no-cache", event.data.keep ? group.files : [pathOf(page)]);
+      if (event.data.keep) {
+        for (const other of Object.values(MANIFEST.groups)) await store(other, "no-cache");
+      }
       await store(MANIFEST.python, "only-if-cached");
       return status(group);
     },
@@ -85,12 +92,49 @@ async function respond(request) {
     return response;
   } catch (error) {
     if (request.mode !== "navigate") throw error;
+    // A page of the site that is not stored: say so, and what is.
+    if (part && part !== MANIFEST.python) return offlinePage();
     const missing = await caches.match(new URL(MANIFEST.fallback, scope), {
       cacheName: PREFIX + MANIFEST.shell.name,
     });
     if (missing) return missing;
     throw error;
   }
+}
+
+// The page shown offline for a page that is not stored: the site's own stylesheet, no
+// script, links to the stored sections. Built from the manifest's paths only.
+async function offlinePage() {
+  const escape = (text) =>
+    text.replace(/[&<>"]/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" })[c]);
+  const sections = [];
+  for (const [name, group] of Object.entries(MANIFEST.groups)) {
+    const home = `${name}/index.html`;
+    if (group.files.includes(home) && (await stored(group, home))) {
+      sections.push(`<li><a href="${escape(new URL(`${name}/`, scope).href)}">${escape(name)}</a></li>`);
+    }
+  }
+  const icon = MANIFEST.shell.files.find((path) => path === "assets/images/favicon.png");
+  const style = MANIFEST.shell.files.find((path) => /^assets\/stylesheets\/main\..*\.css$/.test(path));
+  const html = `<!doctype html><html lang="en"><head><meta charset="utf-8">
+<meta name="viewport" content="width=device-width,initial-scale=1">
+<title>You are offline</title>${style ? `<link rel="stylesheet" href="${escape(new URL(style, scope).href)}">` : ""}
+${icon ? `<link rel="icon" href="${escape(new URL(icon, scope).href)}">` : ""}
+</head><body><main class="md-main"><div class="md-content md-typeset">
+<h1>You are offline</h1>
+<p>This page is not stored on this device, and the network cannot be reached.</p>
+<p><a href="${escape(scope.href)}">Home</a>${sections.length ? " · Stored sections:" : ""}</p>
+<ul>${sections.join("")}</ul></div></main></body></html>`;
+  // 200, not 503: the reader is shown a page the site wrote, not a failed load.
+  return new Response(html, {
+    status: 200,
+    headers: { "Content-Type": "text/html; charset=utf-8", "Cache-Control": "no-store" },
+  });
+}
+
+async function stored(part, path) {
+  const cache = await caches.open(PREFIX + part.name);
+  return Boolean(await cache.match(new URL(path, scope)));
 }
 
 // orcus/combat/?x=1 -> orcus/combat/index.html: the file the static server answers with.
@@ -118,6 +162,8 @@ async function store(part, mode, files = part.files) {
       // Fetched by the address links use (orcus/combat/), which the HTTP cache knows.
       const fetched = new URL(path.replace(/(^|\/)index\.html$/, "$1"), scope);
       const init = mode === "only-if-cached" ? { cache: mode, mode: "same-origin" } : { cache: mode };
+      // Python's files must be this build's, wherever they come from.
+      if (part.integrity) init.integrity = part.integrity[path];
       const response = await fetch(fetched, init).catch(() => null);
       if (response && response.ok && !response.redirected) await cache.put(address, response);
       else if (mode !== "only-if-cached") throw new Error(`${path} could not be stored`);
@@ -133,9 +179,19 @@ async function complete(part) {
 }
 
 async function status(group) {
+  let pages = 0;
+  let storedPages = 0;
+  for (const part of Object.values(MANIFEST.groups)) {
+    const cache = await caches.open(PREFIX + part.name);
+    const held = new Set((await cache.keys()).map((request) => pathOf(request.url)));
+    pages += part.files.length;
+    storedPages += part.files.filter((path) => held.has(path)).length;
+  }
   return {
     shell: await complete(MANIFEST.shell),
     group: group ? await complete(group) : null,
+    pages,
+    storedPages,
     python: await complete(MANIFEST.python),
     pythonBytes: MANIFEST.python.bytes,
   };

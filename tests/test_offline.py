@@ -29,6 +29,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+import yaml
 from conftest import ARTIFACTS, CHROMIUM, LAUNCH_ARGS, Watched, figure, serve, wait_live
 from playwright.sync_api import Browser, Page, expect
 
@@ -257,15 +258,27 @@ def test_the_update_prompt_is_built_from_text_only() -> None:
 # In the browser ---------------------------------------------------------------------------
 
 
-def test_reading_a_rules_page_keeps_its_section_offline_and_fetches_no_python(
+def unvisited_pages() -> list[str]:
+    """A chapter of every system in content/systems.yml (its last), every landing page, a
+    Compare page and the calculators' index: none of them visited before going offline."""
+    systems = yaml.safe_load((ROOT / "content" / "systems.yml").read_text("utf-8"))["systems"]
+    pages = []
+    for slug in systems:
+        listed = yaml.safe_load((ROOT / "content" / slug / "system.yml").read_text("utf-8"))
+        pages += [f"{slug}/", f"{slug}/{listed['pages'][-1]}/"]
+    concept = yaml.safe_load((ROOT / "content" / "compare.yml").read_text("utf-8"))["concepts"][0]
+    return [*pages, f"compare/{concept['slug']}/", "calculators/"]
+
+
+def test_one_visit_to_the_home_page_keeps_the_whole_site_offline_and_fetches_no_python(
     browser: Browser, counting: CountingServer, site: Path
 ) -> None:
     origin = counting.origin
     watched = Watched(browser, origin)  # wide: the search field shows in the header
     page = watched.page
-    page.goto(origin + RULES_PAGE)
+    page.goto(origin)
     wait_until_ready_offline(page)
-    report("first visit to a rules page", counting)
+    report("first visit to the home page, with the site stored", counting)
     assert counting.python_bodies() == Counter()
     bodies = Counter(path for path, _ in counting.sent)
     assert max(bodies.values()) == 1, bodies.most_common(3)  # nothing downloaded twice
@@ -283,9 +296,14 @@ def test_reading_a_rules_page_keeps_its_section_offline_and_fetches_no_python(
     page.on("response", lambda r: r.from_service_worker or from_network.append(r.url))
     watched.context.set_offline(True)
     assert page.evaluate("navigator.onLine") is False
-    # A page of the same section, never visited, by its directory address.
-    response = page.goto(origin + "orcus/conditions/")
-    assert response is not None and response.ok and response.from_service_worker
+    for address in unvisited_pages():
+        response = page.goto(origin + address)
+        assert response is not None and response.ok and response.from_service_worker, address
+        expect(page.locator("h1").first).not_to_have_text("404 - Not found")
+    # Instant navigation (a fetch, not a navigation) finds the pages too.
+    page.goto(origin + RULES_PAGE)
+    page.locator(".md-nav__link", has_text="Conditions").first.click()
+    expect(page).to_have_url(re.compile(r"/conditions/$"))
     expect(page.locator("h1")).to_contain_text("Conditions")
     # Material's search: its worker and index come from the service worker too.
     # Typed key by key: Material reads the query on keyup, and fill() sends none.
@@ -293,11 +311,10 @@ def test_reading_a_rules_page_keeps_its_section_offline_and_fetches_no_python(
     page.locator(".md-search__input").press_sequentially("petrified")
     expect(page.locator(".md-search-result__item").first).to_be_visible(timeout=30_000)
     page.keyboard.press("Escape")
-    # An address the site never had, and a section never read: the site's 404 page.
-    for address in ("no/such/page/", OTHER_SYSTEM_PAGE):
-        response = page.goto(origin + address)
-        assert response is not None and response.from_service_worker
-        expect(page.locator("h1")).to_have_text("404 - Not found")
+    # An address the site never had: the site's 404 page.
+    response = page.goto(origin + "no/such/page/")
+    assert response is not None and response.from_service_worker
+    expect(page.locator("h1")).to_have_text("404 - Not found")
     assert from_network == []
     assert counting.python_bodies() == Counter()
     watched.close()
@@ -313,7 +330,7 @@ def test_save_data_keeps_only_what_is_read(browser: Browser, counting: CountingS
     )
     page.goto(counting.origin + RULES_PAGE)
     assert page.evaluate("navigator.connection.saveData") is True
-    expect(footer_status(page)).to_contain_text("Saving data", timeout=60_000)
+    expect(footer_status(page)).to_contain_text("Saving data: 1 of", timeout=60_000)
     page.wait_for_timeout(1000)  # room for any background download to show up
     report("first visit to a rules page with Save-Data", counting)
     assert counting.python_bodies() == Counter()
@@ -325,6 +342,11 @@ def test_save_data_keeps_only_what_is_read(browser: Browser, counting: CountingS
     response = page.reload()
     assert response is not None and response.from_service_worker
     expect(page.locator("h1")).to_contain_text("Combat")
+    # A page of the site that was not read says so, and names what is stored.
+    response = page.goto(counting.origin + OTHER_SYSTEM_PAGE)
+    assert response is not None and response.from_service_worker
+    expect(page.locator("h1")).to_have_text("You are offline")
+    expect(page.locator("main")).to_contain_text("not stored on this device")
     watched.close()
 
 

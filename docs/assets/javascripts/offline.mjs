@@ -1,13 +1,14 @@
 // Offline: registers the service worker the build writes at the site root (sw.js, from
 // hooks/service_worker_template.mjs), on every page at once, and shows in the footer
-// what it holds: "Ready offline" once the assets, the search and this section's pages
-// are stored, and a button that stores the calculators' Python ahead of time (its size
+// what it holds, counted from its caches: "Every page and the search are stored for
+// offline use" once the whole reading site is kept (fetched in the background after the
+// first page), and a button that stores the calculators' Python ahead of time (its size
 // comes from the build). When a new version of the site has been downloaded and is
 // waiting, the page says so and offers to reload into it.
 //
-// Data plans: when the browser asks to save data (navigator.connection.saveData), the
-// section's pages are not fetched in the background; only pages as they are read, and
-// Python only once a calculator has loaded it.
+// Data plans: when the browser asks to save data (navigator.connection.saveData), no page
+// is fetched in the background; pages are kept as they are read, and Python only once a
+// calculator has loaded it.
 //
 // Nothing happens for a page opened from a file (file://) or where the browser has no
 // service workers (an insecure http address other than localhost).
@@ -40,6 +41,9 @@ async function ask(type) {
 }
 
 async function refreshStatus() {
+  if (!savingData() && !document.getElementById("offline-status")) {
+    showStatus({ storing: true });
+  }
   showStatus(await ask("STATUS"));
 }
 
@@ -92,18 +96,22 @@ function showStatus(status) {
     line.className = "offline-status";
     footer.append(line);
   }
-  const ready = status.shell && status.group !== false;
   const parts = [];
-  if (ready) {
-    const badge = document.createElement("span");
-    badge.className = "offline-status__ready";
-    badge.textContent = status.group ? "Ready offline: this section, search and assets" : "Ready offline";
-    parts.push(badge);
-  } else if (savingData()) {
-    const note = document.createElement("span");
-    note.textContent = "Saving data: pages are kept offline as you read them";
-    parts.push(note);
+  const note = document.createElement("span");
+  if (status.storing) {
+    note.textContent = "Storing the site for offline use…";
+    line.replaceChildren(note);
+    return;
   }
+  if (status.shell && status.pages && status.storedPages === status.pages) {
+    note.className = "offline-status__ready";
+    note.textContent = `Ready offline: every page (${status.pages}) and the search`;
+  } else if (savingData()) {
+    note.textContent = `Saving data: ${status.storedPages} of ${status.pages} pages kept offline, as you read them`;
+  } else {
+    note.textContent = `Offline: ${status.storedPages} of ${status.pages} pages stored`;
+  }
+  parts.push(note);
   if (status.python) {
     const done = document.createElement("span");
     done.className = "offline-status__python";
