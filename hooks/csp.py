@@ -1,11 +1,14 @@
 """Content-Security-Policy for every page, as a `<meta>` at the top of `<head>`.
 
 The site is static, so the policy travels in the page itself. It allows only the site's
-own files, plus the inline scripts the site itself writes, each by the SHA-256 hash of
-its text (Material's templates write a few small ones: local-storage helpers, the
-palette and the tab restore). The page's rendered content, which comes from `content/`
-and so from strangers' pull requests, is left out when the hashes are taken: a script
-there that got past validation (hooks/markup_safety.py) is blocked.
+own files, plus the inline scripts the theme writes, each by the SHA-256 hash of its
+text (Material's templates write a few small ones: local-storage helpers, the palette
+and the tab restore). Which scripts those are is known before any content is read:
+`theme_scripts` reads them from the theme's own template files, where only a template
+expression (the page's base URL) may vary. A page gets the hashes of the scripts it holds
+that are one of those, and of no other: a script that reaches any part of a page from
+content (its body, its title, the nav, the search) is blocked, even had it got past the
+sanitizer (hooks/sanitize.py).
 JSON data blocks such as Material's `__config` are never executed, so they need no
 hash. Nothing is allowed to run from another host, from `eval`, from an inline event
 handler or from a `javascript:` URL.
@@ -23,8 +26,10 @@ import base64
 import hashlib
 import re
 from collections import Counter
+from collections.abc import Iterable, Sequence
 from html import escape
 from html.parser import HTMLParser
+from pathlib import Path
 
 # The body of each script element, as the HTML tokenizer delimits it: a script's text
 # ends at the first "</script" followed by whitespace, "/" or ">".
@@ -107,31 +112,54 @@ def inline_scripts(html: str) -> list[str]:
     return scripts
 
 
-def site_scripts(html: str, content: str = "") -> list[str]:
-    """The inline scripts the site writes: those of the page outside its content."""
-    if content:
-        # The theme inserts the rendered content verbatim; every copy is left out.
-        html = html.replace(content, "")
-    return inline_scripts(html)
+# What a template expression in a theme script may become: a relative or absolute path,
+# such as the base URL "../..". No quote, bracket or operator: it cannot end the string.
+_EXPRESSION = r"[A-Za-z0-9._~/%:-]*"
+_TEMPLATE_SCRIPT = re.compile(r"<script>(.*?)</script>", re.DOTALL)
+_TEMPLATE_EXPRESSION = re.compile(r"\{\{.*?\}\}", re.DOTALL)
+# The theme's partials whose inline scripts the site's pages carry (Material's base.html
+# includes them); its redirect template, whose script takes a page's own value, is not.
+THEME_PARTIALS = "partials/javascripts/*.html"
 
 
-def content_security_policy(html: str, content: str = "") -> str:
-    """The policy for one page: the fixed directives and the hashes of the inline scripts
-    the site writes into it (`content` is the page's rendered content, whose scripts are
-    not the site's)."""
-    hashes = list(dict.fromkeys(script_hash(text) for text in site_scripts(html, content)))
+def literal_scripts(texts: Iterable[str]) -> tuple[re.Pattern[str], ...]:
+    """Patterns that allow exactly these script texts."""
+    return tuple(re.compile(re.escape(text)) for text in texts)
+
+
+def theme_scripts(template_dirs: Iterable[Path | str]) -> tuple[re.Pattern[str], ...]:
+    """The inline scripts the theme's templates write, as patterns where each template
+    expression may be only a path: the allow-list, read before any content is."""
+    patterns = []
+    for folder in template_dirs:
+        for template in sorted(Path(folder).glob(THEME_PARTIALS)):
+            for body in _TEMPLATE_SCRIPT.findall(template.read_text(encoding="utf-8")):
+                parts = _TEMPLATE_EXPRESSION.split(body)
+                patterns.append(re.compile(_EXPRESSION.join(re.escape(part) for part in parts)))
+    return tuple(patterns)
+
+
+def site_scripts(html: str, allowed: Sequence[re.Pattern[str]]) -> list[str]:
+    """The page's inline scripts that are on the allow-list."""
+    return [text for text in inline_scripts(html) if any(p.fullmatch(text) for p in allowed)]
+
+
+def content_security_policy(html: str, allowed: Sequence[re.Pattern[str]] = ()) -> str:
+    """The policy for one page: the fixed directives and the hashes of the page's inline
+    scripts that are on the allow-list (`theme_scripts`), and of no other."""
+    hashes = list(dict.fromkeys(script_hash(text) for text in site_scripts(html, allowed)))
     script_src = " ".join(["'self'", *hashes, "'wasm-unsafe-eval'"])
     directives = {"default-src": DIRECTIVES["default-src"], "script-src": script_src}
     directives.update(DIRECTIVES)
     return "; ".join(f"{name} {value}" for name, value in directives.items())
 
 
-def add_content_security_policy(html: str, content: str = "") -> str:
+def add_content_security_policy(html: str, allowed: Sequence[re.Pattern[str]] = ()) -> str:
     """Put the page's policy first in its `<head>`, before anything it governs.
 
-    `content` is the page's rendered content (MkDocs' `page.content`): its inline
-    scripts get no hash. A page without a `<head>` is returned unchanged. An older policy
-    meta is replaced, so running this twice gives the same page.
+    Only the inline scripts `allowed` admits get a hash. A page without a `<head>` is
+    returned unchanged. An older policy meta is replaced, so running this twice gives the
+    same page.
     """
     # An older policy can only sit in the head: searching the whole page would cost more
     # than everything else here together.
@@ -142,7 +170,7 @@ def add_content_security_policy(html: str, content: str = "") -> str:
     if head is None:
         return html
     # The policy holds single quotes but no double quote: only & < > " need escaping.
-    policy = content_security_policy(html, content)
+    policy = content_security_policy(html, allowed)
     policy = escape(policy, quote=False).replace('"', "&quot;")
     meta = f'\n    <meta http-equiv="Content-Security-Policy" content="{policy}">'
     return html[: head.end()] + meta + html[head.end() :]

@@ -22,7 +22,7 @@ from hooks.a11y import label_search_dialog  # noqa: E402
 from hooks.calculators import add_page_assets, expand_calculators  # noqa: E402
 from hooks.compare import load_compare, render_compare  # noqa: E402
 from hooks.content import System, load_content  # noqa: E402
-from hooks.csp import add_content_security_policy, allow_added_scripts  # noqa: E402
+from hooks.csp import add_content_security_policy, allow_added_scripts, theme_scripts  # noqa: E402
 from hooks.offline import add_app_links, finish_site  # noqa: E402
 from hooks.pyodide_bundle import bundle_files, bundle_id  # noqa: E402
 from hooks.rules_data import compile_system  # noqa: E402
@@ -47,10 +47,13 @@ log = logging.getLogger("mkdocs.hooks")
 _systems: dict[str, System] = {}
 _pages: dict[str, str] = {}
 _bundle = ""  # the Pyodide bundle's id: it is served under assets/pyodide/<id>/
+_theme_scripts: tuple = ()  # the inline scripts the policy allows, read from the theme
 
 
 def on_config(config):
-    global _systems, _pages
+    global _systems, _pages, _theme_scripts
+    # Before any content is read: the allow-list of inline scripts comes from the theme.
+    _theme_scripts = theme_scripts(config["theme"].dirs)
     try:
         _systems = load_content(ROOT / "content")
         concepts = load_compare(ROOT / "content" / "compare.yml", _systems)
@@ -129,15 +132,14 @@ def on_page_context(context, page, config, nav):
 def on_post_page(output: str, page, config) -> str:
     base = site_root(page.url)
     output = add_page_assets(label_search_dialog(output), base, _bundle)
-    # The page's content is not the site's: its inline scripts get no hash.
-    output = add_content_security_policy(output, content=page.content or "")
+    output = add_content_security_policy(output, _theme_scripts)
     return add_app_links(output, base)
 
 
 def on_post_template(output: str, template_name: str, config) -> str:
     # Theme templates are built without on_post_page: 404.html needs its policy too.
     if template_name.endswith(".html"):
-        return add_content_security_policy(label_search_dialog(output))
+        return add_content_security_policy(label_search_dialog(output), _theme_scripts)
     return output
 
 

@@ -16,7 +16,6 @@ import re
 import urllib.request
 from html.parser import HTMLParser
 from pathlib import Path
-from types import SimpleNamespace
 from urllib.parse import urlencode, urlsplit
 
 import pytest
@@ -28,7 +27,9 @@ from hooks.csp import (
     allow_added_scripts,
     content_security_policy,
     inline_scripts,
+    literal_scripts,
     script_hash,
+    theme_scripts,
 )
 
 PAYLOADS = [
@@ -76,6 +77,9 @@ PAGE = """<!doctype html>
 </html>"""
 
 
+PAGE_SCRIPTS = literal_scripts(["var a = 1", 'import "./x.mjs"', 'var b = "</scr" + "ipt>"'])
+
+
 def test_policy_is_the_first_element_of_the_head() -> None:
     html = add_content_security_policy(PAGE)
     head = html.index("<head>") + len("<head>")
@@ -84,7 +88,7 @@ def test_policy_is_the_first_element_of_the_head() -> None:
 
 
 def test_only_inline_scripts_that_run_are_hashed() -> None:
-    policy = directives(content_security_policy(PAGE))
+    policy = directives(content_security_policy(PAGE, PAGE_SCRIPTS))
     script_src = policy.pop("script-src")
     hashes = {script_hash("var a = 1"), script_hash('import "./x.mjs"')}
     hashes.add(script_hash('var b = "</scr" + "ipt>"'))
@@ -102,8 +106,8 @@ def test_hashes_are_those_the_browser_computes() -> None:
 
 
 def test_the_policy_is_replaced_not_added_twice() -> None:
-    once = add_content_security_policy(PAGE)
-    assert add_content_security_policy(once) == once
+    once = add_content_security_policy(PAGE, PAGE_SCRIPTS)
+    assert add_content_security_policy(once, PAGE_SCRIPTS) == once
     assert add_content_security_policy("<p>no head</p>") == "<p>no head</p>"
 
 
@@ -409,30 +413,41 @@ def test_the_policy_blocks_nothing_the_site_needs(browser: Browser, server: str)
     context.close()
 
 
-# A script in a page's content that got past validation (hooks.markup_safety): the build
-# writes it inside the article, where the theme puts the page's rendered content.
-CONTENT_SCRIPT = '<p>Injected</p><script>document.documentElement.dataset.injected = "ran"</script>'
+THEME = theme_scripts([Path(__import__("material").__file__).parent / "templates"])
+# Scripts that reach a page from content, wherever the theme prints content: each sets a
+# mark of its own, and none may run.
+INJECTIONS = {
+    # A title that breaks out of <title> (a script inside it is text, not code).
+    "title": ("</title>", "</title><script>window.__marks.push('title')</script>"),
+    "nav": ('<nav class="md-nav', "<script>window.__marks.push('nav')</script><nav class=\"md-nav"),
+    "header": (
+        '<header class="md-header',
+        "<script>window.__marks.push('header')</script><header class=\"md-header",
+    ),
+    "body": ("<article", "<script>window.__marks.push('body')</script><article"),
+    "end": ("</body>", "<script>window.__marks.push('end')</script></body>"),
+}
 
 
-def _built_with_content(site: Path, content: str, *, hashed_as_content: bool) -> str:
-    """The built combat page with `content` in its article, through the build's page hook."""
-    from hooks.mkdocs_hooks import on_post_page
-
+def _injected(site: Path, allowed) -> str:
+    """The built combat page, its policy removed, a script injected in each place, and its
+    policy made again by the build's function."""
     html = (site / "orcus" / "combat" / "index.html").read_text(encoding="utf-8")
-    article = re.search(r"<article\b[^>]*>", html)
-    assert article is not None, "the theme's article element moved"
-    html = html[: article.end()] + content + html[article.end() :]
-    page = SimpleNamespace(url="orcus/combat/", content=content if hashed_as_content else "")
-    return on_post_page(html, page, config=None)
+    html = re.sub(r'\s*<meta http-equiv="Content-Security-Policy"[^>]*>', "", html, count=1)
+    for where, (anchor, replacement) in INJECTIONS.items():
+        assert anchor in html, f"the theme's {where} moved"
+        html = html.replace(anchor, replacement, 1)
+    return add_content_security_policy(html, allowed)
 
 
-def test_a_script_in_the_content_is_blocked_by_the_policy(
+def test_a_script_injected_anywhere_in_a_page_is_blocked(
     browser: Browser, site: Path, tmp_path: Path
 ) -> None:
+    injected = [f"window.__marks.push('{where}')" for where in INJECTIONS]
     pages = {
-        "content": _built_with_content(site, CONTENT_SCRIPT, hashed_as_content=True),
-        # The same script, had the site written it itself: it runs, so the check can see it.
-        "site": _built_with_content(site, CONTENT_SCRIPT, hashed_as_content=False),
+        "built": _injected(site, THEME),
+        # The same scripts, had the theme written them: they run, so the check can see them.
+        "allowed": _injected(site, (*THEME, *literal_scripts(injected))),
     }
     for name, html in pages.items():
         (tmp_path / "orcus" / name).mkdir(parents=True)
@@ -440,33 +455,54 @@ def test_a_script_in_the_content_is_blocked_by_the_policy(
     httpd = serve(tmp_path)
     origin = f"http://127.0.0.1:{httpd.server_address[1]}/"
     context = browser.new_context()
-    context.add_init_script(VIOLATIONS)
+    context.add_init_script(VIOLATIONS + "window.__marks = [];")
     try:
         page = context.new_page()
-        page.goto(origin + "orcus/site/")
-        expect(page.locator("html")).to_have_attribute("data-injected", "ran")
-        page.goto(origin + "orcus/content/")
-        expect(page.locator("article")).to_contain_text("Injected")
+        page.goto(origin + "orcus/allowed/")
+        assert sorted(page.evaluate("() => window.__marks")) == sorted(INJECTIONS)
+        page.goto(origin + "orcus/built/")
         page.wait_for_timeout(200)
-        assert page.evaluate("() => document.documentElement.dataset.injected") is None
+        assert page.evaluate("() => window.__marks") == []
         blocked = page.evaluate("() => window.__violations")
-        assert any(v.startswith("script-src-elem inline") for v in blocked), blocked
+        assert len([v for v in blocked if v.startswith("script-src-elem inline")]) == len(
+            INJECTIONS
+        ), blocked
+        # The theme's own scripts ran: the palette helper it defines is there.
+        assert page.evaluate("() => typeof __md_get") == "function"
     finally:
         context.close()
         httpd.shutdown()
         httpd.server_close()
 
 
-def test_scripts_of_the_page_content_get_no_hash() -> None:
-    content = "<p>Text</p><script>stolen()</script>"
+def test_the_allow_list_comes_from_the_theme_and_admits_every_script_it_writes(
+    site: Path,
+) -> None:
+    assert THEME, "the theme's templates hold no inline script: the allow-list is empty"
+    for path in site.rglob("*.html"):
+        html = path.read_text(encoding="utf-8")
+        policy = directives(
+            re.search(r'http-equiv="Content-Security-Policy" content="([^"]*)"', html)[1].replace(
+                "&quot;", '"'
+            )
+        )
+        hashes = set(policy["script-src"][1:-1])
+        assert hashes == {script_hash(text) for text in inline_scripts(html)}, path
+
+
+def test_scripts_outside_the_allow_list_get_no_hash_wherever_they_are() -> None:
     html = (
-        "<html><head><script>siteOwn()</script></head><body><article>"
-        f"{content}</article><script>siteFooter()</script></body></html>"
+        "<html><head><title><script>inTitle()</script></title><script>siteOwn()</script>"
+        "</head><body><nav><script>inNav()</script></nav><article><script>stolen()</script>"
+        "</article><script>siteFooter()</script></body></html>"
     )
-    policy = directives(content_security_policy(html, content))
+    policy = directives(
+        content_security_policy(html, literal_scripts(["siteOwn()", "siteFooter()"]))
+    )
     assert script_hash("siteOwn()") in policy["script-src"]
     assert script_hash("siteFooter()") in policy["script-src"]
-    assert script_hash("stolen()") not in policy["script-src"]
+    for text in ("inTitle()", "inNav()", "stolen()"):
+        assert script_hash(text) not in policy["script-src"]
 
 
 def test_the_dev_servers_live_reload_script_is_allowed_only_where_it_is_added() -> None:
@@ -474,7 +510,8 @@ def test_the_dev_servers_live_reload_script_is_allowed_only_where_it_is_added() 
 
     content = "<script>stolen()</script>"
     built = add_content_security_policy(
-        f"<html><head><script>siteOwn()</script></head><body>{content}</body></html>", content
+        f"<html><head><script>siteOwn()</script></head><body>{content}</body></html>",
+        literal_scripts(["siteOwn()"]),
     )
     # MkDocs' own injection, as `mkdocs serve` runs it on each page it serves.
     served = LiveReloadServer._inject_js_into_html(None, built.encode(), 1234).decode()
