@@ -26,6 +26,7 @@ from urllib.parse import unquote
 from markdown_it import MarkdownIt
 from markdown_it.token import Token
 
+from hooks.sanitize import same_site
 from hooks.yaml_lines import ContentError, LineDict, LineList, LineStr
 
 # markdown-it drops links to javascript:/data: URLs instead of tokenizing them (its own
@@ -78,6 +79,11 @@ _IGNORED_IN_SCHEME = re.compile(r"[\x00-\x20\x7f]+")
 _ATTR_LIST = re.compile(r"\{:?[ ]*([^}\n ][^}\n]*)[ ]*\}")
 
 HOW_TO_SHOW_AS_TEXT = "to show it as text, put it in backticks (`...`)"
+# The site loads nothing from another host (the policy would block it: a broken image).
+OFF_SITE_IMAGE = (
+    "an image from another host: the site serves everything itself; add the image under "
+    "docs/assets/images/ and link to it there, or link to the address instead of showing it"
+)
 
 
 def dangerous_url(url: str) -> str | None:
@@ -146,6 +152,9 @@ class _FragmentChecker(HTMLParser):
             problem = attribute_problem(name, value)
             if problem:
                 self.problems.append((line, f"<{tag}>: {problem}"))
+        source = dict(attrs).get("src")
+        if tag == "img" and source and not dangerous_url(source) and not same_site(source):
+            self.problems.append((line, OFF_SITE_IMAGE))
 
     def handle_startendtag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         self.handle_starttag(tag, attrs)
@@ -196,9 +205,12 @@ def _inline_problems(inline: Token, first_line: int) -> Iterator[tuple[int, str]
             if problem:
                 yield line, problem
         elif child.type == "image":
-            problem = _url_problem(str(child.attrs.get("src", "")), "an image")
+            source = str(child.attrs.get("src", ""))
+            problem = _url_problem(source, "an image")
             if problem:
                 yield line, problem
+            elif not same_site(source):
+                yield line, OFF_SITE_IMAGE
         elif child.type == "html_inline":
             yield from (
                 (line + inner - 1, message) for inner, message in html_problems(child.content)

@@ -21,6 +21,8 @@ PAYLOADS = [
     ("[x](javascript:alert(1))", "javascript:"),
     ("[x](JaVaScRiPt&#58;alert(1))", "javascript:"),
     ("<javascript:alert(1)>", "javascript:"),
+    ("![map](https://example.org/map.png)", "another host"),
+    ('<img src="//example.org/map.png" alt="map">', "another host"),
     ("[x](java\tscript:alert(1))", "javascript:"),
     ("![x](data:image/svg+xml;base64,PHN2Zz4=)", "data:"),
     ('<a href="vbscript:msgbox(1)">x</a>', "vbscript:"),
