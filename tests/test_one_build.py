@@ -98,3 +98,83 @@ def test_a_changed_rules_core_gets_a_new_folder(tmp_path: Path, changed: str) ->
         module.write_text(module.read_text("utf-8") + "\n# changed\n", "utf-8")
     bundle(tmp_path / "bundle", project=project)
     assert bundle_id(tmp_path / "bundle") != before
+
+
+MARKER = "from the second build"
+
+
+def second_build(tmp_path: Path) -> Path:
+    """A copy of the repository whose rules core marks every answer, bundled and built."""
+    clone = tmp_path / "clone"
+    shutil.copytree(
+        ROOT,
+        clone,
+        ignore=shutil.ignore_patterns(
+            ".git", ".venv", "node_modules", "site", "dist", "build", "test-*"
+        ),
+    )
+    (clone / "node_modules").symlink_to(ROOT / "node_modules")
+    (clone / "build").mkdir()
+    shutil.copy(ROOT / "build" / "sw-template.js", clone / "build" / "sw-template.js")
+    render = clone / "rules_core" / "render.py"
+    headline = """return f'<div class="calc-headline">{" · ".join(parts)}</div>'"""
+    text = render.read_text("utf-8")
+    assert headline in text, "the headline moved: mark the answers elsewhere"
+    render.write_text(text.replace(headline, headline.replace("parts)}", f"parts)}} {MARKER}")))
+    bundle(clone / "build" / "pyodide", project=clone)
+    build(clone / "built", cwd=clone)
+    return clone / "built"
+
+
+def test_an_update_that_changes_the_rules_core_answers_from_it_online_and_offline(
+    browser, site: Path, tmp_path: Path
+) -> None:
+    from conftest import CHROMIUM, LAUNCH_ARGS, serve, wait_live
+    from playwright.sync_api import expect
+
+    served = Path(shutil.copytree(site, tmp_path / "served"))
+    second = second_build(tmp_path)
+    assert bundle_id(second.parent / "build" / "pyodide") != bundle_id(ROOT / "build" / "pyodide")
+    httpd = serve(served)
+    origin = f"http://127.0.0.1:{httpd.server_address[1]}/"
+    headline = '.calc[data-calculator="attack"] .calc-headline'
+    try:
+        # A profile with a disk cache, as a reader's browser has (see test_offline.py).
+        context = browser.browser_type.launch_persistent_context(
+            tmp_path / "profile",
+            executable_path=CHROMIUM,
+            args=LAUNCH_ARGS,
+            viewport={"width": 375, "height": 812},
+        )
+        page = context.pages[0] if context.pages else context.new_page()
+        page.goto(origin + "calculators/attack/")
+        wait_live(page, "attack")
+        expect(page.locator("#offline-status")).to_contain_text(
+            "Calculators available offline", timeout=120_000
+        )
+        expect(page.locator(headline)).not_to_contain_text(MARKER)
+        # Deploy the second build in place of the first.
+        shutil.rmtree(served)
+        shutil.copytree(second, served)
+        page.reload()
+        prompt = page.get_by_role("status").filter(has_text="A new version is available")
+        expect(prompt).to_be_visible(timeout=60_000)
+        prompt.get_by_role("button", name="Reload").click()
+        page.wait_for_load_state("load")
+        wait_live(page, "attack")
+        expect(page.locator(headline)).to_contain_text(MARKER, timeout=60_000)
+        # Offline, once its Python is stored, the new page still answers from the new core.
+        expect(page.locator("#offline-status")).to_contain_text(
+            "Calculators available offline", timeout=120_000
+        )
+        context.set_offline(True)
+        page.reload()
+        wait_live(page, "attack")
+        expect(page.locator(headline)).to_contain_text(MARKER)
+        page.fill("#attack-bonus", "9")
+        wait_live(page, "attack")
+        expect(page.locator(headline)).to_contain_text(MARKER)
+        context.close()
+    finally:
+        httpd.shutdown()
+        httpd.server_close()
