@@ -50,7 +50,25 @@ def poison(content: Path) -> dict[str, str]:
     data = system_yml.read_text("utf-8")
     data = re.sub(r"(?m)^title: .*$", f"title: {json.dumps(YAML_PAYLOAD)}", data)
     data = re.sub(r"(?m)^short_title: .*$", f"short_title: {json.dumps(YAML_PAYLOAD)}", data)
+    data = re.sub(
+        r"(?ms)^summary: .*?(?=^\w)", f"summary: {json.dumps(YAML_PAYLOAD)}\n", data, count=1
+    )
     system_yml.write_text(data, "utf-8")
+    # A glossary definition (shown on the Terms page and in tooltips) and a table's title.
+    glossary = content / slug / "glossary.yml"
+    if glossary.exists():
+        text = glossary.read_text("utf-8")
+        text = re.sub(
+            r"(?m)^(\s*)definition: .*$",
+            lambda match: f"{match.group(1)}definition: {json.dumps(YAML_PAYLOAD)}",
+            text,
+            count=1,
+        )
+        glossary.write_text(text, "utf-8")
+    for table in sorted((content / slug / "tables").glob("*.yml"))[:1]:
+        text = table.read_text("utf-8")
+        text = re.sub(r"(?m)^title: .*$", f"title: {json.dumps(YAML_PAYLOAD)}", text, count=1)
+        table.write_text(text, "utf-8")
     page_name = yaml.safe_load(data)["pages"][0]
     page = content / slug / "pages" / f"{page_name}.md"
     lines = page.read_text("utf-8").split("\n")
@@ -71,6 +89,7 @@ def poison(content: Path) -> dict[str, str]:
     return {
         "page": f"{slug}/{page_name}/",
         "landing": f"{slug}/",
+        "terms": f"{slug}/terms/",
         "compare": f"compare/{concept_slug}/",
     }
 
