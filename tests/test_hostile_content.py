@@ -21,8 +21,8 @@ from pathlib import Path
 
 import pytest
 import yaml
-from conftest import CHROMIUM, LAUNCH_ARGS, serve
-from playwright.sync_api import sync_playwright
+from conftest import serve
+from playwright.sync_api import Browser
 
 from hooks.sanitize import clean
 
@@ -159,25 +159,25 @@ def test_every_payload_builds_inert(hostile_site) -> None:
     assert "Combat &lt;script&gt;" in page
 
 
-def test_no_payload_runs_in_chromium(hostile_site) -> None:
+def test_no_payload_runs_in_chromium(hostile_site, browser: Browser) -> None:
     site, pages = hostile_site
     httpd = serve(site)
     origin = f"http://127.0.0.1:{httpd.server_address[1]}/"
+    context = browser.new_context()
     try:
-        with sync_playwright() as playwright:
-            browser = playwright.chromium.launch(executable_path=CHROMIUM, args=LAUNCH_ARGS)
-            page = browser.new_page()
-            left: list[str] = []
-            page.on("request", lambda r: r.url.startswith(origin) or left.append(r.url))
-            for path in pages.values():
-                page.goto(origin + path)
-                page.wait_for_timeout(500)
-                assert page.evaluate(f"window.{MARK}") is None, path
-                assert page.url.startswith(origin + path), path
-            browser.close()
+        page = context.new_page()
+        left: list[str] = []
+        page.on("request", lambda r: r.url.startswith(origin) or left.append(r.url))
+        for path in pages.values():
+            page.goto(origin + path)
+            page.wait_for_timeout(500)
+            assert page.evaluate(f"window.{MARK}") is None, path
+            assert page.url.startswith(origin + path), path
         assert left == []
     finally:
+        context.close()
         httpd.shutdown()
+        httpd.server_close()
 
 
 @pytest.mark.parametrize(
