@@ -7,15 +7,35 @@ A page asks for a calculator with a paragraph holding only `[[calculator:NAME]]`
 from __future__ import annotations
 
 import re
+from functools import cache
 from html import escape
+from pathlib import Path
 
 from markdown_it import MarkdownIt
 
+from rules_core.calculators import CALCULATORS, Calculator
+from rules_core.fields import Field, situation_choices
 from rules_core.systems import get_system, system_slugs
-from rules_core.web import CALCULATORS, Calculator, Field, handle, situation_choices
+from rules_core.web import handle
 
-PLACEHOLDER = re.compile(r"^\[\[calculator:([a-z]+)\]\]$")
+PLACEHOLDER = re.compile(r"^\[\[calculator:([a-z]+)\]\]$", re.M)
+DOCS = Path(__file__).resolve().parent.parent / "docs"
 _markdown = MarkdownIt("commonmark")
+
+
+@cache
+def calculator_pages(docs: Path = DOCS) -> dict[str, tuple[str, str]]:
+    """{calculator name: (page title, page path)} from the hand-written calculator pages:
+    a calculator's page is the one that holds its `[[calculator:NAME]]`."""
+    found = {}
+    for path in sorted(docs.glob("calculators/*.md")):
+        text = path.read_text(encoding="utf-8")
+        title = next(
+            (line[2:].strip() for line in text.splitlines() if line.startswith("# ")), path.stem
+        )
+        for name in PLACEHOLDER.findall(text):
+            found.setdefault(name, (title, path.relative_to(docs).as_posix()))
+    return found
 
 
 def default_system(calculator: Calculator) -> str:

@@ -15,6 +15,7 @@ from urllib.parse import urlencode
 
 from markdown_it.token import Token
 
+from hooks.calculators import calculator_pages
 from hooks.content import System, resolve_target, target_hint
 from hooks.yaml_lines import (
     ContentError,
@@ -25,7 +26,8 @@ from hooks.yaml_lines import (
     load_yaml,
     one_of,
 )
-from rules_core.web import CALCULATOR_PAGES, CALCULATORS, handle
+from rules_core.calculators import CALCULATORS
+from rules_core.web import handle
 
 _SPACES = re.compile(r"\s+")
 
@@ -256,7 +258,7 @@ def _answer(concept: Concept, system: System, result: dict) -> list[str]:
     """Under a system's quotes: the calculator's answer (the attack's stands in the form's
     table of answers instead), its interpretations, and a link to the calculator."""
     query = urlencode({"system": system.slug, **concept.inputs})
-    link = f"../calculators/{CALCULATOR_PAGES[concept.calculator]}.md?{query}"
+    link = f"../{calculator_pages()[concept.calculator][1]}?{query}"
     data = result.get("data")
     lines = ["---", ""]
     if concept.calculator == "damage":

@@ -19,7 +19,11 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from hooks.a11y import label_search_dialog  # noqa: E402
-from hooks.calculators import add_page_assets, expand_calculators  # noqa: E402
+from hooks.calculators import (  # noqa: E402
+    add_page_assets,
+    calculator_pages,
+    expand_calculators,
+)
 from hooks.compare import load_compare, render_compare  # noqa: E402
 from hooks.content import System, load_content  # noqa: E402
 from hooks.csp import add_content_security_policy, allow_added_scripts, theme_scripts  # noqa: E402
@@ -29,7 +33,6 @@ from hooks.rules_data import compile_system  # noqa: E402
 from hooks.sanitize import clean  # noqa: E402
 from hooks.search_scopes import write_scopes  # noqa: E402
 from hooks.site import (  # noqa: E402
-    calculator_pages,
     describe,
     edit_source,
     expand_systems_table,

@@ -39,7 +39,6 @@ RULES_KEY_CALCULATOR = {
     "ability_roll": "abilityroll",
     "levels": "level",
 }
-CALCULATOR_PLACEHOLDER = re.compile(r"^\[\[calculator:([a-z]+)\]\]$", re.M)
 
 # A section's extra links: (label, Markdown link target relative to the system's pages).
 SectionLinks = Mapping[tuple[str, str, str], list[tuple[str, str]]]
@@ -63,19 +62,6 @@ def _system_line(system: System) -> str:
 def _links_line(links: list[tuple[str, str]]) -> str:
     joined = " · ".join(f"[{escape(label)}]({target})" for label, target in links)
     return f'{joined}\n{{: .section-links data-search-exclude="" }}'
-
-
-def calculator_pages(docs: Path) -> dict[str, tuple[str, str]]:
-    """{calculator name: (page title, page path)} from the hand-written calculator pages."""
-    found = {}
-    for path in sorted(docs.glob("calculators/*.md")):
-        text = path.read_text(encoding="utf-8")
-        title = next(
-            (line[2:].strip() for line in text.splitlines() if line.startswith("# ")), path.stem
-        )
-        for name in CALCULATOR_PLACEHOLDER.findall(text):
-            found.setdefault(name, (title, path.relative_to(docs).as_posix()))
-    return found
 
 
 def _citations(value: Any) -> Iterator[str]:

@@ -5,13 +5,15 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
+from pathlib import PurePosixPath
 from typing import Any
 from urllib.parse import urlencode
 
+from hooks.calculators import calculator_pages
 from hooks.content import TEMPLATE_FIELD, Table
 from hooks.yaml_lines import ContentError, one_of
+from rules_core.calculators import CALCULATORS
 from rules_core.dice import parse as parse_dice
-from rules_core.web import CALCULATOR_PAGES, CALCULATORS
 
 MINUS_SIGNS = str.maketrans({"−": "-", "–": "-"})
 
@@ -204,7 +206,7 @@ def _calculator_links(table: Table, calculators: str) -> Callable[[list[str], in
                 + one_of(name, "inputs", fields),
             )
     title = f"Open in the {CALCULATORS[spec.name].title} calculator"
-    page = CALCULATOR_PAGES[spec.name]
+    page = PurePosixPath(calculator_pages()[spec.name][1]).name  # "attack.md"
 
     def link(row: list[str], index: int) -> str | None:
         if (spec.link == "row") != (index == 0):
@@ -215,7 +217,7 @@ def _calculator_links(table: Table, calculators: str) -> Callable[[list[str], in
             inputs[field] = TEMPLATE_FIELD.sub(
                 lambda match: _input_value(values[match.group(1)]), template
             )
-        return f'{calculators}{page}.md?{urlencode(inputs)} "{title}"'
+        return f'{calculators}{page}?{urlencode(inputs)} "{title}"'
 
     return link
 

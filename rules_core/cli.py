@@ -15,20 +15,16 @@ import sys
 from collections.abc import Sequence
 from typing import Any, NoReturn
 
-from rules_core.answers import answer
+from rules_core.calculators import CALCULATORS, answer
+from rules_core.calculators.encounter import MAX_MONSTER_ROWS
+from rules_core.calculators.pointbuy import ABILITIES
 from rules_core.dice import DiceError
-from rules_core.requests import ABILITIES, MAX_MONSTER_ROWS, REQUESTS, InputErrors, Request
+from rules_core.requests import InputErrors, Request, one_line
 from rules_core.systems import NotDefined, RulesError
 
 
 class UsageError(Exception):
     pass
-
-
-def one_line(message: object) -> str:
-    """A message as one line: line breaks and other control characters shown escaped
-    (argparse quotes some arguments as typed, e.g. "unrecognized arguments: ...")."""
-    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in str(message))
 
 
 class _Parser(argparse.ArgumentParser):
@@ -293,7 +289,7 @@ def _field_errors(request: type[Request], inputs: dict[str, Any], errors: dict[s
 def main(argv: Sequence[str] | None = None) -> int:
     try:
         args = build_parser().parse_args(argv)
-        payload, text = _run(REQUESTS[args.command], args.inputs(args))
+        payload, text = _run(CALCULATORS[args.command].request, args.inputs(args))
     except NotDefined as error:
         where = "; ".join(f"{citation} ({citation.url})" for citation in error.citations)
         print(f"error: {one_line(error)}" + (f" See: {where}" if where else ""), file=sys.stderr)

@@ -8,12 +8,12 @@ form from its rules.yml alone.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import KW_ONLY, dataclass
 from typing import Any
 
 from rules_core.dice import MAX_SIDES
 from rules_core.numbers import read_whole, shown
-from rules_core.systems import NotDefined, System
+from rules_core.systems import NotDefined, System, get_system, system_slugs
 
 MAX_INPUT_LENGTH = 200
 _DIE = re.compile(r"(?:1?d)?([0-9]{1,4})")
@@ -64,6 +64,7 @@ class Field:
     name: str
     label: str
     kind: str  # system | int | dice | die | choice | check | situations | text
+    _: KW_ONLY
     default: str = ""  # what the form shows before anyone edits it
     minimum: int | None = None
     maximum: int | None = None
@@ -133,3 +134,20 @@ def read(field: Field, text: str) -> Any:
             raise FieldError(f"A die looks like d8, not {shown(value)}.")
         return sides
     return value  # dice
+
+
+def situation_choices(
+    source: tuple[str, ...] = ("attack", "situations"),
+) -> dict[str, list[tuple[str, str, str]]]:
+    """Each system's named situations at `source` in its rules (a mapping of name -> entry
+    with a label): the attack's situational modifiers, the death saves' options. Each as
+    (name, label, side): whose situation it is, "attacker", "target" or "" (the attack's)."""
+    result = {}
+    for slug in system_slugs():
+        table: Any = get_system(slug).rules
+        for key in source:
+            table = table.get(key) if isinstance(table, dict) else None
+        result[slug] = [
+            (name, entry["label"], entry.get("side", "")) for name, entry in (table or {}).items()
+        ]
+    return result

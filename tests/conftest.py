@@ -15,6 +15,9 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, Route, expect, sync_playwright
 
+from hooks.calculators import calculator_pages
+from rules_core.calculators import CALCULATORS
+
 ROOT = Path(__file__).resolve().parent.parent
 ARTIFACTS = ROOT / "test-artifacts"
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
@@ -26,16 +29,20 @@ LAUNCH_ARGS = [
     "--disable-sync",
     "--no-first-run",
 ]
-CALCULATOR_PAGES = {
-    "abilities": ("modifier", "pointbuy", "abilityroll"),
-    "level": ("level",),
-    "attack": ("attack",),
-    "damage": ("damage",),
-    "encounter": ("encounter",),
-    "dice": ("roll",),
-    "checks": ("check",),
-    "dying": ("dying",),
-}
+
+
+def _calculators_by_page() -> dict[str, tuple[str, ...]]:
+    """{page stem: its calculators, in the registry's order}, from the pages themselves."""
+    pages: dict[str, tuple[str, ...]] = {}
+    for name, (_, path) in sorted(
+        calculator_pages().items(), key=lambda item: list(CALCULATORS).index(item[0])
+    ):
+        stem = Path(path).stem
+        pages[stem] = (*pages.get(stem, ()), name)
+    return pages
+
+
+CALCULATOR_PAGES = _calculators_by_page()
 
 
 class _QuietHandler(http.server.SimpleHTTPRequestHandler):

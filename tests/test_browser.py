@@ -481,7 +481,7 @@ def test_a_folded_side_of_situations_opens_from_the_address_and_in_view(
 ) -> None:
     """A situation the address ticks is shown (its side unfolded, the count in its name);
     a side the reader opens at the foot of a phone's screen scrolls up into view."""
-    from rules_core.web import situation_choices
+    from rules_core.fields import situation_choices
 
     # The first system whose data sorts a situation by side, and the first such situation
     # (in view once its side opens).

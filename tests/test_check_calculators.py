@@ -11,9 +11,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from rules_core.calculators import CALCULATORS
 from rules_core.cli import main
 from rules_core.systems import get_system, system_slugs
-from rules_core.web import CALCULATORS, handle
+from rules_core.web import handle
 
 SYSTEMS = system_slugs()
 

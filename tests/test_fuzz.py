@@ -23,10 +23,11 @@ import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
+from rules_core.calculators import CALCULATORS
 from rules_core.cli import main
 from rules_core.dice import DiceError, parse
 from rules_core.systems import system_slugs
-from rules_core.web import CALCULATORS, handle, handle_json
+from rules_core.web import handle, handle_json
 
 ARTIFACTS = Path(__file__).resolve().parent.parent / "test-artifacts"
 TIME_LIMIT = 2.0  # seconds for any one call

@@ -116,7 +116,7 @@ def second_build(tmp_path: Path) -> Path:
     (clone / "node_modules").symlink_to(ROOT / "node_modules")
     (clone / "build").mkdir()
     shutil.copy(ROOT / "build" / "sw-template.js", clone / "build" / "sw-template.js")
-    render = clone / "rules_core" / "render.py"
+    render = clone / "rules_core" / "calculators" / "html.py"
     headline = """return f'<div class="calc-headline">{" · ".join(parts)}</div>'"""
     text = render.read_text("utf-8")
     assert headline in text, "the headline moved: mark the answers elsewhere"

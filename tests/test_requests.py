@@ -17,11 +17,12 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from rules_core import systems
+from rules_core.calculators import CALCULATORS
 from rules_core.cli import main
-from rules_core.fields import Field
-from rules_core.requests import REQUESTS, InputErrors
+from rules_core.fields import Field, situation_choices
+from rules_core.requests import InputErrors
 from rules_core.systems import NotDefined, get_system, system_slugs
-from rules_core.web import CALCULATORS, handle, situation_choices
+from rules_core.web import handle
 
 # ------------------------------------------------------------------ inputs to options
 
@@ -164,7 +165,9 @@ def test_cli_and_web_give_the_same_answer_and_the_same_refusals(case) -> None:
         assert status == 2 and err.startswith(f"error: {web['message']}"), (argv, err, web)
     else:
         assert status == 2, (argv, out, web)
-        options = {field.name: field.option for field in REQUESTS[name].fields_for(inputs)}
+        options = {
+            field.name: field.option for field in CALCULATORS[name].request.fields_for(inputs)
+        }
         as_fields = "; ".join(f"{options[field]}: {text}" for field, text in web["errors"].items())
         as_rules = "; ".join(web["errors"].values())  # a rule's refusal, at the primary field
         assert err in (f"error: {as_fields}\n", f"error: {as_rules}\n"), (argv, err, web)
@@ -252,7 +255,7 @@ def test_fields_follow_the_rules_data_not_the_slugs(monkeypatch: pytest.MonkeyPa
     escalation = attack.field_systems(_field("attack", "escalation"))
     assert escalation is not None and "orcus" in escalation
     assert attack.field_systems(_field("attack", "mode")) == ()
-    built = REQUESTS["attack"].from_inputs({**_attack_defaults(), "escalation": "2"})
+    built = CALCULATORS["attack"].request.from_inputs({**_attack_defaults(), "escalation": "2"})
     assert built.escalation == 2  # Orcus (the default system) now takes it
 
 
@@ -314,14 +317,14 @@ def test_a_field_the_system_lacks_is_refused_with_its_note(inputs: dict, note_of
     web = handle(name, inputs)
     assert web["ok"] and "calc-undefined" in web["html"] and note in web["message"]
     with pytest.raises(NotDefined, match=note[:20]):
-        REQUESTS[name].from_inputs(
+        CALCULATORS[name].request.from_inputs(
             {**{f.name: f.default for f in CALCULATORS[name].fields}, **inputs}
         )
 
 
 def test_field_errors_are_data_keyed_by_field() -> None:
     with pytest.raises(InputErrors) as error:
-        REQUESTS["attack"].from_inputs(
+        CALCULATORS["attack"].request.from_inputs(
             {"system": "orcus", "bonus": "x", "defense": "", "attacks": "1"}
         )
     assert set(error.value.errors) == {"bonus", "defense"}

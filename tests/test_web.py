@@ -10,8 +10,9 @@ import pytest
 import yaml
 
 from hooks.calculators import expand_calculators, render_calculator, render_form
+from rules_core.calculators import CALCULATORS
 from rules_core.cli import main
-from rules_core.web import CALCULATORS, handle, handle_json
+from rules_core.web import handle, handle_json
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -203,16 +204,13 @@ def test_the_dice_roller_marks_dropped_dice() -> None:
 
 
 def test_the_attack_breakdown_is_shown_when_the_payload_has_one() -> None:
-    from rules_core import render
-    from rules_core.requests import AttackRequest
+    from rules_core.calculators.attack import AttackRequest, render
 
     request = AttackRequest(system="orcus", bonus=7, defense=18)
     payload = handle("attack", {"system": "orcus", "bonus": "7", "defense": "18"})["data"]
-    assert "Combat advantage" not in render.attack(payload, request, "")
+    assert "Combat advantage" not in render(payload, request, "")
     payload["breakdown"] = [["Attack bonus", 7], ["Combat advantage", 2], ["Prone", -2]]
-    assert "Attack bonus +7, Combat advantage +2, Prone −2 = +7" in render.attack(
-        payload, request, ""
-    )
+    assert "Attack bonus +7, Combat advantage +2, Prone −2 = +7" in render(payload, request, "")
 
 
 # ------------------------------------------------------------------ the form
@@ -281,7 +279,7 @@ def test_grouped_fields_stand_in_one_fieldset_named_after_their_group() -> None:
 
 
 def test_situations_are_folded_by_whose_they_are() -> None:
-    from rules_core.web import situation_choices
+    from rules_core.fields import situation_choices
 
     form = render_form("attack")
     sides = re.findall(

@@ -1,0 +1,88 @@
+"""What every calculator is: a typed request, a run that answers it, a renderer for the page.
+
+A calculator module declares its request class (its fields, once), `run` (request in,
+`Answer` out: the JSON payload and the command line's text) and `render` (payload in,
+escaped HTML out), and ends with one `CALCULATOR = Calculator(...)`. The registry in
+`rules_core.calculators` lists them in order; nothing else names a calculator.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+from rules_core.fields import Field
+from rules_core.requests import Request
+from rules_core.systems import Sources, System, get_system, system_slugs
+
+
+@dataclass(frozen=True)
+class Answer:
+    payload: dict[str, Any]
+    text: list[str]
+
+
+def fraction_text(value: Fraction | None) -> str | None:
+    return None if value is None else str(value)
+
+
+def percent(value: Fraction) -> str:
+    return f"{float(value) * 100:.2f}%"
+
+
+def chance_line(label: str, value: Fraction) -> str:
+    return f"  {label:<12} {value} ({percent(value)})"
+
+
+def sourced(payload: dict[str, Any], text: list[str], sources: Sources) -> Answer:
+    """The answer with the sections it applied and its labelled interpretations."""
+    payload.update(sources.to_json())
+    lines = list(text)
+    if sources.citations:
+        lines.append("Rules applied:")
+        lines += [f"  - {citation} ({citation.url})" for citation in sources.citations]
+    lines += [f"Interpretation: {note}" for note in sources.interpretations]
+    return Answer(payload, lines)
+
+
+@dataclass(frozen=True)
+class Calculator:
+    """One calculator: its request (fields and validation), its run and its renderer."""
+
+    request: type[Request]
+    run: Callable[[Any], Answer]
+    render: Callable[[dict[str, Any], Any, str], str]
+
+    @property
+    def name(self) -> str:
+        return self.request.NAME
+
+    @property
+    def title(self) -> str:
+        return self.request.TITLE
+
+    @property
+    def fields(self) -> tuple[Field, ...]:
+        return self.request.form_fields()
+
+    @property
+    def primary(self) -> str:
+        return self.request.PRIMARY
+
+    def applies(self, field: Field, system: System) -> bool:
+        """Whether the field is shown for the system: its rule, and the calculator's."""
+        if field.kind == "system":
+            return True
+        rule = self.request.RULE
+        return (rule is None or rule.met(system)) and (
+            field.requires is None or field.requires.met(system)
+        )
+
+    def field_systems(self, field: Field) -> tuple[str, ...] | None:
+        """The systems a field applies to; None when it applies to every one."""
+        if self.request.RULE is None and field.requires is None:
+            return None
+        slugs = tuple(s for s in system_slugs() if self.applies(field, get_system(s)))
+        return None if slugs == system_slugs() else slugs

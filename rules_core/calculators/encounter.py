@@ -1,0 +1,199 @@
+"""Encounter budget: a party's XP budget and the share the chosen monsters take of it."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from fractions import Fraction
+from functools import cache
+from html import escape
+from typing import Any, ClassVar, Self
+
+from rules_core.calculators import html
+from rules_core.calculators.base import Answer, Calculator, fraction_text, percent, sourced
+from rules_core.encounters import Monster, encounter
+from rules_core.fields import Field, Requires
+from rules_core.requests import InputErrors, Request, system_field
+from rules_core.systems import get_system, system_slugs
+
+ENCOUNTER_ROWS = 4  # monster rows the form shows; the command line takes any number
+MAX_MONSTER_ROWS = 100
+RULE = Requires(("encounter",), "encounter", "an encounter budget")
+
+
+@cache
+def _ranks() -> tuple[tuple[str, str], ...]:
+    """Every rank some system's encounter rules name, in their order (from data)."""
+    seen: dict[str, str] = {}
+    for slug in system_slugs():
+        ranks = (get_system(slug).rules.get("encounter") or {}).get("ranks") or {}
+        for rank, column in ranks.items():
+            seen.setdefault(str(rank), str(column))
+    return tuple(seen.items())
+
+
+@cache
+def monster_fields(row: int) -> tuple[Field, Field, Field]:
+    group = f"Monster {row}"
+    return (
+        Field(
+            f"m{row}_level",
+            "Level",
+            "int",
+            default="1",
+            minimum=1,
+            maximum=30,
+            optional=True,
+            option="--monster",
+            requires=RULE,
+            group=group,
+        ),
+        Field(
+            f"m{row}_rank",
+            "Rank",
+            "choice",
+            default="standard",
+            choices=_ranks(),
+            optional=True,
+            option="--monster",
+            requires=RULE,
+            group=group,
+        ),
+        Field(
+            f"m{row}_count",
+            "Count",
+            "int",
+            default="4" if row == 1 else "0",
+            minimum=0,
+            maximum=1000,
+            optional=True,
+            unset="0",
+            option="--monster",
+            requires=RULE,
+            group=group,
+        ),
+    )
+
+
+@dataclass(frozen=True)
+class EncounterRequest(Request):
+    NAME: ClassVar[str] = "encounter"
+    TITLE: ClassVar[str] = "Encounter budget"
+    RULE: ClassVar[Requires | None] = RULE
+    PRIMARY: ClassVar[str] = "party"
+    system: str
+    party: int
+    level: int
+    monsters: tuple[Monster, ...] = ()
+
+    @classmethod
+    @cache
+    def form_fields(cls) -> tuple[Field, ...]:
+        return cls._fields(ENCOUNTER_ROWS)
+
+    @classmethod
+    @cache
+    def _fields(cls, rows: int) -> tuple[Field, ...]:
+        return (
+            system_field(),
+            Field(
+                "party",
+                "Characters",
+                "int",
+                default="4",
+                minimum=1,
+                maximum=100,
+                option="--party",
+                requires=RULE,
+            ),
+            Field(
+                "level",
+                "Party level",
+                "int",
+                default="1",
+                minimum=1,
+                maximum=30,
+                option="--level",
+                requires=RULE,
+            ),
+            *(field for row in range(1, rows + 1) for field in monster_fields(row)),
+        )
+
+    @classmethod
+    def fields_for(cls, inputs: Mapping[str, Any]) -> tuple[Field, ...]:
+        rows = ENCOUNTER_ROWS
+        while f"m{rows + 1}_count" in inputs and rows < MAX_MONSTER_ROWS:
+            rows += 1
+        return cls._fields(rows)
+
+    @classmethod
+    def from_values(cls, values: dict[str, Any]) -> Self:
+        monsters = []
+        errors: dict[str, str] = {}
+        row = 1
+        while f"m{row}_count" in values:
+            count = values[f"m{row}_count"]
+            if count:
+                level, rank = values[f"m{row}_level"], values[f"m{row}_rank"]
+                if level is None:
+                    errors[f"m{row}_level"] = "Enter a whole number."
+                if rank is None:
+                    errors[f"m{row}_rank"] = "Choose a rank."
+                if level is not None and rank is not None:
+                    monsters.append(Monster(level, rank, count))
+            row += 1
+        if errors:
+            raise InputErrors(errors)
+        return cls(values["system"], values["party"], values["level"], tuple(monsters))
+
+
+def run(request: EncounterRequest) -> Answer:
+    system = get_system(request.system)
+    result = encounter(system, request.party, request.level, request.monsters)
+    payload = {
+        "system": system.slug,
+        "party": result.party,
+        "level": result.level,
+        "budget": result.budget,
+        "total_xp": result.total_xp,
+        "share": fraction_text(result.share),
+        "xp_per_character": fraction_text(result.xp_per_character),
+        "monsters": [
+            {"level": monster.level, "rank": monster.rank, "count": monster.count, "xp": xp}
+            for monster, xp in result.lines
+        ],
+    }
+    text = [
+        f"{system.title}: budget for {result.party} characters of level {result.level}: "
+        f"{result.budget:,} XP",
+        *(
+            f"  {monster.count} x level {monster.level} {monster.rank}: {xp:,} XP"
+            for monster, xp in result.lines
+        ),
+        f"  total {result.total_xp:,} XP = {percent(result.share)} of the budget, "
+        f"{result.xp_per_character} XP per character",
+    ]
+    return sourced(payload, text, result.sources)
+
+
+def render(payload: html.Payload, request: Any, base: str) -> str:
+    share = html.percent(payload["share"])
+    rows = [
+        (
+            f"Budget ({payload['party']} characters of level {payload['level']})",
+            f"{payload['budget']:,} XP",
+        ),
+        ("Monsters", f"{payload['total_xp']:,} XP"),
+        ("Share of the budget", share),
+        ("XP per character", f"{float(Fraction(payload['xp_per_character'])):,.2f}"),
+    ]
+    lines = "".join(
+        f"<li>{m['count']} × level {m['level']} {escape(m['rank'])}: {m['xp']:,} XP</li>"
+        for m in payload["monsters"]
+    )
+    listed = f'<ul class="calc-monsters">{lines}</ul>' if lines else ""
+    top = html.headline(f"Budget {share}", f"{payload['total_xp']:,} of {payload['budget']:,} XP")
+    return top + html.rows(rows) + listed + html.sources(payload, base)
+
+
+CALCULATOR = Calculator(EncounterRequest, run, render)

@@ -1,0 +1,106 @@
+"""The pieces every calculator's HTML is made of: a one-line headline, figures, sources.
+
+A renderer takes the payload the command line prints with --json, the request it
+answers and the site root; every value that came from a user is escaped.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from html import escape
+from typing import Any
+
+from rules_core.charts import bar_chart
+
+Payload = dict[str, Any]
+
+
+def percent(value: str | None) -> str:
+    return "—" if value is None else f"{float(Fraction(value)) * 100:.2f}%"
+
+
+def exact(value: str | None) -> str:
+    return "—" if value is None else escape(value)
+
+
+def chance(value: str | None) -> str:
+    """A probability as a percentage, with the exact fraction beside it."""
+    return f'{percent(value)} <span class="calc-exact">{exact(value)}</span>'
+
+
+def mean(value: str) -> str:
+    average = Fraction(value)
+    return f'{float(average):.2f} <span class="calc-exact">{escape(str(average))}</span>'
+
+
+def rounds(value: str | None) -> str:
+    """An expected number of rolls, or "never" where the text gives no way to succeed."""
+    return "never" if value is None else mean(value)
+
+
+def signed(value: int) -> str:
+    """+2 / −2, with the minus sign a reader expects."""
+    return f"{value:+d}".replace("-", "−")
+
+
+def headline(*parts: str) -> str:
+    """The main answer in one short line; parts are markup already escaped."""
+    return f'<div class="calc-headline">{" · ".join(parts)}</div>'
+
+
+def rows(pairs: list[tuple[str, str]]) -> str:
+    body = "".join(f'<tr><th scope="row">{k}</th><td>{v}</td></tr>' for k, v in pairs)
+    return f'<table class="calc-figures"><tbody>{body}</tbody></table>'
+
+
+def breakdown(parts: list[list[Any]]) -> str:
+    """'Attack bonus +7, Combat advantage +2, Prone −2 = +7'."""
+    listed = ", ".join(f"{escape(str(label))} {signed(int(value))}" for label, value in parts)
+    return f"{listed} = {signed(sum(int(value) for _, value in parts))}"
+
+
+def sources(payload: Payload, base: str) -> str:
+    parts = []
+    if payload.get("citations"):
+        links = "".join(
+            f'<li><a href="{escape(base + c["url"])}">{escape(c["page"])} › '
+            f"{escape(c['section'])}</a></li>"
+            for c in payload["citations"]
+        )
+        parts.append(
+            f'<div class="calc-sources"><strong>Rules applied</strong><ul>{links}</ul></div>'
+        )
+    for note in payload.get("interpretations", []):
+        parts.append(
+            f'<p class="calc-interpretation"><strong>Interpretation:</strong> {escape(note)}</p>'
+        )
+    return "".join(parts)
+
+
+def odds(payload: Payload, *, label: str, caption: str) -> tuple[str, str]:
+    """The headline part and the chart of a roll's distribution."""
+    points = [(int(value), p) for value, p in payload["distribution"].items()]
+    chart = bar_chart(points, caption=caption, label=label)
+    average = float(Fraction(payload["mean"]))
+    return f"Mean {average:.2f} ({payload['min']}–{payload['max']})", chart
+
+
+def distribution(
+    payload: Payload, hp: int | None, *, what: str = "damage total"
+) -> tuple[list[str], str]:
+    """A roll's range, mean and chart (and the chance to reach `hp`): headline parts, body."""
+    pairs = [
+        ("Roll", escape(payload.get("description") or payload["expression"])),
+        ("Range", f"{payload['min']} to {payload['max']}"),
+        ("Mean", mean(payload["mean"])),
+    ]
+    top, chart = odds(
+        payload,
+        label=what.split()[0].title(),
+        caption=f"Chance of each {what} of {payload['expression']}",
+    )
+    parts = [top]
+    if payload.get("at_least_hp") is not None:
+        pairs.append((f"Chance of at least {hp} damage", percent(payload["at_least_hp"])))
+        parts.append(f"{percent(payload['at_least_hp'])} to deal {hp}+")
+    return parts, rows(pairs) + chart

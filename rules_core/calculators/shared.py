@@ -1,0 +1,155 @@
+"""Fields and rules more than one calculator asks for: roll modes, weapon dice, 'X x Level',
+extra critical dice, and a target's resistance and vulnerability."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rules_core.fields import Field, Requires
+
+MODES = (
+    ("normal", "Normal"),
+    ("advantage", "Advantage"),
+    ("disadvantage", "Disadvantage"),
+    ("both", "Advantage and disadvantage"),
+)
+
+
+def mode_counts(mode: str | None) -> tuple[int, int]:
+    """A roll mode as counts of advantage and disadvantage dice."""
+    return int(mode in ("advantage", "both")), int(mode in ("disadvantage", "both"))
+
+
+EXTRA_CRIT = Requires(("damage", "critical", "extra_dice"), "extra_crit", "extra critical-hit dice")
+WEAPON_DICE = Requires(
+    ("damage", "notation"), "weapon_dice", "weapon dice (dW)", frozenset({"weapon-dice"})
+)
+PER_LEVEL = Requires(
+    ("damage", "notation"), "per_level", "'X x Level' damage", frozenset({"per-level"})
+)
+RESISTANCE_AMOUNT = Requires(
+    ("damage", "resistance", "kind"),
+    "resistance",
+    "resistance by an amount",
+    frozenset({"subtract"}),
+)
+VULNERABILITY_AMOUNT = Requires(
+    ("damage", "vulnerability", "kind"),
+    "vulnerability",
+    "vulnerability by an amount",
+    frozenset({"add"}),
+)
+RESISTANCE_HALVES = Requires(
+    ("damage", "resistance", "kind"),
+    "resistance",
+    "resistance that halves damage",
+    frozenset({"halve"}),
+)
+VULNERABILITY_DOUBLES = Requires(
+    ("damage", "vulnerability", "kind"),
+    "vulnerability",
+    "vulnerability that doubles damage",
+    frozenset({"double"}),
+)
+
+
+def weapon_field(**overrides: Any) -> Field:
+    return Field(
+        "weapon",
+        "Weapon die (for dW)",
+        "die",
+        optional=True,
+        option="--weapon",
+        requires=WEAPON_DICE,
+        more=True,
+        **overrides,
+    )
+
+
+def level_field() -> Field:
+    return Field(
+        "level",
+        "Level (for X x Level)",
+        "int",
+        minimum=1,
+        maximum=100,
+        optional=True,
+        option="--level",
+        requires=PER_LEVEL,
+        more=True,
+    )
+
+
+def extra_crit_field() -> Field:
+    return Field(
+        "extra_crit",
+        "Extra critical dice",
+        "dice",
+        optional=True,
+        option="--extra-crit",
+        requires=EXTRA_CRIT,
+        more=True,
+    )
+
+
+def resistance_fields(
+    labels: tuple[str, str, str, str] = (
+        "Target's resistance",
+        "Target's vulnerability",
+        "Target resistant",
+        "Target vulnerable",
+    ),
+    options: tuple[str, str] = ("--resistance", "--vulnerability"),
+) -> tuple[Field, ...]:
+    """The target's resistance and vulnerability as the system's damage rules take them:
+    an amount where the text subtracts or adds one, a tick where it halves or doubles.
+    `options` are the CLI's (resistance, vulnerability) options."""
+    amount, added, resistant, vulnerable_label = labels
+    resist, vulnerable = options
+    return (
+        Field(
+            "resistance",
+            amount,
+            "int",
+            minimum=1,
+            maximum=1000,
+            optional=True,
+            option=resist,
+            requires=RESISTANCE_AMOUNT,
+            more=True,
+        ),
+        Field(
+            "vulnerability",
+            added,
+            "int",
+            minimum=1,
+            maximum=1000,
+            optional=True,
+            option=vulnerable,
+            requires=VULNERABILITY_AMOUNT,
+            more=True,
+        ),
+        Field(
+            "resistant",
+            resistant,
+            "check",
+            option=resist,
+            requires=RESISTANCE_HALVES,
+            more=True,
+        ),
+        Field(
+            "vulnerable",
+            vulnerable_label,
+            "check",
+            option=vulnerable,
+            requires=VULNERABILITY_DOUBLES,
+            more=True,
+        ),
+    )
+
+
+def resistance_amounts(
+    resistance: int | None, vulnerability: int | None, resistant: bool, vulnerable: bool
+) -> tuple[int | None, int | None]:
+    """The amounts the core takes: a halving or doubling rule takes none, read as 0."""
+    return (0 if resistant else resistance), (0 if vulnerable else vulnerability)
