@@ -132,7 +132,7 @@ cpythonWeb.catch(() => {});
 
 function newestSource() {
   const files = [path.join(ROOT, "rules_core", "data", "systems.json"), path.join(ROOT, "pyproject.toml")];
-  for (const name of readdirSync(path.join(ROOT, "rules_core"))) {
+  for (const name of readdirSync(path.join(ROOT, "rules_core"), { recursive: true })) {
     if (name.endsWith(".py")) files.push(path.join(ROOT, "rules_core", name));
   }
   return files
