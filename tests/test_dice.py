@@ -11,7 +11,6 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from rules_core import dice
 from rules_core.dice import (
     MAX_COMBINED_TABLE_BITS,
     MAX_CONSTANT,
@@ -27,8 +26,11 @@ from rules_core.dice import (
     Expression,
     NotationError,
     Term,
+    counts,
     keep,
+    limits,
     parse,
+    parsing,
     roll,
 )
 
@@ -112,10 +114,10 @@ def test_expressions_match_icepool(case: tuple[str, icepool.Die]) -> None:
 @given(expressions())
 def test_fast_path_reads_like_the_full_parser(case: tuple[str, icepool.Die]) -> None:
     text, _ = case
-    lowered = text.translate(dice._TRANSLATE)
-    fast = dice._parse_simple(lowered)
+    lowered = text.translate(parsing._TRANSLATE)
+    fast = parsing._parse_simple(lowered)
     assert fast is not None
-    assert fast == dice._Parser(text, dice._tokenize(text, lowered), None, None).parse()
+    assert fast == parsing._Parser(text, parsing._tokenize(text, lowered), None, None).parse()
 
 
 @settings(max_examples=300, deadline=None)
@@ -244,18 +246,19 @@ def test_both_sum_methods_agree() -> None:
     for group in ([(6, 3)], [(7, 5)], [(2, 9)], [(10, 4)], [(6, 3), (4, 2), (20, 1)], [(3, 2)]):
         length = 1 + sum(n * (s - 1) for s, n in group)
         number = sum(n for _, n in group)
-        prefix = dice._dice_sum_by_prefix_sums(group, length, number)
-        size = dice._slot_bytes(max(prefix))
-        packed = dice._product([dice._ones(s, size) ** n for s, n in group])
-        assert dice._unpack(packed, length, size) == prefix
+        prefix = counts.dice_sum_by_prefix_sums(group, length, number)
+        size = counts.slot_bytes(max(prefix))
+        packed = counts.product([counts.ones(s, size) ** n for s, n in group])
+        assert counts.unpack(packed, length, size) == prefix
         oracle = icepool.Die([0])
         for s, n in group:
             oracle += n @ icepool.d(s)
         assert prefix == [oracle.quantity(v) for v in range(number, number + length)]
     # A large case that the cost model sends to prefix sums, checked against Kronecker.
-    assert not dice._kronecker_is_faster(1001, 65, 200)
-    size = dice._slot_bytes(6**199)
-    assert dice._dice_sum_counts([(6, 200)]) == dice._unpack(dice._ones(6, size) ** 200, 1001, size)
+    assert not counts.kronecker_is_faster(1001, 65, 200)
+    size = counts.slot_bytes(6**199)
+    packed = counts.ones(6, size) ** 200
+    assert counts.dice_sum_counts([(6, 200)]) == counts.unpack(packed, 1001, size)
 
 
 def test_weapon_dice() -> None:
@@ -585,11 +588,11 @@ def test_a_notation_outside_the_allowed_set_is_refused(text: str, notation: str)
 
 
 def test_documented_bound_examples_are_true() -> None:
-    """Every 'NdX (bits)' example in dice.py's comments is computed here, not trusted."""
+    """Every 'NdX (bits)' example in the bounds' comments is computed here, not trusted."""
     import inspect
     import re
 
-    source = inspect.getsource(dice)
+    source = inspect.getsource(limits)
     examples = re.findall(r"(\d+)d(\d+) \(([\d,]+)\)", source)
     assert examples, "the bounds' examples are gone"
     for count, sides, bits in examples:
