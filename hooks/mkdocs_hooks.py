@@ -27,7 +27,7 @@ from hooks.calculators import (  # noqa: E402
 from hooks.compare import load_compare, render_compare  # noqa: E402
 from hooks.content import System, load_content  # noqa: E402
 from hooks.csp import add_content_security_policy, allow_added_scripts, theme_scripts  # noqa: E402
-from hooks.offline import add_app_links, finish_site  # noqa: E402
+from hooks.offline import OfflineError, add_app_links, finish_site  # noqa: E402
 from hooks.pyodide_bundle import bundle_files, bundle_id  # noqa: E402
 from hooks.rules_data import compile_system  # noqa: E402
 from hooks.sanitize import clean  # noqa: E402
@@ -149,7 +149,10 @@ def on_post_template(output: str, template_name: str, config) -> str:
 def on_post_build(config) -> None:
     write_robots(Path(config["site_dir"]), config.get("site_url"))
     write_scopes(Path(config["site_dir"]), _systems)
-    finish_site(Path(config["site_dir"]))
+    try:
+        finish_site(Path(config["site_dir"]))
+    except OfflineError as error:
+        raise PluginError(str(error)) from None
 
 
 def on_serve(server, config, builder):

@@ -26,8 +26,6 @@ import time
 import zipfile
 from pathlib import Path
 
-from mkdocs.exceptions import PluginError
-
 from hooks.pyodide_bundle import ARCHIVE_DATE
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -50,11 +48,12 @@ UNSTORED_FOLDERS = ("assets/javascripts/lunr/",)
 STORED_SUFFIXES = frozenset({".zip", ".whl", ".gz", ".png", ".jpg", ".jpeg", ".woff2"})
 _FAVICON = re.compile(r'<link rel="icon" href="([^"]*?)assets/images/favicon\.png">')
 
+# Under the MkDocs logger, so `mkdocs build` prints it; any generator can attach a handler.
 log = logging.getLogger("mkdocs.hooks.offline")
 
 
-class OfflineError(PluginError):
-    """A step of the offline support failed; MkDocs shows the message and stops."""
+class OfflineError(RuntimeError):
+    """A step of the offline support failed; the site generator shows the message and stops."""
 
 
 def app_links(base: str) -> str:
