@@ -31,6 +31,20 @@ LAUNCH_ARGS = [
 ]
 
 
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Each test in one tier, from what it uses: `browser` (drives Chromium), `site` (builds
+    the site or a clone of the project), else `unit`. `pytest -m unit` is the quick loop."""
+    for item in items:
+        used = set(getattr(item, "fixturenames", ()))
+        if item.get_closest_marker("browser") or "browser" in used:
+            tier = pytest.mark.browser
+        elif item.get_closest_marker("site") or used & {"site", "server"}:
+            tier = pytest.mark.site
+        else:
+            tier = pytest.mark.unit
+        item.add_marker(tier)
+
+
 def _calculators_by_page() -> dict[str, tuple[str, ...]]:
     """{page stem: its calculators, in the registry's order}, from the pages themselves."""
     pages: dict[str, tuple[str, ...]] = {}

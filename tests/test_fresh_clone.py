@@ -14,7 +14,10 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 import yaml
+
+pytestmark = pytest.mark.site  # each test here builds the site or a copy of the project
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -26,6 +26,8 @@ from playwright.sync_api import Browser
 
 from hooks.sanitize import clean
 
+pytestmark = pytest.mark.site  # each test here builds the site or a copy of the project
+
 ROOT = Path(__file__).resolve().parent.parent
 MARK = "pwned"
 # Each would run code, redirect or load from another host if it reached a page as markup.

@@ -22,6 +22,8 @@ from playwright.sync_api import Browser, expect
 
 from hooks.yaml_lines import load_yaml
 
+pytestmark = pytest.mark.site  # each test here builds the site or a copy of the project
+
 STARTUP_SECONDS = 300  # a first full build on a busy machine
 RELOAD_SECONDS = 300  # a rebuild, then the poll that reloads the page
 VIOLATIONS = """

@@ -21,6 +21,8 @@ from pathlib import Path
 import pytest
 import yaml
 
+pytestmark = pytest.mark.site  # each test here builds the site or a copy of the project
+
 ROOT = Path(__file__).resolve().parent.parent
 SLUG = "tiny-skirmish"
 TITLE = "Tiny Skirmish Rules"

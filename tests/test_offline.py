@@ -237,6 +237,7 @@ def test_the_404_page_links_follow_its_favicon(tmp_path: Path) -> None:
     assert not link_error_page(tmp_path / "nowhere")
 
 
+@pytest.mark.site
 def test_a_site_without_its_parts_stops_the_build(tmp_path: Path) -> None:
     (tmp_path / "index.html").write_text("<html><head></head></html>", "utf-8")
     with pytest.raises(OfflineError, match=r"has no 404\.html"):

@@ -22,6 +22,8 @@ import yaml
 from hooks.pyodide_bundle import bundle, bundle_id
 from hooks.rules_data import compile_all
 
+pytestmark = pytest.mark.site  # each test here builds the site or a copy of the project
+
 ROOT = Path(__file__).resolve().parent.parent
 EPOCH = "1700000000"
 
