@@ -67,11 +67,11 @@ def _control(calculator: str, field: Field) -> str:
         for value, label in field.choices:
             if field.kind == "system":
                 label = get_system(value).title
-            selected = " selected" if value == field.default else ""
+            selected = " selected" if value == field.initial else ""
             options.append(f'<option value="{escape(value)}"{selected}>{escape(label)}</option>')
         return f"<select {common}>{''.join(options)}</select>"
     if field.kind == "check":
-        checked = " checked" if field.default == "on" else ""
+        checked = " checked" if field.initial == "on" else ""
         return f'<input type="checkbox" {common}{checked}>'
     if field.kind == "situations":
         hidden = f'<input type="hidden" {common} value="">'
@@ -84,11 +84,11 @@ def _control(calculator: str, field: Field) -> str:
         digits = ' inputmode="numeric"' if (field.minimum or 0) >= 0 else ""
         return (
             f'<input type="text"{digits} autocomplete="off" {common}{bounds} '
-            f'value="{escape(field.default)}">'
+            f'value="{escape(field.initial)}">'
         )
     return (
         f'<input type="text" autocomplete="off" spellcheck="false" {common} '
-        f'value="{escape(field.default)}">'
+        f'value="{escape(field.initial)}">'
     )
 
 

@@ -1,10 +1,10 @@
-"""Command line: `python -m rules_core SUBCOMMAND ... [--json]`.
+"""Command line: `python -m rules_core CALCULATOR ... [--json]`.
 
-The options only collect strings into the same mapping a calculator page sends; the
-request is built and checked by `rules_core.requests`, as for the pages, and answered
-by `rules_core.answers`. The result prints as text or as one JSON object (probabilities
-and means as exact fraction strings). Bad input prints one line on stderr and exits
-with status 2.
+Each calculator's options are generated from its request's fields (`Field.option`), so a
+new calculator needs nothing here. The options only collect strings into the same mapping
+a calculator page sends; the request is built and checked by `rules_core.requests`, as
+for the pages. The result prints as text or as one JSON object (probabilities and means
+as exact fraction strings). Bad input prints one line on stderr and exits with status 2.
 """
 
 from __future__ import annotations
@@ -12,15 +12,18 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from itertools import zip_longest
 from typing import Any, NoReturn
 
-from rules_core.calculators import CALCULATORS, answer
-from rules_core.calculators.encounter import MAX_MONSTER_ROWS
-from rules_core.calculators.pointbuy import ABILITIES
+from rules_core.calculators import CALCULATORS, Calculator
 from rules_core.dice import DiceError
+from rules_core.fields import Field
 from rules_core.requests import InputErrors, Request, one_line
 from rules_core.systems import NotDefined, RulesError
+
+Reader = Callable[[argparse.Namespace], dict[str, str | None]]
+_BARE = "on"  # an option that takes a value, given without one (--resistance)
 
 
 class UsageError(Exception):
@@ -41,243 +44,149 @@ class _Parser(argparse.ArgumentParser):
             )
 
 
-# ---------------------------------------------------------------------- options -> inputs
+# ---------------------------------------------------------------------- fields -> options
 
 
-def _common(args: argparse.Namespace) -> dict[str, str]:
-    return {"system": args.system}
-
-
-def _modifier(args: argparse.Namespace) -> dict[str, str]:
-    return {**_common(args), "score": args.score}
-
-
-def _pointbuy(args: argparse.Namespace) -> dict[str, str]:
-    scores = args.scores.split(",")
-    if len(scores) != len(ABILITIES):
-        raise UsageError(
-            f"--scores: give {len(ABILITIES)} scores separated by commas, e.g. 16,14,13,12,10,8"
+def _flags(sub: argparse.ArgumentParser, option: str, field: Field) -> Reader:
+    """A choice given by flags, one per choice: --advantage/--disadvantage/--both, --save."""
+    labels = dict(field.choices)
+    group = sub.add_mutually_exclusive_group()
+    for flag in option.split("/"):
+        group.add_argument(
+            flag, dest=field.name, action="store_const", const=flag[2:], help=labels[flag[2:]]
         )
-    scores_by_ability = zip(ABILITIES, scores, strict=True)
-    return {**_common(args), **{key: score for (key, _, _), score in scores_by_ability}}
+    sub.set_defaults(**{field.name: field.default})
+    return lambda args: {field.name: getattr(args, field.name)}
 
 
-def _abilityroll(args: argparse.Namespace) -> dict[str, str]:
-    return _common(args)
+def _switch(sub: argparse.ArgumentParser, option: str, field: Field) -> Reader:
+    """A tick box as a flag that turns it from its default (--crit on, --odds-only off)."""
+    sub.add_argument(option, dest=field.name, action="store_true", help=field.label)
+    flagged = "off" if field.default == "on" else "on"
+    return lambda args: {field.name: flagged if getattr(args, field.name) else field.default}
 
 
-def _level(args: argparse.Namespace) -> dict[str, str]:
-    return {**_common(args), "xp": args.xp}
+def _amount_or_bare(sub: argparse.ArgumentParser, option: str, fields: list[Field]) -> Reader:
+    """An amount where the text takes one, the bare option where it only ticks a box
+    (resistance by an amount, or resistance that halves): the request refuses the one the
+    system lacks."""
+    amount = next(field for field in fields if field.kind != "check")
+    tick = next(field for field in fields if field.kind == "check")
+    sub.add_argument(option, dest=amount.name, nargs="?", const=_BARE, metavar="N")
+
+    def read(args: argparse.Namespace) -> dict[str, str | None]:
+        value = getattr(args, amount.name)
+        return {tick.name: "on"} if value == _BARE else {amount.name: value}
+
+    return read
 
 
-def _attack(args: argparse.Namespace) -> dict[str, str]:
-    return {
-        **_common(args),
-        "bonus": args.bonus,
-        "defense": args.defense,
-        "mode": args.mode,
-        "escalation": args.escalation,
-        "situations": ",".join(args.situation or ()),
-        "attacks": args.attacks,
-        "damage": args.damage,
-        "miss_damage": args.miss_damage,
-        "weapon": args.weapon,
-        "level": args.level,
-        "extra_crit": args.extra_crit,
-        "resist": args.resist,
-        "attack_type": args.attack_type,
-        **_resistance_inputs(args.resistance, args.vulnerability),
-    }
+def _listed(sub: argparse.ArgumentParser, option: str, fields: list[Field]) -> Reader:
+    """Several fields from one option, separated by commas: --scores 16,14,13,12,11,10."""
+    metavar = ",".join(field.label.upper() for field in fields)
+    required = not any(field.optional or field.default for field in fields)
+    dest = fields[0].name
+    sub.add_argument(option, dest=dest, required=required, metavar=metavar)
+
+    def read(args: argparse.Namespace) -> dict[str, str | None]:
+        text = getattr(args, dest)
+        if text is None:
+            return {}
+        values = text.split(",")
+        if len(values) != len(fields):
+            example = ",".join(field.initial for field in fields)
+            raise UsageError(
+                f"{option}: give {len(fields)} values separated by commas ({metavar}), "
+                f"e.g. {example}"
+            )
+        return {field.name: value for field, value in zip(fields, values, strict=True)}
+
+    return read
 
 
-_FLAG = "on"  # --resist / --vulnerable given without an amount
+def _option(sub: argparse.ArgumentParser, option: str, fields: list[Field]) -> Reader:
+    field = fields[0]
+    if not option.startswith("-"):  # the positional argument, e.g. EXPR
+        sub.add_argument(field.name, metavar=option)
+        return lambda args: {field.name: getattr(args, field.name)}
+    if field.kind == "choice" and ("/" in option or option[2:] in dict(field.choices)):
+        return _flags(sub, option, field)
+    if field.kind == "check" and len(fields) == 1:
+        return _switch(sub, option, field)
+    if field.kind == "situations":
+        sub.add_argument(option, dest=field.name, action="append", metavar="NAME", help=field.label)
+        return lambda args: {field.name: ",".join(getattr(args, field.name) or ())}
+    if len(fields) == 2 and sum(f.kind == "check" for f in fields) == 1:
+        return _amount_or_bare(sub, option, fields)
+    if len(fields) > 1:
+        return _listed(sub, option, fields)
+    # The system is checked by the request, as on the pages: argparse's wording changes
+    # between Python releases, and the browser's Python must print what this one prints.
+    required = field.kind == "system" or not (field.optional or field.default)
+    sub.add_argument(
+        option,
+        dest=field.name,
+        required=required,
+        default=None if required else field.default or None,
+        metavar=field.kind.upper() if field.kind == "system" else None,
+        help=" ".join(part for part in (field.label, field.hint and f"({field.hint})") if part),
+    )
+    return lambda args: {field.name: getattr(args, field.name)}
 
 
-def _resistance_inputs(resistance: str | None, vulnerability: str | None) -> dict[str, str]:
-    """One option, two fields: an amount where the text subtracts or adds one, a flag
-    where it halves or doubles; the request refuses whichever the system lacks."""
-    inputs = {}
-    for option, amount, flag in (
-        (resistance, "resistance", "resistant"),
-        (vulnerability, "vulnerability", "vulnerable"),
-    ):
-        if option == _FLAG:
-            inputs[flag] = "on"
-        elif option is not None:
-            inputs[amount] = option
-    return inputs
+def _rows(sub: argparse.ArgumentParser, request: type[Request]) -> Reader:
+    """A repeated group of fields, one option each: --monster LEVEL:RANK[:COUNT]."""
+    template = request.row_fields(1)
+    option = template[0].option
+    needed = sum(1 for field in template if not field.default)
+    names = [field.label.upper() for field in template]
+    metavar = ":".join(names[:needed]) + "".join(f"[:{name}]" for name in names[needed:])
+    noun = template[0].group.rsplit(" ", 1)[0]
+    sub.add_argument(option, dest="rows", action="append", metavar=metavar, help=noun)
+
+    def read(args: argparse.Namespace) -> dict[str, str | None]:
+        given = args.rows or ()
+        if len(given) > request.MAX_ROWS:
+            raise UsageError(f"{option}: at most {request.MAX_ROWS}")
+        inputs: dict[str, str | None] = {}
+        for row, text in enumerate(given, start=1):
+            parts = text.split(":")
+            fields = request.row_fields(row)
+            if not needed <= len(parts) <= len(fields):
+                example = ":".join(field.initial for field in template)
+                raise UsageError(f"{option}: give {metavar}, e.g. {example}")
+            for field, part in zip_longest(fields, parts):
+                inputs[field.name] = field.default if part is None else part.strip()
+        return inputs
+
+    return read
 
 
-def _damage(args: argparse.Namespace) -> dict[str, str]:
-    inputs = {
-        **_common(args),
-        "expression": args.expression,
-        "crit": "on" if args.crit else "",
-        "weapon": args.weapon,
-        "level": args.level,
-        "extra_crit": args.extra_crit,
-        "hp": args.hp,
-    }
-    return {**inputs, **_resistance_inputs(args.resist, args.vulnerable)}
-
-
-def _encounter(args: argparse.Namespace) -> dict[str, str]:
-    inputs = {**_common(args), "party": args.party, "level": args.level}
-    if len(args.monster or ()) > MAX_MONSTER_ROWS:
-        raise UsageError(f"--monster: at most {MAX_MONSTER_ROWS} groups of monsters")
-    for row, text in enumerate(args.monster or (), start=1):
-        parts = text.split(":")
-        if len(parts) not in (2, 3):
-            raise UsageError("--monster: a monster is LEVEL:RANK[:COUNT], e.g. 3:standard:2")
-        inputs[f"m{row}_level"] = parts[0]
-        inputs[f"m{row}_rank"] = parts[1].strip()
-        inputs[f"m{row}_count"] = parts[2] if len(parts) == 3 else "1"
-    return inputs
-
-
-def _roll(args: argparse.Namespace) -> dict[str, str]:
-    return {
-        "expression": args.expression,
-        "seed": args.seed,
-        "rolled": "off" if args.odds_only else "on",
-        "weapon": args.weapon,
-    }
-
-
-def _check(args: argparse.Namespace) -> dict[str, str]:
-    return {
-        **_common(args),
-        "roll": "save" if args.save else "check",
-        "bonus": args.bonus,
-        "target": args.target,
-        "mode": args.mode,
-        "escalation": args.escalation,
-        "rounds": args.rounds,
-        "versus": args.versus,
-        "group": args.group,
-        "successes": args.successes,
-        "difficulty": args.difficulty,
-        "level": args.level,
-    }
-
-
-def _dying(args: argparse.Namespace) -> dict[str, str]:
-    return {
-        **_common(args),
-        "bonus": args.bonus,
-        "mode": args.mode,
-        "failures": args.failures,
-        "successes": args.successes,
-        "situations": ",".join(args.option or ()),
-        "turns": args.turns,
-    }
-
-
-# ---------------------------------------------------------------------- parser
-
-
-def _roll_mode(sub: argparse.ArgumentParser) -> None:
-    """--advantage, --disadvantage or --both (each text says what they do, if anything)."""
-    mode = sub.add_mutually_exclusive_group()
-    for name, help_text in (
-        ("advantage", None),
-        ("disadvantage", None),
-        ("both", "advantage and disadvantage at once"),
-    ):
-        mode.add_argument(
-            f"--{name}", dest="mode", action="store_const", const=name, help=help_text
-        )
-    sub.set_defaults(mode="normal")
+def _command(commands: Any, calculator: Calculator) -> None:
+    request = calculator.request
+    sub = commands.add_parser(
+        calculator.name, help=calculator.summary, description=calculator.summary
+    )
+    sub.add_argument("--json", action="store_true", help="print one JSON object")
+    shared: dict[str, list[Field]] = {}
+    for field in request.form_fields():
+        if not (field.group and request.MAX_ROWS):  # rows come from their own option
+            shared.setdefault(field.option, []).append(field)
+    readers = [_option(sub, option, fields) for option, fields in shared.items()]
+    if request.MAX_ROWS:
+        readers.append(_rows(sub, request))
+    sub.set_defaults(calculator=calculator, readers=readers)
 
 
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="python -m rules_core", description=__doc__.splitlines()[0])
     commands = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
-
-    def command(name: str, inputs, help_text: str, *, system: bool = True):
-        sub = commands.add_parser(name, help=help_text, description=help_text)
-        if system:
-            # Checked by the request, as on the pages: argparse's wording changes between
-            # Python releases, and the browser's Python must print what this one prints.
-            sub.add_argument("--system", required=True, metavar="SYSTEM")
-        sub.add_argument("--json", action="store_true", help="print one JSON object")
-        sub.set_defaults(inputs=inputs)
-        return sub
-
-    sub = command("modifier", _modifier, "Ability score to modifier.")
-    sub.add_argument("--score", required=True)
-
-    sub = command("pointbuy", _pointbuy, "Check a point-buy set of six scores.")
-    sub.add_argument("--scores", required=True, help="six scores, e.g. 16,14,13,12,10,8")
-
-    sub = command("abilityroll", _abilityroll, "Odds of one rolled ability score.")
-
-    sub = command("level", _level, "Level, level bonus and tier for an XP total.")
-    sub.add_argument("--xp", required=True)
-
-    sub = command("attack", _attack, "Chance to hit, critical hit and miss.")
-    sub.add_argument("--bonus", required=True, help="attack bonus")
-    sub.add_argument("--defense", required=True, help="target's defense (AC, ...)")
-    _roll_mode(sub)
-    sub.add_argument("--escalation", default="0", help="escalation die (0-6)")
-    sub.add_argument("--situation", action="append", metavar="NAME", help="situational modifier")
-    sub.add_argument("--attacks", default="1", help="number of attacks")
-    sub.add_argument("--damage", metavar="EXPR", help="damage on a hit, e.g. 1d8+4")
-    sub.add_argument("--miss-damage", metavar="EXPR", help="damage of a miss effect")
-    sub.add_argument("--weapon", metavar="dX", help="weapon die for dW")
-    sub.add_argument("--level", help="level, for 'X x Level' damage")
-    sub.add_argument("--extra-crit", metavar="EXPR", help="extra dice rolled on a critical hit")
-    sub.add_argument("--resist", metavar="X", help="the 3d6 rules' Resist X+")
-    sub.add_argument("--attack-type", metavar="TYPE", help="e.g. melee, ranged, near, far")
-    sub.add_argument(
-        "--resistance", nargs="?", const=_FLAG, metavar="N", help="the target's resistance"
-    )
-    sub.add_argument(
-        "--vulnerability", nargs="?", const=_FLAG, metavar="N", help="the target's vulnerability"
-    )
-
-    sub = command("damage", _damage, "Damage distribution, critical damage, chance to reach HP.")
-    sub.add_argument("expression", metavar="EXPR")
-    sub.add_argument("--crit", action="store_true", help="critical hit")
-    sub.add_argument("--weapon", metavar="dX", help="weapon die for dW")
-    sub.add_argument("--level", help="level, for 'X x Level' damage")
-    sub.add_argument("--extra-crit", metavar="EXPR", help="extra dice rolled on a critical hit")
-    sub.add_argument("--resist", nargs="?", const=_FLAG, metavar="N", help="resistance")
-    sub.add_argument("--vulnerable", nargs="?", const=_FLAG, metavar="N")
-    sub.add_argument("--hp", help="chance that damage reaches this many hit points")
-
-    sub = command("encounter", _encounter, "Encounter XP budget and the XP of monsters.")
-    sub.add_argument("--party", required=True, help="number of characters")
-    sub.add_argument("--level", required=True, help="the party's level")
-    sub.add_argument("--monster", action="append", metavar="LEVEL:RANK[:COUNT]")
-
-    sub = command("check", _check, "Chance that a check or save meets its target.")
-    sub.add_argument("--save", action="store_true", help="a saving throw (default: a check)")
-    sub.add_argument("--bonus", default="0", help="everything added to the roll")
-    sub.add_argument("--target", help="the DC (blank for a save whose target the text fixes)")
-    _roll_mode(sub)
-    sub.add_argument("--escalation", default="0", help="escalation die on a Rally save (0-6)")
-    sub.add_argument("--rounds", default="1", help="saves in a row")
-    sub.add_argument("--versus", metavar="BONUS", help="a contest: the opponent's bonus")
-    sub.add_argument("--group", metavar="B,B,...", help="a group check: the others' bonuses")
-    sub.add_argument("--successes", metavar="N", help="an extended challenge: successes needed")
-    sub.add_argument("--difficulty", metavar="NAME", help="a difficulty the text names")
-    sub.add_argument("--level", help="level, for difficulties given by level")
-
-    sub = command("dying", _dying, "Death saves: chance of dying, stabilising or getting up.")
-    sub.add_argument("--bonus", default="0", help="bonus to death saves")
-    _roll_mode(sub)
-    sub.add_argument("--failures", default="0", help="failures already marked")
-    sub.add_argument("--successes", default="0", help="successes already marked")
-    sub.add_argument("--option", action="append", metavar="NAME", help="a death-save option")
-    sub.add_argument("--turns", default="3", help="turns to show")
-
-    sub = command("roll", _roll, "Roll a dice expression.", system=False)
-    sub.add_argument("expression", metavar="EXPR")
-    sub.add_argument("--seed")
-    sub.add_argument("--odds-only", action="store_true", help=argparse.SUPPRESS)
-    sub.add_argument("--weapon", metavar="dX", help="weapon die for dW")
+    for calculator in CALCULATORS.values():
+        _command(commands, calculator)
     return parser
+
+
+# ---------------------------------------------------------------------- running
 
 
 def _field_errors(request: type[Request], inputs: dict[str, Any], errors: dict[str, str]) -> str:
@@ -289,7 +198,10 @@ def _field_errors(request: type[Request], inputs: dict[str, Any], errors: dict[s
 def main(argv: Sequence[str] | None = None) -> int:
     try:
         args = build_parser().parse_args(argv)
-        payload, text = _run(CALCULATORS[args.command].request, args.inputs(args))
+        given: dict[str, Any] = {}
+        for read in args.readers:
+            given.update(read(args))
+        payload, text = _run(args.calculator, given)
     except NotDefined as error:
         where = "; ".join(f"{citation} ({citation.url})" for citation in error.citations)
         print(f"error: {one_line(error)}" + (f" See: {where}" if where else ""), file=sys.stderr)
@@ -313,11 +225,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     return 0
 
 
-def _run(request: type[Request], given: dict[str, Any]) -> tuple[dict[str, Any], list[str]]:
+def _run(calculator: Calculator, given: dict[str, Any]) -> tuple[dict[str, Any], list[str]]:
     inputs = {key: value for key, value in given.items() if value is not None}
+    request = calculator.request
     try:
         built = request.from_inputs(inputs)
     except InputErrors as error:
         raise UsageError(_field_errors(request, inputs, error.errors)) from None
-    result = answer(built)
+    result = calculator.run(built)
     return result.payload, result.text

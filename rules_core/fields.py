@@ -65,13 +65,19 @@ class Field:
     label: str
     kind: str  # system | int | dice | die | choice | check | situations | text
     _: KW_ONLY
-    default: str = ""  # what the form shows before anyone edits it
+    default: str = ""  # the value when none is given (the form's and the command line's)
+    # A value to start from where the default is not one: the form shows it first, while the
+    # command line asks for the value (or leaves an optional one out). E.g. an attack bonus.
+    example: str = ""
     minimum: int | None = None
     maximum: int | None = None
     choices: tuple[tuple[str, str], ...] = ()
     optional: bool = False  # blank means "not used"
     hint: str = ""
-    option: str = ""  # the command line's option, named in its messages
+    # The command line's option, named in its messages: "--bonus"; "EXPR" for the positional
+    # argument; flags for a choice ("--advantage/--disadvantage/--both", "--save"); one option
+    # shared by several fields gives them all (see rules_core.cli).
+    option: str = ""
     requires: Requires | None = None  # applies only where the system defines this rule
     more: bool = False  # rarely used: shown under "More options"
     # Fields of one group (a monster's level, rank and count) are shown side by side under
@@ -80,6 +86,11 @@ class Field:
     unset: str = ""  # besides blank, the value that means "not used" (e.g. mode "normal")
     # A situations field's names and labels: where they are in each system's rules.
     source: tuple[str, ...] = ("attack", "situations")
+
+    @property
+    def initial(self) -> str:
+        """What the form shows before anyone edits it."""
+        return self.example or self.default
 
     def is_set(self, text: str) -> bool:
         return text not in ("", self.unset) and not (self.kind == "check" and text == "off")

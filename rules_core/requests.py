@@ -109,6 +109,12 @@ class Request:
     TITLE: ClassVar[str]
     RULE: ClassVar[Requires | None] = None
     PRIMARY: ClassVar[str]  # the field an error belongs to when it names none
+    MAX_ROWS: ClassVar[int] = 0  # how many times `row_fields` may repeat (0: no rows)
+
+    @classmethod
+    def row_fields(cls, row: int) -> tuple[Field, ...]:
+        """The fields of the row-th repeated group (a monster's level, rank and count)."""
+        return ()
 
     @classmethod
     def fields_for(cls, inputs: Mapping[str, Any]) -> tuple[Field, ...]:

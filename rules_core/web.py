@@ -50,7 +50,7 @@ def handle(name: str, inputs: Mapping[str, Any], base: str = "") -> dict[str, An
         base = ""  # only the page's own relative root: no "javascript:" or other host
     if calculator is None:
         return {"ok": False, "html": "", "errors": {}, "message": f"Unknown calculator {name!r}."}
-    filled = {field.name: field.default for field in calculator.fields}
+    filled = {field.name: field.initial for field in calculator.fields}
     filled.update({key: value for key, value in inputs.items() if isinstance(key, str)})
     try:
         request = calculator.request.from_inputs(filled)

@@ -205,7 +205,7 @@ def test_advantage_and_disadvantage_together_is_one_answer(slug: str) -> None:
 
 
 def _attack_defaults() -> dict[str, str]:
-    return {field.name: field.default for field in CALCULATORS["attack"].fields}
+    return {field.name: field.initial for field in CALCULATORS["attack"].fields}
 
 
 # ------------------------------------------------------------------ numbers as people write them
@@ -318,7 +318,7 @@ def test_a_field_the_system_lacks_is_refused_with_its_note(inputs: dict, note_of
     assert web["ok"] and "calc-undefined" in web["html"] and note in web["message"]
     with pytest.raises(NotDefined, match=note[:20]):
         CALCULATORS[name].request.from_inputs(
-            {**{f.name: f.default for f in CALCULATORS[name].fields}, **inputs}
+            {**{f.name: f.initial for f in CALCULATORS[name].fields}, **inputs}
         )
 
 

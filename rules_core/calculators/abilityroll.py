@@ -70,4 +70,4 @@ def render(payload: html.Payload, request: Any, base: str) -> str:
     )
 
 
-CALCULATOR = Calculator(AbilityRollRequest, run, render)
+CALCULATOR = Calculator(AbilityRollRequest, run, render, about=__doc__ or "")

@@ -81,7 +81,7 @@ class AttackRequest(Request):
                 "bonus",
                 "Attack bonus",
                 "int",
-                default="6",
+                example="6",
                 minimum=-100,
                 maximum=100,
                 option="--bonus",
@@ -91,7 +91,7 @@ class AttackRequest(Request):
                 "defense",
                 "Defense",
                 "int",
-                default="16",
+                example="16",
                 minimum=-100,
                 maximum=200,
                 option="--defense",
@@ -147,7 +147,7 @@ class AttackRequest(Request):
                 "damage",
                 "Damage on a hit",
                 "dice",
-                default="1d8+4",
+                example="1d8+4",
                 optional=True,
                 option="--damage",
                 requires=rule,
@@ -292,4 +292,4 @@ def render(payload: html.Payload, request: AttackRequest, base: str) -> str:
     return html.headline(*top) + html.rows(rows) + chart + html.sources(payload, base)
 
 
-CALCULATOR = Calculator(AttackRequest, run, render)
+CALCULATOR = Calculator(AttackRequest, run, render, about=__doc__ or "")

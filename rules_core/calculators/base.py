@@ -54,6 +54,11 @@ class Calculator:
     request: type[Request]
     run: Callable[[Any], Answer]
     render: Callable[[dict[str, Any], Any, str], str]
+    about: str = ""  # its module's docstring: the first paragraph is the command's help
+
+    @property
+    def summary(self) -> str:
+        return " ".join(self.about.split("\n\n")[0].split())
 
     @property
     def name(self) -> str:

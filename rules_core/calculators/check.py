@@ -75,7 +75,15 @@ class CheckRequest(Request):
     def form_fields(cls) -> tuple[Field, ...]:
         return (
             system_field(),
-            Field("roll", "Roll", "choice", default="save", choices=ROLLS, option="--save"),
+            Field(
+                "roll",
+                "Roll",
+                "choice",
+                default="check",
+                example="save",
+                choices=ROLLS,
+                option="--save",
+            ),
             Field(
                 "bonus", "Bonus", "int", default="0", minimum=-100, maximum=100, option="--bonus"
             ),
@@ -83,7 +91,7 @@ class CheckRequest(Request):
                 "target",
                 "Target (DC)",
                 "int",
-                default="10",
+                example="10",
                 minimum=-100,
                 maximum=200,
                 optional=True,
@@ -381,4 +389,4 @@ def render(payload: html.Payload, request: Any, base: str) -> str:
     )
 
 
-CALCULATOR = Calculator(CheckRequest, run, render)
+CALCULATOR = Calculator(CheckRequest, run, render, about=__doc__ or "")

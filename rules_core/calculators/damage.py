@@ -46,7 +46,7 @@ class DamageRequest(Request):
         return (
             system_field(),
             Field(
-                "expression", "Damage roll", "dice", default="2d6+3", option="EXPR", requires=rule
+                "expression", "Damage roll", "dice", example="2d6+3", option="EXPR", requires=rule
             ),
             Field("crit", "Critical hit", "check", option="--crit", requires=rule),
             Field(
@@ -118,4 +118,4 @@ def render(payload: html.Payload, request: DamageRequest, base: str) -> str:
     return html.headline(*parts) + body + html.sources(payload, base)
 
 
-CALCULATOR = Calculator(DamageRequest, run, render)
+CALCULATOR = Calculator(DamageRequest, run, render, about=__doc__ or "")

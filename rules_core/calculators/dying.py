@@ -195,4 +195,4 @@ def render(payload: html.Payload, request: Any, base: str) -> str:
     return top + html.rows(rows) + table + lists + html.sources(payload, base)
 
 
-CALCULATOR = Calculator(DyingRequest, run, render)
+CALCULATOR = Calculator(DyingRequest, run, render, about=__doc__ or "")

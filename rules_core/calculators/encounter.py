@@ -16,8 +16,7 @@ from rules_core.fields import Field, Requires
 from rules_core.requests import InputErrors, Request, system_field
 from rules_core.systems import get_system, system_slugs
 
-ENCOUNTER_ROWS = 4  # monster rows the form shows; the command line takes any number
-MAX_MONSTER_ROWS = 100
+ENCOUNTER_ROWS = 4  # monster rows the form shows; the command line takes up to MAX_ROWS
 RULE = Requires(("encounter",), "encounter", "an encounter budget")
 
 
@@ -40,7 +39,7 @@ def monster_fields(row: int) -> tuple[Field, Field, Field]:
             f"m{row}_level",
             "Level",
             "int",
-            default="1",
+            example="1",
             minimum=1,
             maximum=30,
             optional=True,
@@ -52,7 +51,7 @@ def monster_fields(row: int) -> tuple[Field, Field, Field]:
             f"m{row}_rank",
             "Rank",
             "choice",
-            default="standard",
+            example="standard",
             choices=_ranks(),
             optional=True,
             option="--monster",
@@ -63,7 +62,8 @@ def monster_fields(row: int) -> tuple[Field, Field, Field]:
             f"m{row}_count",
             "Count",
             "int",
-            default="4" if row == 1 else "0",
+            default="1",  # a monster given without a count on the command line
+            example="4" if row == 1 else "0",
             minimum=0,
             maximum=1000,
             optional=True,
@@ -81,6 +81,7 @@ class EncounterRequest(Request):
     TITLE: ClassVar[str] = "Encounter budget"
     RULE: ClassVar[Requires | None] = RULE
     PRIMARY: ClassVar[str] = "party"
+    MAX_ROWS: ClassVar[int] = 100
     system: str
     party: int
     level: int
@@ -100,7 +101,7 @@ class EncounterRequest(Request):
                 "party",
                 "Characters",
                 "int",
-                default="4",
+                example="4",
                 minimum=1,
                 maximum=100,
                 option="--party",
@@ -110,19 +111,23 @@ class EncounterRequest(Request):
                 "level",
                 "Party level",
                 "int",
-                default="1",
+                example="1",
                 minimum=1,
                 maximum=30,
                 option="--level",
                 requires=RULE,
             ),
-            *(field for row in range(1, rows + 1) for field in monster_fields(row)),
+            *(field for row in range(1, rows + 1) for field in cls.row_fields(row)),
         )
+
+    @classmethod
+    def row_fields(cls, row: int) -> tuple[Field, ...]:
+        return monster_fields(row)
 
     @classmethod
     def fields_for(cls, inputs: Mapping[str, Any]) -> tuple[Field, ...]:
         rows = ENCOUNTER_ROWS
-        while f"m{rows + 1}_count" in inputs and rows < MAX_MONSTER_ROWS:
+        while f"m{rows + 1}_count" in inputs and rows < cls.MAX_ROWS:
             rows += 1
         return cls._fields(rows)
 
@@ -196,4 +201,4 @@ def render(payload: html.Payload, request: Any, base: str) -> str:
     return top + html.rows(rows) + listed + html.sources(payload, base)
 
 
-CALCULATOR = Calculator(EncounterRequest, run, render)
+CALCULATOR = Calculator(EncounterRequest, run, render, about=__doc__ or "")

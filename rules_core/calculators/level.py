@@ -33,7 +33,7 @@ class LevelRequest(Request):
                 "xp",
                 "Experience points",
                 "int",
-                default="12000",
+                example="12000",
                 minimum=0,
                 maximum=10**9,
                 option="--xp",
@@ -91,4 +91,4 @@ def render(payload: html.Payload, request: Any, base: str) -> str:
     return top + figures + html.sources(payload, base)
 
 
-CALCULATOR = Calculator(LevelRequest, run, render)
+CALCULATOR = Calculator(LevelRequest, run, render, about=__doc__ or "")

@@ -34,7 +34,7 @@ class ModifierRequest(Request):
                 "score",
                 "Ability score",
                 "int",
-                default="15",
+                example="15",
                 minimum=1,
                 maximum=30,
                 option="--score",
@@ -62,4 +62,4 @@ def render(payload: html.Payload, request: Any, base: str) -> str:
     )
 
 
-CALCULATOR = Calculator(ModifierRequest, run, render)
+CALCULATOR = Calculator(ModifierRequest, run, render, about=__doc__ or "")

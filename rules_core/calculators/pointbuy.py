@@ -43,13 +43,13 @@ class PointBuyRequest(Request):
                     key,
                     label,
                     "int",
-                    default=default,
+                    example=example,
                     minimum=1,
                     maximum=30,
                     option="--scores",
                     requires=cls.RULE,
                 )
-                for key, label, default in ABILITIES
+                for key, label, example in ABILITIES
             ),
         )
 
@@ -96,4 +96,4 @@ def render(payload: html.Payload, request: Any, base: str) -> str:
     return top + figures + listed + html.sources(payload, base)
 
 
-CALCULATOR = Calculator(PointBuyRequest, run, render)
+CALCULATOR = Calculator(PointBuyRequest, run, render, about=__doc__ or "")

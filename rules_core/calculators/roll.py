@@ -32,7 +32,7 @@ class RollRequest(Request):
     @cache
     def form_fields(cls) -> tuple[Field, ...]:
         return (
-            Field("expression", "Dice", "dice", default="4d6kh3", option="EXPR"),
+            Field("expression", "Dice", "dice", example="4d6kh3", option="EXPR"),
             Field(
                 "seed",
                 "Seed (optional)",
@@ -42,7 +42,8 @@ class RollRequest(Request):
                 optional=True,
                 option="--seed",
             ),
-            Field("rolled", "Roll", "check", option="--odds-only"),
+            # The command line rolls unless told not to; a page never shows a roll nobody asked for.
+            Field("rolled", "Roll", "check", default="on", example="off", option="--odds-only"),
             Field(
                 "weapon", "Weapon die (for dW)", "die", optional=True, option="--weapon", more=True
             ),
@@ -97,4 +98,4 @@ def render(payload: html.Payload, request: RollRequest, base: str) -> str:
     return html.headline(*parts) + rolled + body
 
 
-CALCULATOR = Calculator(RollRequest, run, render)
+CALCULATOR = Calculator(RollRequest, run, render, about=__doc__ or "")
