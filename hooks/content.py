@@ -16,18 +16,22 @@ from markdown.extensions.toc import slugify
 from markdown_it import MarkdownIt
 from markdown_it.token import Token
 
-from hooks.markup_safety import check_markdown, check_yaml_texts
+from hooks.content_tables import Table, load_checked_yaml, load_table
+from hooks.markup_safety import check_markdown
 from hooks.yaml_lines import (
     ContentError,
-    LineDict,
     LineList,
+    check_keys,
     check_slug,
     did_you_mean,
     line_of,
     load_yaml,
     one_of,
     read_content_text,
+    require_mapping,
+    required_text,
     suggest,
+    text_list,
 )
 
 GLOSSARY_KINDS = (
@@ -71,48 +75,6 @@ class Page:
 
 
 @dataclass(frozen=True)
-class Erratum:
-    row: str
-    column: str
-    note: str
-    line: int
-
-
-@dataclass(frozen=True)
-class TableCalculator:
-    """A table whose rows (or cells) open a calculator prefilled from the row."""
-
-    name: str
-    link: str  # "row": the first cell of each row links; "cells": every cell but the first
-    inputs: dict[str, str]  # field -> template such as "{Cumulative XP}" or "{#}{column}"
-    line: int
-
-
-@dataclass
-class Table:
-    system: str
-    name: str
-    path: Path
-    title: str
-    columns: list[str]
-    rows: list[list[str]]
-    row_lines: list[int]
-    check: dict[str, str] | None
-    check_line: int
-    errata: list[Erratum]
-    calculator: TableCalculator | None = None
-
-    def column_index(self, name: str, line: int | None = None) -> int:
-        if name not in self.columns:
-            raise ContentError(
-                self.path,
-                line,
-                f"no column named '{name}'" + one_of(name, "columns", self.columns),
-            )
-        return self.columns.index(name)
-
-
-@dataclass(frozen=True)
 class GlossaryEntry:
     term: str
     kind: str
@@ -145,59 +107,6 @@ class System:
     tables: dict[str, Table]
     glossary: list[GlossaryEntry]
     rules: dict[str, Any] | None = field(default=None)
-
-
-# --------------------------------------------------------------------------- helpers
-
-
-def _require_mapping(value: Any, path: Path, what: str) -> LineDict:
-    if not isinstance(value, dict):
-        raise ContentError(
-            path, line_of(value), f"{what} must be a mapping of keys to values ('key: value' lines)"
-        )
-    return value
-
-
-def _check_keys(
-    mapping: LineDict, path: Path, required: tuple[str, ...], optional: tuple[str, ...], what: str
-) -> None:
-    allowed = required + optional
-    for key in mapping:
-        if key not in allowed:
-            raise ContentError(
-                path,
-                mapping.line_of(str(key)),
-                f"unknown key '{key}' in {what}" + one_of(key, "allowed", allowed),
-            )
-    for key in required:
-        if key not in mapping:
-            raise ContentError(
-                path, mapping.line, f"{what} is missing the key '{key}': add a '{key}:' line"
-            )
-
-
-def _text(mapping: LineDict, key: str, path: Path, *, allow_empty: bool = False) -> str:
-    value = mapping[key]
-    if not isinstance(value, str) or (not allow_empty and not value.strip()):
-        raise ContentError(
-            path,
-            mapping.line_of(key),
-            f"'{key}' must be non-empty text: put it in double quotes if YAML reads it as "
-            "something else (a number, yes/no, null, a list)",
-        )
-    return str(value).strip()
-
-
-def _text_list(value: Any, path: Path, key: str) -> list[str]:
-    if value is None:
-        return []
-    if not isinstance(value, list) or not all(isinstance(item, str) for item in value):
-        raise ContentError(
-            path,
-            line_of(value),
-            f"'{key}' must be a list of text items: one '- item' line each, or [a, b]",
-        )
-    return [str(item) for item in value]
 
 
 # --------------------------------------------------------------------------- pages
@@ -293,146 +202,6 @@ def page_links(page: Page) -> list[tuple[str, int]]:
     return links
 
 
-# --------------------------------------------------------------------------- tables
-
-
-CHECK_PARAMETERS = {
-    "ability-modifier": ("score", "modifier"),
-    "cumulative": ("step", "total"),
-    "dice-average": ("count",),
-}
-
-
-def load_checked_yaml(path: Path) -> Any:
-    """A YAML file whose every text has been checked for markup that could run code."""
-    data = load_yaml(path)
-    check_yaml_texts(data, path)
-    return data
-
-
-def load_table(system: str, path: Path) -> Table:
-    data = _require_mapping(load_checked_yaml(path), path, "a table file")
-    _check_keys(
-        data, path, ("title", "columns", "rows"), ("check", "errata", "calculator"), "a table"
-    )
-    columns = data["columns"]
-    if not isinstance(columns, list) or not columns:
-        raise ContentError(
-            path,
-            data.line_of("columns"),
-            "'columns' must be a non-empty list, e.g. columns: [Score, Modifier]",
-        )
-    rows = data["rows"]
-    if not isinstance(rows, LineList) or not rows:
-        raise ContentError(
-            path,
-            data.line_of("rows"),
-            '\'rows\' must be a non-empty list of rows, each a line such as - ["1", "-5"]',
-        )
-    cells: list[list[str]] = []
-    for row, line in zip(rows, rows.item_lines, strict=True):
-        if not isinstance(row, list):
-            raise ContentError(path, line, 'each row must be a list of cells, e.g. - ["2-3", "-4"]')
-        if len(row) != len(columns):
-            raise ContentError(
-                path,
-                line,
-                f"ragged row: {len(row)} cells, but the table has {len(columns)} columns: "
-                f'give every row {len(columns)} cells (an empty cell is "")',
-            )
-        for cell in row:
-            if not isinstance(cell, str):
-                raise ContentError(
-                    path,
-                    line,
-                    f"cell {cell!r} must be quoted text, exactly as printed: "
-                    "put it in double quotes",
-                )
-        cells.append([str(cell) for cell in row])
-    check = None
-    if "check" in data:
-        raw = _require_mapping(data["check"], path, "'check'")
-        kind = raw.get("kind")
-        if kind not in CHECK_PARAMETERS:
-            raise ContentError(
-                path,
-                raw.line_of("kind"),
-                f"unknown check kind {kind!r}" + one_of(kind, "known", CHECK_PARAMETERS),
-            )
-        _check_keys(raw, path, ("kind", *CHECK_PARAMETERS[kind]), (), f"a '{kind}' check")
-        check = {key: str(value) for key, value in raw.items()}
-    errata = []
-    for entry in data.get("errata") or []:
-        entry = _require_mapping(entry, path, "an erratum")
-        _check_keys(entry, path, ("row", "column", "note"), (), "an erratum")
-        errata.append(
-            Erratum(str(entry["row"]), str(entry["column"]), _text(entry, "note", path), entry.line)
-        )
-    table = Table(
-        system=system,
-        name=path.stem,
-        path=path,
-        title=_text(data, "title", path, allow_empty=True),
-        columns=[str(column) for column in columns],
-        rows=cells,
-        row_lines=list(rows.item_lines),
-        check=check,
-        check_line=data.line_of("check"),
-        errata=errata,
-        calculator=_table_calculator(data, path, [str(column) for column in columns]),
-    )
-    first_cells = [row[0] for row in cells]
-    for erratum in errata:
-        table.column_index(erratum.column, erratum.line)
-        if erratum.row not in first_cells:
-            raise ContentError(
-                path,
-                erratum.line,
-                f"no row whose first cell is '{erratum.row}': 'row' names a row by its "
-                f"first cell, exactly as printed ({_some(first_cells)})",
-            )
-    return table
-
-
-def _some(cells: list[str]) -> str:
-    """'a', 'b', 'c' or, for a long list, its first three and last items."""
-    shown = [f"'{cell}'" for cell in cells]
-    return ", ".join(shown if len(shown) <= 6 else [*shown[:3], "...", shown[-1]])
-
-
-TEMPLATE_FIELD = re.compile(r"\{([^{}]+)\}")
-
-
-def _table_calculator(data: LineDict, path: Path, columns: list[str]) -> TableCalculator | None:
-    if "calculator" not in data:
-        return None
-    raw = _require_mapping(data["calculator"], path, "'calculator'")
-    _check_keys(raw, path, ("name", "link", "inputs"), (), "a table's calculator")
-    if raw["link"] not in ("row", "cells"):
-        raise ContentError(
-            path,
-            raw.line_of("link"),
-            "'link' must be 'row' (each row's first cell links) or 'cells' (every other cell "
-            "links)",
-        )
-    inputs = _require_mapping(raw["inputs"], path, "'inputs'")
-    for name_of_input, template in inputs.items():
-        for name in TEMPLATE_FIELD.findall(str(template)):
-            if name not in columns and name != "column":
-                raise ContentError(
-                    path,
-                    inputs.line_of(str(name_of_input)),
-                    f"'{{{name}}}' names no column (columns: {', '.join(columns)}; "
-                    "{column} is the cell's header)" + did_you_mean(name, [*columns, "column"]),
-                )
-    return TableCalculator(
-        name=_text(raw, "name", path),
-        link=str(raw["link"]),
-        inputs={str(key): str(template) for key, template in inputs.items()},
-        line=raw.line,
-    )
-
-
 # --------------------------------------------------------------------------- glossary
 
 
@@ -452,8 +221,8 @@ def load_glossary(path: Path) -> list[GlossaryEntry]:
     entries = []
     forms_seen: dict[str, int] = {}
     for item in data:
-        item = _require_mapping(item, path, "a glossary entry")
-        _check_keys(
+        item = require_mapping(item, path, "a glossary entry")
+        check_keys(
             item, path, ("term", "kind", "definition", "see"), ("plural", "aliases"), "an entry"
         )
         kind = item["kind"]
@@ -470,13 +239,13 @@ def load_glossary(path: Path) -> list[GlossaryEntry]:
                 item.line_of("plural"),
                 "'plural' must be text or null (write null where the term has no plural)",
             )
-        page, anchor = _split_target(_text(item, "see", path))
+        page, anchor = _split_target(required_text(item, "see", path))
         entry = GlossaryEntry(
-            term=_text(item, "term", path),
+            term=required_text(item, "term", path),
             kind=str(kind),
             plural=str(plural).strip() if plural else None,
-            aliases=tuple(_text_list(item.get("aliases"), path, "aliases")),
-            definition=_text(item, "definition", path),
+            aliases=tuple(text_list(item.get("aliases"), path, "aliases")),
+            definition=required_text(item, "definition", path),
             see_page=page,
             see_anchor=anchor,
             line=item.line,
@@ -504,20 +273,20 @@ def load_system(folder: Path) -> System:
         raise ContentError(
             path, None, "every system folder needs a system.yml (see content/README.md)"
         )
-    data = _require_mapping(load_checked_yaml(path), path, "system.yml")
-    _check_keys(
+    data = require_mapping(load_checked_yaml(path), path, "system.yml")
+    check_keys(
         data,
         path,
         ("title", "short_title", "dice", "summary", "source", "pages"),
         ("notes",),
         "system.yml",
     )
-    source = _require_mapping(data["source"], path, "'source'")
-    _check_keys(
+    source = require_mapping(data["source"], path, "'source'")
+    check_keys(
         source, path, ("file", "document", "license"), ("license_page", "original_file"), "'source'"
     )
     slug = folder.name
-    page_names = _text_list(data["pages"], path, "pages")
+    page_names = text_list(data["pages"], path, "pages")
     pages: dict[str, Page] = {}
     for name, line in zip(page_names, data["pages"].item_lines, strict=True):
         check_slug(name, path, line, "the page")
@@ -554,12 +323,12 @@ def load_system(folder: Path) -> System:
     system = System(
         slug=slug,
         folder=folder,
-        title=_text(data, "title", path),
-        short_title=_text(data, "short_title", path),
-        dice=_text(data, "dice", path),
-        summary=_text(data, "summary", path),
+        title=required_text(data, "title", path),
+        short_title=required_text(data, "short_title", path),
+        dice=required_text(data, "dice", path),
+        summary=required_text(data, "summary", path),
         source={key: str(value) for key, value in source.items()},
-        notes=_text_list(data.get("notes"), path, "notes"),
+        notes=text_list(data.get("notes"), path, "notes"),
         pages=pages,
         tables=tables,
         glossary=glossary,
@@ -678,9 +447,9 @@ def _validate_references(system: System, glossary_path: Path) -> None:
 def load_content(root: Path) -> dict[str, System]:
     """Every system listed in `systems.yml`, validated, in that order."""
     path = root / "systems.yml"
-    data = _require_mapping(load_yaml(path), path, "systems.yml")
-    _check_keys(data, path, ("systems",), (), "systems.yml")
-    slugs = _text_list(data["systems"], path, "systems")
+    data = require_mapping(load_yaml(path), path, "systems.yml")
+    check_keys(data, path, ("systems",), (), "systems.yml")
+    slugs = text_list(data["systems"], path, "systems")
     if not slugs:
         raise ContentError(path, data.line_of("systems"), "list at least one system")
     folders = {folder.name for folder in root.iterdir() if folder.is_dir()}

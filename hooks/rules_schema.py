@@ -22,7 +22,8 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any, Protocol
 
-from hooks.content import System, Table, resolve_target, target_hint
+from hooks.content import System, resolve_target, target_hint
+from hooks.content_tables import Table
 from hooks.yaml_lines import ContentError, LineDict, LineList, did_you_mean, line_of, one_of
 from rules_core.dice import parse as parse_dice
 

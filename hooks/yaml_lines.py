@@ -216,3 +216,56 @@ def load_yaml(path: Path) -> Any:
 
 def line_of(value: Any, default: int | None = None) -> int | None:
     return getattr(value, "line", default)
+
+
+# ------------------------------------------------------------------ reading checked values
+
+
+def require_mapping(value: Any, path: Path, what: str) -> LineDict:
+    if not isinstance(value, dict):
+        raise ContentError(
+            path, line_of(value), f"{what} must be a mapping of keys to values ('key: value' lines)"
+        )
+    return value
+
+
+def check_keys(
+    mapping: LineDict, path: Path, required: tuple[str, ...], optional: tuple[str, ...], what: str
+) -> None:
+    allowed = required + optional
+    for key in mapping:
+        if key not in allowed:
+            raise ContentError(
+                path,
+                mapping.line_of(str(key)),
+                f"unknown key '{key}' in {what}" + one_of(key, "allowed", allowed),
+            )
+    for key in required:
+        if key not in mapping:
+            raise ContentError(
+                path, mapping.line, f"{what} is missing the key '{key}': add a '{key}:' line"
+            )
+
+
+def required_text(mapping: LineDict, key: str, path: Path, *, allow_empty: bool = False) -> str:
+    value = mapping[key]
+    if not isinstance(value, str) or (not allow_empty and not value.strip()):
+        raise ContentError(
+            path,
+            mapping.line_of(key),
+            f"'{key}' must be non-empty text: put it in double quotes if YAML reads it as "
+            "something else (a number, yes/no, null, a list)",
+        )
+    return str(value).strip()
+
+
+def text_list(value: Any, path: Path, key: str) -> list[str]:
+    if value is None:
+        return []
+    if not isinstance(value, list) or not all(isinstance(item, str) for item in value):
+        raise ContentError(
+            path,
+            line_of(value),
+            f"'{key}' must be a list of text items: one '- item' line each, or [a, b]",
+        )
+    return [str(item) for item in value]

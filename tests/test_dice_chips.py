@@ -9,7 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from hooks.content import Table, TableCalculator, load_content
+from hooks.content import load_content
+from hooks.content_tables import Table, TableCalculator
 from hooks.dice_chips import (
     calculator_for,
     calculator_pages,

@@ -8,7 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from hooks.content import Erratum, Table, load_content
+from hooks.content import load_content
+from hooks.content_tables import Erratum, Table
 from hooks.tables import check_table, render_table
 from hooks.yaml_lines import ContentError
 
