@@ -1,5 +1,5 @@
 // Loaded in the <head> of calculator pages only: starts the rules core's worker at once,
-// so Python loads while the page itself is still loading. calculators.mjs takes it over,
+// so Python loads while the page itself is still loading. calculator-client.mjs takes it over,
 // with any message that arrived before it was listening. The tag names this build's
 // Pyodide bundle (data-bundle), which the worker loads and nothing else.
 (function () {

@@ -2,71 +2,43 @@
 // in a worker, and show its answer. The page already shows the build-time answer for the
 // default inputs; the live answer replaces it once Python is ready.
 //
-// One worker serves the whole visit: calculator-loader.mjs calls bind() for each page
-// Material's instant navigation shows, and this module (loaded once) keeps the worker.
+// calculator-loader.mjs calls bind() for each page Material's instant navigation shows;
+// the worker (calculator-client.mjs) serves the whole visit. The address is kept by
+// calculator-address.mjs, and what both widgets show by calculator-view.mjs.
 //
 // Safety: inputs only ever become text (form values, URL parameters, textContent). The
 // result markup comes from rules_core.web, which escapes everything it was given.
 
-// The site root, from where this file lives (assets/javascripts/ under the root): the
-// __config block Material wrote is relative to the first page of the visit only.
-const ROOT_PATH = new URL("../../", import.meta.url).pathname;
-// A result still waiting for Python after this long is marked out of date; a quicker
-// answer replaces it before anyone could read the mark, so it would only flicker.
-const STALE_AFTER_MS = 150;
-// The address is written once the edits pause for this long (see addressLags).
-const ADDRESS_IDLE_MS = 300;
+import {
+  addressLags,
+  initialValue,
+  named,
+  recallHandedAddress,
+  setAddressSources,
+} from "./calculator-address.mjs";
+import { ask, connect, isReady, onStarted, startFailure } from "./calculator-client.mjs";
+import {
+  Staleness,
+  addCopyLink,
+  clearFieldErrors,
+  markFirstLiveResult,
+  showFieldErrors,
+  wrapTables,
+} from "./calculator-view.mjs";
 
-const pending = new Map(); // request id -> {done}: what to do with its answer
-let nextId = 1;
-let ready = false;
-let failure = null;
 let current = []; // the widgets of the page on screen
-let worker = null;
-let addressTimer = 0; // set while the address lags behind an edit
-let addressPath = ""; // the page whose edit it lags behind
+setAddressSources(() => current);
 
-function startWorker(page) {
-  // calculator-boot.js, in the head of a calculator page opened directly, has usually
-  // started the worker already; after an instant navigation this module starts it.
-  const booted = window.rulesCoreWorker;
-  // Each widget names its build's Python bundle (hooks/calculators.py): the worker's name.
-  const name = page.querySelector(".calc[data-bundle]")?.dataset.bundle ?? "";
-  worker =
-    booted?.worker ??
-    new Worker(new URL("./calculator-worker.mjs", import.meta.url), { type: "module", name });
-  window.rulesCoreWorker = { worker, early: [] };
-  worker.onmessage = onMessage;
-  for (const event of booted?.early ?? []) onMessage(event); // e.g. "ready", already sent
-}
-
-function onMessage({ data }) {
-  if (data.ready) {
-    ready = true;
-    for (const widget of current) widget.onReady();
-    settled();
-    return;
+onStarted(() => {
+  for (const widget of current) {
+    if (isReady()) widget.onReady();
+    else widget.onFailure();
   }
-  if (data.failed && data.id === undefined) {
-    failure = data.failed;
-    for (const widget of current) widget.onFailure();
-    settled();
-    return;
-  }
-  const request = pending.get(data.id);
-  pending.delete(data.id);
-  if (request) request.done(data);
-}
-
-function ask(calculator, inputs, done) {
-  const id = nextId++;
-  pending.set(id, { done });
-  const request = JSON.stringify({ calculator, inputs, base: siteBase() });
-  worker.postMessage({ id, request });
-}
+  settled();
+});
 
 export function bind(page) {
-  if (!worker) startWorker(page);
+  connect(page);
   recallHandedAddress();
   // Marks are per page; an instant navigation keeps the visit's timeline.
   performance.clearMarks("calc-first-live-result");
@@ -77,8 +49,8 @@ export function bind(page) {
   for (const widget of current) widget.start();
   const siblings = current.filter((widget) => widget instanceof Calculator);
   for (const widget of siblings) widget.siblings = siblings;
-  if (ready) current.forEach((widget) => widget.onReady());
-  else if (failure) current.forEach((widget) => widget.onFailure());
+  if (isReady()) current.forEach((widget) => widget.onReady());
+  else if (startFailure()) current.forEach((widget) => widget.onFailure());
 }
 
 class Calculator {
@@ -89,7 +61,7 @@ class Calculator {
     this.result = section.querySelector(".calc-result");
     this.siblings = [this];
     this.latest = 0; // id of the newest request
-    this.staleTimer = 0;
+    this.staleness = new Staleness();
   }
 
   start() {
@@ -100,7 +72,7 @@ class Calculator {
     this.shownKey = JSON.stringify(this.inputs(true));
     this.path = location.pathname; // the page this widget belongs to
     result.setAttribute("aria-busy", "true");
-    this.setStatus(ready ? "" : "Loading the calculator…", !ready);
+    this.setStatus(isReady() ? "" : "Loading the calculator…", !isReady());
     form.addEventListener("submit", (event) => event.preventDefault());
     form.addEventListener("input", (event) => this.onEdit(event));
     form.addEventListener("change", (event) => this.onEdit(event));
@@ -138,7 +110,7 @@ class Calculator {
   }
 
   onFailure() {
-    this.setStatus("The calculator could not start: " + failure, false);
+    this.setStatus("The calculator could not start: " + startFailure(), false);
     this.result.setAttribute("aria-busy", "false"); // no Python: the build-time result is final
   }
 
@@ -182,21 +154,18 @@ class Calculator {
     // Until Python has answered these very inputs the result is not theirs: mark it
     // (busy at once, and out of date if the answer does not follow at once).
     const matches = key === this.shownKey;
-    this.result.setAttribute("aria-busy", String(!matches || !ready));
-    clearTimeout(this.staleTimer);
-    if (matches) this.result.classList.remove("calc-result--stale");
-    else if (!ready) this.result.classList.add("calc-result--stale");
-    else this.staleTimer = setTimeout(() => this.result.classList.add("calc-result--stale"), STALE_AFTER_MS);
+    this.result.setAttribute("aria-busy", String(!matches || !isReady()));
+    if (matches) this.staleness.clear([this.result]);
+    else this.staleness.mark([this.result], { now: !isReady() });
   }
 
   compute(extra = {}) {
     const inputs = this.inputs();
     const key = JSON.stringify(inputs);
     this.markPending(key);
-    if (!ready) return;
-    const id = nextId;
-    this.latest = id;
-    ask(this.name, { ...inputs, ...extra }, (data) => {
+    if (!isReady()) return;
+    const id = ++this.latest;
+    ask(this.name, { ...inputs, ...extra }).then((data) => {
       if (this.latest !== id) return; // a newer request is on its way
       if (data.failed) {
         this.statusText().textContent = "The calculation failed: " + data.failed;
@@ -209,20 +178,13 @@ class Calculator {
 
   show(response, key) {
     const { section, result } = this;
-    for (const message of section.querySelectorAll(".calc-error")) message.textContent = "";
-    for (const control of section.querySelectorAll("[aria-invalid]")) control.removeAttribute("aria-invalid");
+    clearFieldErrors(section);
     if (!response.ok) {
       // The last good result stays visible, marked out of date; each message sits next
       // to its field.
-      for (const [name, message] of Object.entries(response.errors || {})) {
-        const control = this.form.querySelector(named(name));
-        const slot = control && section.querySelector("#" + CSS.escape(`${control.id}-error`));
-        if (slot) slot.textContent = message;
-        if (control) control.setAttribute("aria-invalid", "true");
-      }
+      showFieldErrors(section, this.form, response.errors, (name, control) => control && `${control.id}-error`);
       if (response.message) this.statusText().textContent = response.message;
-      clearTimeout(this.staleTimer);
-      result.classList.add("calc-result--stale");
+      this.staleness.mark([result], { now: true });
       result.setAttribute("aria-busy", "false");
       return;
     }
@@ -243,10 +205,7 @@ class Calculator {
     }
     this.shownKey = key;
     this.markPending(); // the form as it is now: it may have moved on since the request
-    if (!performance.getEntriesByName("calc-first-live-result").length) {
-      // When Python first answered on this page (User Timing; the benchmark reads it).
-      performance.mark("calc-first-live-result");
-    }
+    markFirstLiveResult();
   }
 
   showFieldsFor(asBuilt = false) {
@@ -342,7 +301,7 @@ class Comparison {
       ]),
     );
     this.latest = 0;
-    this.staleTimer = 0;
+    this.staleness = new Staleness();
   }
 
   start() {
@@ -379,31 +338,24 @@ class Comparison {
     // A system's answer is marked out of date until its answer to these numbers arrives:
     // at once while Python loads, else only if that answer is slow. A quick one replaces
     // it before the mark could be read, and the mark's line would make the rows jump.
-    const waiting = new Set(this.answers);
-    const mark = () => waiting.forEach((answer) => answer.classList.add("calc-result--stale"));
-    clearTimeout(this.staleTimer);
-    if (!ready) {
-      mark();
+    const waiting = new Set(this.answers); // live: the mark falls on those still waiting
+    if (!isReady()) {
+      this.staleness.mark(waiting, { now: true });
       return;
     }
-    this.staleTimer = setTimeout(mark, STALE_AFTER_MS);
-    for (const slot of this.section.querySelectorAll(".calc-error")) slot.textContent = "";
-    for (const control of this.form.querySelectorAll("[aria-invalid]")) control.removeAttribute("aria-invalid");
+    this.staleness.mark(waiting);
+    clearFieldErrors(this.section);
     const status = this.section.querySelector(".calc-status-text");
     status.textContent = "";
     for (const answer of this.answers) {
       const request = { ...inputs, system: answer.dataset.system };
-      ask("attack", request, (data) => {
+      ask("attack", request).then((data) => {
         if (this.latest !== id) return;
         waiting.delete(answer);
         const response = data.failed ? null : JSON.parse(data.response);
         if (!response?.ok) {
           // The same inputs for every system: one message per field is enough.
-          for (const [name, message] of Object.entries(response?.errors || {})) {
-            const slot = this.section.querySelector("#" + CSS.escape(`compare-${name}-error`));
-            if (slot) slot.textContent = message;
-            this.form.querySelector(named(name))?.setAttribute("aria-invalid", "true");
-          }
+          showFieldErrors(this.section, this.form, response?.errors, (name) => `compare-${name}-error`);
           const message = response ? response.message : "The calculation failed: " + data.failed;
           if (message) status.textContent = message;
           answer.classList.add("calc-result--stale"); // the last good answer stays
@@ -424,23 +376,11 @@ class Comparison {
           answer.classList.remove("calc-result--stale");
         }
         if (waiting.size) return;
-        clearTimeout(this.staleTimer);
-        if (!performance.getEntriesByName("calc-first-live-result").length) {
-          performance.mark("calc-first-live-result");
-        }
+        this.staleness.clear();
+        markFirstLiveResult();
       });
     }
   }
-}
-
-function initialValue(control) {
-  // A control's value as the page was built.
-  if (control.type === "checkbox") return control.defaultChecked ? "on" : "";
-  if (control.type === "hidden") return ""; // the situations: no box ticked
-  if (control.tagName === "SELECT") {
-    return ([...control.options].find((option) => option.defaultSelected) ?? control.options[0])?.value;
-  }
-  return control.defaultValue;
 }
 
 function fillAnswer(answer, parsed) {
@@ -461,157 +401,8 @@ function fillNotes(system, parsed, before) {
   shown.forEach((note) => note.remove());
 }
 
-function addCopyLink(section) {
-  if (section.querySelector(".calc-copy")) return;
-  const button = document.createElement("button");
-  button.type = "button";
-  button.className = "calc-copy";
-  button.textContent = "Copy link";
-  const note = document.createElement("span");
-  note.className = "calc-copied";
-  note.setAttribute("role", "status");
-  button.addEventListener("click", async () => {
-    const address = location.href;
-    let copied = false;
-    try {
-      await navigator.clipboard.writeText(address);
-      copied = true;
-    } catch {
-      // No clipboard API (an insecure origin, an old browser): a selected field the
-      // reader copies from, which also serves the old execCommand route.
-      copied = copyByHand(address);
-    }
-    note.textContent = copied ? "Copied" : "Select the address to copy it";
-    clearTimeout(note.timer);
-    note.timer = setTimeout(() => (note.textContent = ""), 2500);
-  });
-  const tools = document.createElement("div");
-  tools.className = "calc-tools";
-  tools.append(button, note);
-  // Beside the widget's own heading; under the form of one the page's heading names.
-  const title = section.querySelector(":scope > h2");
-  if (title) title.after(tools);
-  else section.querySelector("form").after(tools);
-}
-
-function copyByHand(text) {
-  const field = document.createElement("textarea");
-  field.value = text;
-  field.setAttribute("readonly", "");
-  field.className = "calc-copy-field";
-  document.body.append(field);
-  field.select();
-  let copied = false;
-  try {
-    copied = document.execCommand("copy");
-  } catch {
-    copied = false;
-  }
-  field.remove();
-  return copied;
-}
-
-// Each history.replaceState sets off work in the page and the browser (the tab's history
-// entry, its icon fetched again) that competes with Python for a phone's processor: written
-// after every answer, it slowed the answer to the next keystroke. So the address is written
-// once the edits pause for ADDRESS_IDLE_MS, and at once when the reader copies the link,
-// follows one or leaves the page, or while Python loads (no answer is coming yet).
-function addressLags(path) {
-  clearTimeout(addressTimer);
-  addressTimer = setTimeout(writeAddressNow, ADDRESS_IDLE_MS);
-  addressPath = path;
-  if (!ready) writeAddressNow();
-}
-
-function writeAddressNow() {
-  if (!addressTimer) return;
-  clearTimeout(addressTimer);
-  addressTimer = 0;
-  // A change event can come late, from a field losing focus as a link is followed: by
-  // then the address is the next page's, which this page's edit must not write.
-  if (location.pathname === addressPath) writeAddress();
-}
-
-// Capture: before Material's instant navigation takes the click to the next page.
-document.addEventListener("click", writeAddressNow, true);
-document.addEventListener("visibilitychange", writeAddressNow);
-window.addEventListener("pagehide", () => {
-  // A reload has taken the page's address before the page hears of it: an edit whose
-  // address still lagged is handed to the reloaded page, which takes it up only if it
-  // opens at the address this page had (recallHandedAddress).
-  const lagging = addressTimer && location.pathname === addressPath;
-  const stale = location.search;
-  writeAddressNow();
-  if (lagging && location.search !== stale) {
-    const handed = { path: location.pathname, stale, fresh: location.search };
-    try {
-      sessionStorage.setItem(HANDED_ADDRESS, JSON.stringify(handed));
-    } catch {
-      // Storage refused (private mode, quota): only the last 300 ms of edits are lost.
-    }
-  }
-});
-
-const HANDED_ADDRESS = "calculators-handed-address";
-
-function recallHandedAddress() {
-  let handed = null;
-  try {
-    handed = JSON.parse(sessionStorage.getItem(HANDED_ADDRESS));
-    sessionStorage.removeItem(HANDED_ADDRESS);
-  } catch {
-    return;
-  }
-  if (handed?.path === location.pathname && handed.stale === location.search) {
-    history.replaceState(history.state, "", location.pathname + handed.fresh + location.hash);
-  }
-}
-
-function writeAddress() {
-  // The inputs that differ from the page as built, in place of the page's history entry:
-  // Back leaves the calculator for the page the reader came from, however many edits were
-  // made. Material keeps its scroll position in the entry's state, which stays.
-  const params = new URLSearchParams();
-  for (const widget of current) {
-    for (const [name, value] of widget.addressEntries()) params.set(name, value);
-  }
-  const query = params.toString();
-  const url = location.pathname + (query ? "?" + query : "") + location.hash;
-  if (url !== location.pathname + location.search + location.hash) {
-    history.replaceState(history.state, "", url);
-  }
-}
-
 function settled() {
   // offline.mjs waits for this before it precaches the site beside Python's download.
   document.documentElement.dataset.calculators = "settled";
   document.dispatchEvent(new Event("calculators-settled"));
-}
-
-function named(name) {
-  // A selector for a control by name; the name is quoted as a CSS string, never markup.
-  return `[name="${CSS.escape(name)}"]`;
-}
-
-function wrapTables(result) {
-  // Material wraps the tables of a page in a scroll container once, when it loads; a
-  // live result is new markup, so it gets the same wrapper, or the result would shift
-  // when the live answer replaces the build-time one.
-  for (const table of result.querySelectorAll("table:not([class])")) {
-    const scroll = document.createElement("div");
-    scroll.className = "md-typeset__scrollwrap";
-    const inner = document.createElement("div");
-    inner.className = "md-typeset__table";
-    table.replaceWith(scroll);
-    scroll.append(inner);
-    inner.append(table);
-  }
-}
-
-function siteBase() {
-  // The way from the page on screen to the site root ("../../"), as the build-time
-  // result's links are written.
-  const below = location.pathname.startsWith(ROOT_PATH) ? location.pathname.slice(ROOT_PATH.length) : "";
-  const depth = below.split("/").length - 1;
-  return depth > 0 ? "../".repeat(depth) : "./";
 }

@@ -1,0 +1,100 @@
+// The address of a calculator page holds every input that differs from the page as built,
+// so a link reproduces what the reader saw. setAddressSources() names what to read it from.
+
+import { isReady } from "./calculator-client.mjs";
+
+// The address is written once the edits pause for this long (see addressLags).
+const ADDRESS_IDLE_MS = 300;
+const HANDED_ADDRESS = "calculators-handed-address";
+
+let sources = () => []; // the widgets on screen, each with addressEntries()
+let addressTimer = 0; // set while the address lags behind an edit
+let addressPath = ""; // the page whose edit it lags behind
+
+export function setAddressSources(widgets) {
+  sources = widgets;
+}
+
+export function named(name) {
+  // A selector for a control by name; the name is quoted as a CSS string, never markup.
+  return `[name="${CSS.escape(name)}"]`;
+}
+
+export function initialValue(control) {
+  // A control's value as the page was built.
+  if (control.type === "checkbox") return control.defaultChecked ? "on" : "";
+  if (control.type === "hidden") return ""; // the situations: no box ticked
+  if (control.tagName === "SELECT") {
+    return ([...control.options].find((option) => option.defaultSelected) ?? control.options[0])?.value;
+  }
+  return control.defaultValue;
+}
+
+// Each history.replaceState sets off work in the page and the browser (the tab's history
+// entry, its icon fetched again) that competes with Python for a phone's processor: written
+// after every answer, it slowed the answer to the next keystroke. So the address is written
+// once the edits pause for ADDRESS_IDLE_MS, and at once when the reader copies the link,
+// follows one or leaves the page, or while Python loads (no answer is coming yet).
+export function addressLags(path) {
+  clearTimeout(addressTimer);
+  addressTimer = setTimeout(writeAddressNow, ADDRESS_IDLE_MS);
+  addressPath = path;
+  if (!isReady()) writeAddressNow();
+}
+
+function writeAddressNow() {
+  if (!addressTimer) return;
+  clearTimeout(addressTimer);
+  addressTimer = 0;
+  // A change event can come late, from a field losing focus as a link is followed: by
+  // then the address is the next page's, which this page's edit must not write.
+  if (location.pathname === addressPath) writeAddress();
+}
+
+// Capture: before Material's instant navigation takes the click to the next page.
+document.addEventListener("click", writeAddressNow, true);
+document.addEventListener("visibilitychange", writeAddressNow);
+window.addEventListener("pagehide", () => {
+  // A reload has taken the page's address before the page hears of it: an edit whose
+  // address still lagged is handed to the reloaded page, which takes it up only if it
+  // opens at the address this page had (recallHandedAddress).
+  const lagging = addressTimer && location.pathname === addressPath;
+  const stale = location.search;
+  writeAddressNow();
+  if (lagging && location.search !== stale) {
+    const handed = { path: location.pathname, stale, fresh: location.search };
+    try {
+      sessionStorage.setItem(HANDED_ADDRESS, JSON.stringify(handed));
+    } catch {
+      // Storage refused (private mode, quota): only the last 300 ms of edits are lost.
+    }
+  }
+});
+
+export function recallHandedAddress() {
+  let handed = null;
+  try {
+    handed = JSON.parse(sessionStorage.getItem(HANDED_ADDRESS));
+    sessionStorage.removeItem(HANDED_ADDRESS);
+  } catch {
+    return;
+  }
+  if (handed?.path === location.pathname && handed.stale === location.search) {
+    history.replaceState(history.state, "", location.pathname + handed.fresh + location.hash);
+  }
+}
+
+function writeAddress() {
+  // The inputs that differ from the page as built, in place of the page's history entry:
+  // Back leaves the calculator for the page the reader came from, however many edits were
+  // made. Material keeps its scroll position in the entry's state, which stays.
+  const params = new URLSearchParams();
+  for (const widget of sources()) {
+    for (const [name, value] of widget.addressEntries()) params.set(name, value);
+  }
+  const query = params.toString();
+  const url = location.pathname + (query ? "?" + query : "") + location.hash;
+  if (url !== location.pathname + location.search + location.hash) {
+    history.replaceState(history.state, "", url);
+  }
+}

@@ -1,0 +1,64 @@
+// The rules core's worker as promises: one worker for the whole visit (Material's instant
+// navigation keeps this module), and ask() resolves with its answer to one request.
+
+// The site root, from where this file lives (assets/javascripts/ under the root): the
+// __config block Material wrote is relative to the first page of the visit only.
+const ROOT_PATH = new URL("../../", import.meta.url).pathname;
+
+const pending = new Map(); // request id -> resolve: the promise its answer settles
+const started = new Set(); // what to call once Python is ready, or could not start
+let nextId = 1;
+let worker = null;
+let ready = false;
+let failure = null;
+
+export function connect(page) {
+  if (worker) return;
+  // calculator-boot.js, in the head of a calculator page opened directly, has usually
+  // started the worker already; after an instant navigation this module starts it.
+  const booted = window.rulesCoreWorker;
+  // Each widget names its build's Python bundle (hooks/calculators.py): the worker's name.
+  const name = page.querySelector(".calc[data-bundle]")?.dataset.bundle ?? "";
+  worker =
+    booted?.worker ??
+    new Worker(new URL("./calculator-worker.mjs", import.meta.url), { type: "module", name });
+  window.rulesCoreWorker = { worker, early: [] };
+  worker.onmessage = onMessage;
+  for (const event of booted?.early ?? []) onMessage(event); // e.g. "ready", already sent
+}
+
+export const isReady = () => ready;
+export const startFailure = () => failure;
+
+export function onStarted(callback) {
+  // Called once Python is ready (or failed to start), after each such message.
+  started.add(callback);
+}
+
+export function ask(calculator, inputs) {
+  // Resolves with {response} (rules_core.web's JSON text) or {failed} (a message).
+  const id = nextId++;
+  const answer = new Promise((resolve) => pending.set(id, resolve));
+  worker.postMessage({ id, request: JSON.stringify({ calculator, inputs, base: siteBase() }) });
+  return answer;
+}
+
+function onMessage({ data }) {
+  if (data.ready || (data.failed && data.id === undefined)) {
+    ready ||= Boolean(data.ready);
+    failure = data.ready ? null : data.failed;
+    for (const callback of started) callback();
+    return;
+  }
+  const resolve = pending.get(data.id);
+  pending.delete(data.id);
+  resolve?.(data);
+}
+
+function siteBase() {
+  // The way from the page on screen to the site root ("../../"), as the build-time
+  // result's links are written.
+  const below = location.pathname.startsWith(ROOT_PATH) ? location.pathname.slice(ROOT_PATH.length) : "";
+  const depth = below.split("/").length - 1;
+  return depth > 0 ? "../".repeat(depth) : "./";
+}
