@@ -21,24 +21,19 @@ if str(ROOT) not in sys.path:
 from hooks.a11y import label_search_dialog  # noqa: E402
 from hooks.calculators import (  # noqa: E402
     add_page_assets,
-    calculator_pages,
     expand_calculators,
 )
-from hooks.compare import load_compare, render_compare  # noqa: E402
-from hooks.content import System, load_content  # noqa: E402
+from hooks.content import System  # noqa: E402
 from hooks.csp import add_content_security_policy, allow_added_scripts, theme_scripts  # noqa: E402
 from hooks.offline import OfflineError, add_app_links, finish_site  # noqa: E402
+from hooks.pages import generate  # noqa: E402
 from hooks.pyodide_bundle import bundle_files, bundle_id  # noqa: E402
-from hooks.rules_data import compile_system  # noqa: E402
 from hooks.sanitize import clean  # noqa: E402
 from hooks.search_scopes import write_scopes  # noqa: E402
 from hooks.site import (  # noqa: E402
     describe,
     edit_source,
     expand_systems_table,
-    navigation,
-    render_site,
-    section_links,
     site_root,
     write_robots,
 )
@@ -58,19 +53,11 @@ def on_config(config):
     # Before any content is read: the allow-list of inline scripts comes from the theme.
     _theme_scripts = theme_scripts(config["theme"].dirs)
     try:
-        _systems = load_content(ROOT / "content")
-        concepts = load_compare(ROOT / "content" / "compare.yml", _systems)
-        links = section_links(
-            {slug: compile_system(system) for slug, system in _systems.items()},
-            calculator_pages(Path(config["docs_dir"])),
-            concepts,
-        )
-        _pages = render_site(_systems, links)
-        compare_pages, compare_nav = render_compare(concepts, _systems)
-        _pages.update(compare_pages)
+        site = generate(ROOT, Path(config["docs_dir"]), config.get("nav") or [])
     except ContentError as error:
         raise PluginError(f"content error: {error}") from None
-    config["nav"] = navigation(_systems, [*(config.get("nav") or []), compare_nav])
+    _systems, _pages = site.systems, site.pages
+    config["nav"] = site.nav
     config["extra"]["systems"] = list(_systems)  # for the search scopes (overrides/main.html)
     return config
 

@@ -1,0 +1,92 @@
+"""The site's generated pages as plain Markdown, with no site generator involved.
+
+`generate(root, docs)` reads content/ and returns the systems, every page built from it
+({path: Markdown}) and the navigation. The MkDocs adapter serves these as generated
+files; `python -m hooks.pages OUT` writes them under OUT (the hand-written pages of docs/
+copied beside them, calculators expanded), so another generator can build the same site.
+"""
+
+from __future__ import annotations
+
+import shutil
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+import yaml
+
+from hooks.calculators import calculator_pages, expand_calculators
+from hooks.compare import load_compare, render_compare
+from hooks.content import System, load_content
+from hooks.rules_data import compile_system
+from hooks.site import expand_systems_table, navigation, render_site, section_links, site_root
+from hooks.yaml_lines import ContentError
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@dataclass(frozen=True)
+class GeneratedSite:
+    systems: dict[str, System]
+    pages: dict[str, str]  # docs-relative path -> Markdown
+    nav: list
+
+
+def generate(root: Path, docs: Path, home_nav: list | None = None) -> GeneratedSite:
+    """Every page built from root/content, and the navigation around docs' own pages."""
+    systems = load_content(root / "content")
+    concepts = load_compare(root / "content" / "compare.yml", systems)
+    links = section_links(
+        {slug: compile_system(system) for slug, system in systems.items()},
+        calculator_pages(docs),
+        concepts,
+    )
+    pages = render_site(systems, links)
+    compare_pages, compare_nav = render_compare(concepts, systems)
+    pages.update(compare_pages)
+    return GeneratedSite(systems, pages, navigation(systems, [*(home_nav or []), compare_nav]))
+
+
+def page_url(path: str) -> str:
+    """The address a page is served at under directory URLs: orcus/combat.md -> orcus/combat/."""
+    stem = path.removesuffix(".md")
+    return stem.removesuffix("index") if stem.split("/")[-1] == "index" else stem + "/"
+
+
+def write(out: Path, root: Path = ROOT) -> GeneratedSite:
+    docs = root / "docs"
+    site = generate(root, docs)
+    if out.exists():
+        shutil.rmtree(out)
+    shutil.copytree(docs, out)
+    for path, markdown in site.pages.items():
+        target = out / path
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(markdown, encoding="utf-8")
+    for page in out.rglob("*.md"):
+        relative = page.relative_to(out).as_posix()
+        text = expand_systems_table(page.read_text(encoding="utf-8"), site.systems)
+        if "[[calculator:" in text:
+            text = expand_calculators(text, site_root(page_url(relative)))
+        page.write_text(text, encoding="utf-8")
+    (out.parent / f"{out.name}-nav.yml").write_text(
+        yaml.safe_dump({"nav": site.nav}, allow_unicode=True, sort_keys=False), encoding="utf-8"
+    )
+    return site
+
+
+def main(argv: list[str]) -> int:
+    if len(argv) != 1:
+        print("usage: python -m hooks.pages OUT", file=sys.stderr)
+        return 2
+    try:
+        site = write(Path(argv[0]))
+    except ContentError as error:
+        print(f"content error: {error}", file=sys.stderr)
+        return 1
+    print(f"{len(site.pages)} generated pages and docs/ written to {argv[0]}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main(sys.argv[1:]))
