@@ -50,6 +50,10 @@ class Where:
 class Spec(Protocol):
     def check(self, value: Any, where: Where) -> None: ...
 
+    def describe(self) -> str:
+        """What the value is, in a few words of Markdown (content/README.md is made of them)."""
+        ...
+
 
 def _shown(value: Any) -> str:
     return f"'{value}'" if isinstance(value, str) else repr(value)
@@ -74,6 +78,13 @@ class Integer:
     def example(self) -> int:
         return self.minimum if self.minimum is not None else 0
 
+    def describe(self) -> str:
+        if self.minimum is None and self.maximum is None:
+            return "whole number"
+        if self.maximum is None:
+            return f"whole number >= {self.minimum}"
+        return f"whole number {self.bounds()}"
+
     def bounds(self) -> str:
         if self.minimum is not None and self.maximum is not None:
             return f"from {self.minimum} to {self.maximum}"
@@ -88,6 +99,9 @@ class Boolean:
         if not isinstance(value, bool):
             raise where.fail(f"must be true or false, not {_shown(value)}")
 
+    def describe(self) -> str:
+        return "true or false"
+
 
 @dataclass(frozen=True)
 class Text:
@@ -97,6 +111,9 @@ class Text:
                 f"must be non-empty text, not {_shown(value)}: put it in double quotes if "
                 "YAML reads it as something else (a number, yes/no, null, a list)"
             )
+
+    def describe(self) -> str:
+        return "text"
 
 
 @dataclass(frozen=True)
@@ -110,6 +127,9 @@ class OneOf:
         if value not in self.values:
             raise where.fail(f"is {_shown(value)}" + one_of(value, "allowed", self.values))
 
+    def describe(self) -> str:
+        return "one of " + ", ".join(f"`{value}`" for value in self.values)
+
 
 @dataclass(frozen=True)
 class Dice:
@@ -121,6 +141,9 @@ class Dice:
             parse_dice(str(value))
         except ValueError as error:
             raise where.fail(f"is not a dice expression ({error}): write e.g. 1d20") from None
+
+    def describe(self) -> str:
+        return "dice, e.g. `1d20`"
 
 
 @dataclass(frozen=True)
@@ -137,6 +160,9 @@ class FractionText:
                 f'must be a positive fraction as text, such as "1/2", not {_shown(value)}'
             )
 
+    def describe(self) -> str:
+        return 'fraction as text, e.g. `"1/2"`'
+
 
 PRINTED_RANGE = re.compile(r"^\s*\d+\s*(-\s*\d+\s*)?$")
 
@@ -148,6 +174,9 @@ class PrintedRange:
     def check(self, value: Any, where: Where) -> None:
         if not isinstance(value, str) or not PRINTED_RANGE.match(value):
             raise where.fail(f'must be a range as text, such as "11-20", not {_shown(value)}')
+
+    def describe(self) -> str:
+        return 'range as text, e.g. `"11-20"`'
 
 
 @dataclass(frozen=True)
@@ -164,6 +193,9 @@ class Range:
         if value[0] > value[1]:
             raise where.fail(f"must be [low, high] with low <= high, not {list(value)}")
 
+    def describe(self) -> str:
+        return "`[low, high]`" + ("" if self.minimum is None else f", >= {self.minimum}")
+
 
 @dataclass(frozen=True)
 class ListOf:
@@ -178,6 +210,9 @@ class ListOf:
         lines = value.item_lines if isinstance(value, LineList) else [where.line] * len(value)
         for index, (item, line) in enumerate(zip(value, lines, strict=True)):
             self.item.check(item, replace(where, key=f"{where.key}[{index}]", line=line))
+
+    def describe(self) -> str:
+        return f"list of {self.item.describe()}"
 
 
 def _mapping(value: Any, where: Where) -> LineDict:
@@ -201,6 +236,9 @@ class MapOf:
                 raise inner.fail("is not a name: use lower case letters, digits, - and _")
             self.value.check(item, inner)
 
+    def describe(self) -> str:
+        return f"{{name: {self.value.describe()}}}"
+
 
 @dataclass(frozen=True)
 class Section:
@@ -219,6 +257,13 @@ class Section:
 
     def spec(self, key: str) -> Spec:
         return self.fields.get(key) or self.fields[f"{key}?"]
+
+    def describe(self, *, braces: bool = True) -> str:
+        keys = ", ".join(_described(name, spec) for name, spec in self.fields.items())
+        groups = "".join(
+            "; all or none of " + ", ".join(f"`{key}`" for key in group) for group in self.together
+        )
+        return f"{{{keys}{groups}}}" if braces else keys + groups
 
     def add(self, key: str, spec: Spec) -> None:
         """Add a key (a section of rules.yml, or a field of a section)."""
@@ -286,6 +331,10 @@ class SectionOrName:
             return
         self.section.check(value, where)
 
+    def describe(self) -> str:
+        names = " or ".join(f"`{name}`" for name in self.names)
+        return f"{self.section.describe()}, or {names} (that section's rule)"
+
 
 @dataclass(frozen=True)
 class Citations:
@@ -306,6 +355,9 @@ class Citations:
                     f"{where.system.slug}" + target_hint(where.system, target)
                 )
 
+    def describe(self) -> str:
+        return "sections, e.g. `[combat#cover]`"
+
 
 @dataclass(frozen=True)
 class TableName:
@@ -315,6 +367,9 @@ class TableName:
             raise where.fail(
                 f"names no table of tables/: {_shown(value)}" + one_of(value, "tables", tables)
             )
+
+    def describe(self) -> str:
+        return "table"
 
 
 @dataclass(frozen=True)
@@ -328,6 +383,9 @@ class ColumnName:
                 f"names no column of table '{table.name}': {_shown(value)}"
                 + one_of(value, "columns", table.columns)
             )
+
+    def describe(self) -> str:
+        return "column"
 
 
 @dataclass(frozen=True)
@@ -343,6 +401,9 @@ class KeyOf:
                 f"is {_shown(value)}, which is no key of '{self.sibling}'"
                 + did_you_mean(value, choices)
             )
+
+    def describe(self) -> str:
+        return f"a key of `{self.sibling}`"
 
 
 # --------------------------------------------------------------------------- the schema
@@ -583,6 +644,44 @@ RULES = Section(
 )
 
 
+def _described(name: str, spec: Spec) -> str:
+    """`key` (what it holds); a section's keys follow it in braces. Citations and
+    interpretations are everywhere: their names say enough (the prose explains them)."""
+    if isinstance(spec, Citations) or name == "interpretation?":
+        return f"`{name}`"
+    if isinstance(spec, Section):
+        return f"`{name}` {spec.describe()}"
+    return f"`{name}` ({spec.describe()})"
+
+
+def rules_table() -> str:
+    """The table of rules.yml's sections and keys in content/README.md, made from RULES."""
+    rows = [
+        "| Section | Keys (required unless marked ?) |",
+        "| --- | --- |",
+    ]
+    for name, spec in RULES.fields.items():
+        described = spec.describe(braces=False) if isinstance(spec, Section) else spec.describe()
+        rows.append(f"| `{name.removesuffix('?')}` | {described} |")
+    return "\n".join(rows) + "\n"
+
+
 def check_rules(system: System, rules: Any, path: Path) -> None:
     """Raise ContentError at the first value of `rules` that the schema refuses."""
     RULES.check(rules, Where(system=system, path=path, line=line_of(rules, 1), key=""))
+
+
+README = Path(__file__).resolve().parent.parent / "content" / "README.md"
+_TABLE_BLOCK = re.compile(r"(<!-- rules-schema:[^\n]*-->\n)(.*?)(<!-- /rules-schema -->)", re.S)
+
+
+def documented(readme: str) -> str:
+    """content/README.md with its table of rules.yml's keys made from RULES."""
+    if not _TABLE_BLOCK.search(readme):
+        raise ValueError("content/README.md has no <!-- rules-schema: ... --> block")
+    return _TABLE_BLOCK.sub(lambda match: match[1] + rules_table() + match[3], readme)
+
+
+if __name__ == "__main__":
+    README.write_text(documented(README.read_text(encoding="utf-8")), encoding="utf-8")
+    print(f"wrote the rules.yml table of {README}")

@@ -233,3 +233,12 @@ def test_saves_and_death_saves_are_checked_too(
     assert error.line == RULES_YML.count("\n") + 1 + line, str(error)
     for word in words:
         assert word in error.message, error.message
+
+
+def test_the_readme_lists_every_key_of_the_schema() -> None:
+    from hooks.rules_schema import README, documented
+
+    text = README.read_text(encoding="utf-8")
+    assert text == documented(text), "run `.venv/bin/python -m hooks.rules_schema`"
+    for section in (name.removesuffix("?") for name in RULES.fields):
+        assert f"| `{section}` |" in text
