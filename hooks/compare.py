@@ -277,16 +277,10 @@ def _answer(concept: Concept, system: System, result: dict) -> list[str]:
     return [*lines, f"[Open in the calculator]({link})", ""]
 
 
-_HEADLINE = re.compile(r'<div class="calc-headline">(.*?)</div>', re.S)
-
-
 def _short_answer(result: dict) -> str:
-    """The attack calculator's short answer as inline HTML: its headline, which every
-    answer has (one from a system that lacks the rule says so), as the live page shows."""
-    headline = _HEADLINE.search(result["html"])
-    if headline is None:
-        raise ValueError(f"an attack answer without its headline: {result['html'][:200]}")
-    return headline.group(1)
+    """The attack calculator's short answer (its summary, which every answer has: one from
+    a system that lacks the rule says so), as the live page shows it."""
+    return escape(result["summary"])
 
 
 def _live_form(concept: Concept, systems: dict[str, System], results: dict[str, dict]) -> list[str]:

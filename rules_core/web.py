@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Mapping
-from html import escape
+from html import escape, unescape
 from typing import Any
 
 from rules_core.calculators import CALCULATORS, html
@@ -30,14 +30,22 @@ def _undefined(error: NotDefined, base: str) -> dict[str, Any]:
         f'<li><a href="{escape(base + c.url)}">{escape(str(c))}</a></li>' for c in error.citations
     )
     more = f"<p>What the text does say:</p><ul>{links}</ul>" if links else ""
-    markup = html.headline("Not in this system's text") + (
-        f'<div class="calc-undefined"><p>{escape(str(error))}</p>{more}</div>'
+    rendered = html.Rendered(
+        html.headline("Not in this system's text"),
+        f'<div class="calc-undefined"><p>{escape(str(error))}</p>{more}</div>',
     )
-    return {"ok": True, "html": markup, "errors": {}, "message": one_line(error)}
+    return {**_answered(rendered), "message": one_line(error)}
+
+
+def _answered(rendered: html.Rendered) -> dict[str, Any]:
+    # The summary is the headline as plain text: the Compare pages and screen readers take
+    # it as data (set as text, never parsed), not by looking for the headline's markup.
+    summary = unescape(rendered.headline)
+    return {"ok": True, "html": rendered.markup, "summary": summary, "errors": {}, "message": ""}
 
 
 def _refused(errors: dict[str, str]) -> dict[str, Any]:
-    return {"ok": False, "html": "", "errors": errors, "message": ""}
+    return {"ok": False, "html": "", "summary": "", "errors": errors, "message": ""}
 
 
 def handle(name: str, inputs: Mapping[str, Any], base: str = "") -> dict[str, Any]:
@@ -49,23 +57,23 @@ def handle(name: str, inputs: Mapping[str, Any], base: str = "") -> dict[str, An
     if not _BASE.fullmatch(base):
         base = ""  # only the page's own relative root: no "javascript:" or other host
     if calculator is None:
-        return {"ok": False, "html": "", "errors": {}, "message": f"Unknown calculator {name!r}."}
+        return {**_refused({}), "message": f"Unknown calculator {name!r}."}
     filled = {field.name: field.initial for field in calculator.fields}
     filled.update({key: value for key, value in inputs.items() if isinstance(key, str)})
     try:
         request = calculator.request.from_inputs(filled)
         result = calculator.run(request)
-        markup = calculator.render(result.payload, request, base)
+        rendered = calculator.render(result.payload, request, base)
     except InputErrors as error:
         return _refused(error.errors)
     except NotDefined as error:
         return _undefined(error, base)
     except (RulesError, DiceError) as error:
         return _refused({calculator.primary: one_line(error)})
-    return {"ok": True, "html": markup, "errors": {}, "message": "", "data": result.payload}
+    return {**_answered(rendered), "data": result.payload}
 
 
-_MALFORMED = {"ok": False, "html": "", "errors": {}, "message": "The request was malformed."}
+_MALFORMED = {**_refused({}), "message": "The request was malformed."}
 
 
 def handle_json(request: str) -> str:

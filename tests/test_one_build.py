@@ -119,10 +119,11 @@ def second_build(tmp_path: Path) -> Path:
     (clone / "build").mkdir()
     shutil.copy(ROOT / "build" / "sw-template.js", clone / "build" / "sw-template.js")
     render = clone / "rules_core" / "calculators" / "html.py"
-    headline = """return f'<div class="calc-headline">{" · ".join(parts)}</div>'"""
+    headline = """return f'<div class="calc-headline">{self.headline}</div>{self.body}'"""
     text = render.read_text("utf-8")
     assert headline in text, "the headline moved: mark the answers elsewhere"
-    render.write_text(text.replace(headline, headline.replace("parts)}", f"parts)}} {MARKER}")))
+    marked = headline.replace("{self.headline}", f"{{self.headline}} {MARKER}")
+    render.write_text(text.replace(headline, marked))
     bundle(clone / "build" / "pyodide", project=clone)
     build(clone / "built", cwd=clone)
     return clone / "built"

@@ -153,7 +153,7 @@ def test_placeholders_are_expanded_and_unknown_ones_fail() -> None:
 )
 def test_handle_json_never_raises(request_text: str) -> None:
     response = json.loads(handle_json(request_text))
-    assert set(response) == {"ok", "html", "errors", "message"}
+    assert set(response) == {"ok", "html", "summary", "errors", "message"}
     assert isinstance(response["ok"], bool)
 
 
@@ -208,9 +208,10 @@ def test_the_attack_breakdown_is_shown_when_the_payload_has_one() -> None:
 
     request = AttackRequest(system="orcus", bonus=7, defense=18)
     payload = handle("attack", {"system": "orcus", "bonus": "7", "defense": "18"})["data"]
-    assert "Combat advantage" not in render(payload, request, "")
+    assert "Combat advantage" not in render(payload, request, "").markup
     payload["breakdown"] = [["Attack bonus", 7], ["Combat advantage", 2], ["Prone", -2]]
-    assert "Attack bonus +7, Combat advantage +2, Prone −2 = +7" in render(payload, request, "")
+    shown = render(payload, request, "").markup
+    assert "Attack bonus +7, Combat advantage +2, Prone −2 = +7" in shown
 
 
 # ------------------------------------------------------------------ the form
@@ -310,3 +311,23 @@ def test_a_widget_the_page_heading_names_has_no_heading_of_its_own() -> None:
     assert "<h2" not in named and f'aria-label="{title}"' in named
     other = expand_calculators("# Several calculators\n\n[[calculator:attack]]\n", "../")
     assert f'<h2 id="attack-title">{title}</h2>' in other
+
+
+@pytest.mark.parametrize("name", list(CALCULATORS))
+def test_every_answer_carries_its_summary_as_data(name: str) -> None:
+    """Compare pages and screen readers take the summary, never the headline's markup."""
+    from html import unescape
+
+    from rules_core.systems import system_slugs
+
+    for slug in system_slugs():
+        response = handle(name, {"system": slug})
+        assert response["ok"], response
+        assert response["summary"].strip(), (name, slug)
+        assert "<" not in response["summary"]
+        opening = '<div class="calc-headline">'
+        assert response["html"].startswith(opening), (name, slug)
+        shown = response["html"][len(opening) : response["html"].index("</div>")]
+        assert unescape(shown) == response["summary"], (name, slug)
+    refused = handle(name, {CALCULATORS[name].primary: "not a value"})
+    assert refused["ok"] is False and refused["summary"] == ""

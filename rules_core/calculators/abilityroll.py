@@ -49,7 +49,7 @@ def run(request: AbilityRollRequest) -> Answer:
     return sourced(payload, text, sources)
 
 
-def render(payload: html.Payload, request: Any, base: str) -> str:
+def render(payload: html.Payload, request: Any, base: str) -> html.Rendered:
     figures = html.rows(
         [
             ("Roll", escape(payload["expression"])),
@@ -62,11 +62,9 @@ def render(payload: html.Payload, request: Any, base: str) -> str:
         label="Score",
         caption=f"Chance of each score rolled with {payload['expression']}",
     )
-    return (
-        html.headline(top, escape(payload["expression"]))
-        + figures
-        + chart
-        + html.sources(payload, base)
+    return html.Rendered(
+        html.headline(top, escape(payload["expression"])),
+        figures + chart + html.sources(payload, base),
     )
 
 

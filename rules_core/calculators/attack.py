@@ -256,7 +256,7 @@ def attack_curve(request: AttackRequest) -> list[tuple[int, str]]:
     ]
 
 
-def render(payload: html.Payload, request: AttackRequest, base: str) -> str:
+def render(payload: html.Payload, request: AttackRequest, base: str) -> html.Rendered:
     modifier_text = html.signed(payload["attack_modifier"])
     rows = [("Roll", f"{escape(payload['roll'])} {modifier_text} vs {payload['defense']}")]
     if payload.get("breakdown"):
@@ -289,7 +289,7 @@ def render(payload: html.Payload, request: AttackRequest, base: str) -> str:
         label="Defense",
         highlight=payload["defense"],
     )
-    return html.headline(*top) + html.rows(rows) + chart + html.sources(payload, base)
+    return html.Rendered(html.headline(*top), html.rows(rows) + chart + html.sources(payload, base))
 
 
 CALCULATOR = Calculator(AttackRequest, run, render, about=__doc__ or "")

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
+from rules_core.calculators.html import Rendered
 from rules_core.fields import Field
 from rules_core.requests import Request
 from rules_core.systems import Sources, System, get_system, system_slugs
@@ -53,7 +54,7 @@ class Calculator:
 
     request: type[Request]
     run: Callable[[Any], Answer]
-    render: Callable[[dict[str, Any], Any, str], str]
+    render: Callable[[dict[str, Any], Any, str], Rendered]
     about: str = ""  # its module's docstring: the first paragraph is the command's help
 
     @property

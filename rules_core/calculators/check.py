@@ -332,7 +332,7 @@ def _difficulties(payload: html.Payload) -> str:
     )
 
 
-def render(payload: html.Payload, request: Any, base: str) -> str:
+def render(payload: html.Payload, request: Any, base: str) -> html.Rendered:
     kind = payload["kind"]
     if kind == "contest":
         rows = [
@@ -347,7 +347,7 @@ def render(payload: html.Payload, request: Any, base: str) -> str:
             f"Tie {html.percent(payload['tie'])}",
             f"Lose {html.percent(payload['lose'])}",
         )
-        return top + html.rows(rows) + tie + html.sources(payload, base)
+        return html.Rendered(top, html.rows(rows) + tie + html.sources(payload, base))
     if kind == "group":
         members = payload["members"]
         rows = [
@@ -359,7 +359,7 @@ def render(payload: html.Payload, request: Any, base: str) -> str:
             ),
         ]
         top = html.headline(f"Group succeeds {html.percent(payload['success'])}")
-        return top + html.rows(rows) + html.sources(payload, base)
+        return html.Rendered(top, html.rows(rows) + html.sources(payload, base))
     bonus = f", {html.breakdown(payload['breakdown'])}" if payload.get("breakdown") else ""
     rows = [
         ("Roll", f"{escape(payload['roll'])}{bonus} vs {payload['target']}"),
@@ -384,8 +384,8 @@ def render(payload: html.Payload, request: Any, base: str) -> str:
             )
             top.append(f"In {payload['rounds']} rounds {html.percent(payload['at_least_one'])}")
         rows.append(("Expected rounds until a success", html.rounds(payload["expected_rounds"])))
-    return (
-        html.headline(*top) + html.rows(rows) + _difficulties(payload) + html.sources(payload, base)
+    return html.Rendered(
+        html.headline(*top), html.rows(rows) + _difficulties(payload) + html.sources(payload, base)
     )
 
 

@@ -113,9 +113,9 @@ def run(request: DamageRequest) -> Answer:
     return sourced(payload, text, result.sources)
 
 
-def render(payload: html.Payload, request: DamageRequest, base: str) -> str:
+def render(payload: html.Payload, request: DamageRequest, base: str) -> html.Rendered:
     parts, body = html.distribution(payload, request.hp)
-    return html.headline(*parts) + body + html.sources(payload, base)
+    return html.Rendered(html.headline(*parts), body + html.sources(payload, base))
 
 
 CALCULATOR = Calculator(DamageRequest, run, render, about=__doc__ or "")

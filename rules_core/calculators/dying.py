@@ -149,7 +149,7 @@ def run(request: DyingRequest) -> Answer:
     return sourced(payload, text, result.sources)
 
 
-def render(payload: html.Payload, request: Any, base: str) -> str:
+def render(payload: html.Payload, request: Any, base: str) -> html.Rendered:
     overall = payload["overall"]
     rows = [
         (
@@ -192,7 +192,7 @@ def render(payload: html.Payload, request: Any, base: str) -> str:
         f'<p>One save:</p><ul class="calc-outcomes">{one_save}</ul>'
         f'<p>How it ends:</p><ul class="calc-outcomes">{endings}</ul>'
     )
-    return top + html.rows(rows) + table + lists + html.sources(payload, base)
+    return html.Rendered(top, html.rows(rows) + table + lists + html.sources(payload, base))
 
 
 CALCULATOR = Calculator(DyingRequest, run, render, about=__doc__ or "")

@@ -181,7 +181,7 @@ def run(request: EncounterRequest) -> Answer:
     return sourced(payload, text, result.sources)
 
 
-def render(payload: html.Payload, request: Any, base: str) -> str:
+def render(payload: html.Payload, request: Any, base: str) -> html.Rendered:
     share = html.percent(payload["share"])
     rows = [
         (
@@ -198,7 +198,7 @@ def render(payload: html.Payload, request: Any, base: str) -> str:
     )
     listed = f'<ul class="calc-monsters">{lines}</ul>' if lines else ""
     top = html.headline(f"Budget {share}", f"{payload['total_xp']:,} of {payload['budget']:,} XP")
-    return top + html.rows(rows) + listed + html.sources(payload, base)
+    return html.Rendered(top, html.rows(rows) + listed + html.sources(payload, base))
 
 
 CALCULATOR = Calculator(EncounterRequest, run, render, about=__doc__ or "")

@@ -6,6 +6,7 @@ answers and the site root; every value that came from a user is escaped.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from fractions import Fraction
 from html import escape
 from typing import Any
@@ -45,7 +46,20 @@ def signed(value: int) -> str:
 
 def headline(*parts: str) -> str:
     """The main answer in one short line; parts are markup already escaped."""
-    return f'<div class="calc-headline">{" · ".join(parts)}</div>'
+    return " · ".join(parts)
+
+
+@dataclass(frozen=True)
+class Rendered:
+    """A calculator's answer as a page shows it: the headline (one short line of escaped
+    text, given on its own to the Compare pages and to screen readers) and the rest."""
+
+    headline: str
+    body: str
+
+    @property
+    def markup(self) -> str:
+        return f'<div class="calc-headline">{self.headline}</div>{self.body}'
 
 
 def rows(pairs: list[tuple[str, str]]) -> str:

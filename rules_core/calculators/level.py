@@ -68,7 +68,7 @@ def run(request: LevelRequest) -> Answer:
     return sourced(payload, text, result.sources)
 
 
-def render(payload: html.Payload, request: Any, base: str) -> str:
+def render(payload: html.Payload, request: Any, base: str) -> html.Rendered:
     following = (
         f"{payload['xp_for_next_level']:,} XP ({payload['xp_needed']:,} to go)"
         if payload["xp_for_next_level"] is not None
@@ -88,7 +88,7 @@ def render(payload: html.Payload, request: Any, base: str) -> str:
     top = html.headline(
         f"Level {payload['level']}", f"bonus {html.signed(payload['level_bonus'])}", f"{tier} tier"
     )
-    return top + figures + html.sources(payload, base)
+    return html.Rendered(top, figures + html.sources(payload, base))
 
 
 CALCULATOR = Calculator(LevelRequest, run, render, about=__doc__ or "")

@@ -51,14 +51,13 @@ def run(request: ModifierRequest) -> Answer:
     return sourced(payload, text, result.sources)
 
 
-def render(payload: html.Payload, request: Any, base: str) -> str:
+def render(payload: html.Payload, request: Any, base: str) -> html.Rendered:
     figures = html.rows(
         [("Score", str(payload["score"])), ("Modifier", html.signed(payload["modifier"]))]
     )
-    return (
-        html.headline(f"Modifier {html.signed(payload['modifier'])}", f"score {payload['score']}")
-        + figures
-        + html.sources(payload, base)
+    return html.Rendered(
+        html.headline(f"Modifier {html.signed(payload['modifier'])}", f"score {payload['score']}"),
+        figures + html.sources(payload, base),
     )
 
 

@@ -79,7 +79,7 @@ def run(request: PointBuyRequest) -> Answer:
     return sourced(payload, text, result.sources)
 
 
-def render(payload: html.Payload, request: Any, base: str) -> str:
+def render(payload: html.Payload, request: Any, base: str) -> html.Rendered:
     verdict = "Valid" if payload["valid"] else "Not valid"
     figures = html.rows(
         [
@@ -93,7 +93,7 @@ def render(payload: html.Payload, request: Any, base: str) -> str:
     top = html.headline(
         f"Cost {payload['cost']} of {payload['budget']}", f"{payload['remaining']} left", verdict
     )
-    return top + figures + listed + html.sources(payload, base)
+    return html.Rendered(top, figures + listed + html.sources(payload, base))
 
 
 CALCULATOR = Calculator(PointBuyRequest, run, render, about=__doc__ or "")

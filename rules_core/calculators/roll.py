@@ -77,7 +77,7 @@ def _dice_rolled(expression: str, dice: list[list[int]]) -> str:
     return f'<ul class="calc-dice">{"".join(groups)}</ul>'
 
 
-def render(payload: html.Payload, request: RollRequest, base: str) -> str:
+def render(payload: html.Payload, request: RollRequest, base: str) -> html.Rendered:
     distribution = parse_dice(payload["expression"], weapon_die=request.weapon).distribution()
     odds = {
         "expression": payload["expression"],
@@ -95,7 +95,7 @@ def render(payload: html.Payload, request: RollRequest, base: str) -> str:
             f'<p class="calc-rolled">Rolled <strong>{payload["total"]}</strong></p>'
             + _dice_rolled(payload["expression"], payload["dice"])
         )
-    return html.headline(*parts) + rolled + body
+    return html.Rendered(html.headline(*parts), rolled + body)
 
 
 CALCULATOR = Calculator(RollRequest, run, render, about=__doc__ or "")

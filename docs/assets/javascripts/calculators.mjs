@@ -199,9 +199,8 @@ class Calculator {
       // the live answer is the same markup as the built one it replaces.
       for (const link of result.querySelectorAll("a[href]")) link.href = link.href;
       this.shownHtml = response.html;
-      // Said once, in short, by screen readers: the headline, not the whole result.
-      const summary = result.querySelector(".calc-headline, .calc-undefined");
-      section.querySelector(".calc-announce").textContent = summary ? summary.textContent : "";
+      // Said once, in short, by screen readers: the answer's summary, not the whole result.
+      section.querySelector(".calc-announce").textContent = response.summary ?? "";
     }
     this.shownKey = key;
     this.markPending(); // the form as it is now: it may have moved on since the request
@@ -360,8 +359,8 @@ class Comparison {
           if (message) status.textContent = message;
           answer.classList.add("calc-result--stale"); // the last good answer stays
         } else {
+          answer.textContent = response.summary; // the short answer, as data
           const parsed = new DOMParser().parseFromString(response.html, "text/html");
-          fillAnswer(answer, parsed);
           const system = answer.dataset.system;
           const link = this.links.get(system);
           if (link) {
@@ -381,13 +380,6 @@ class Comparison {
       });
     }
   }
-}
-
-function fillAnswer(answer, parsed) {
-  // The short answer of the calculator's result (its headline, or the message of a
-  // system that lacks the rule), in the row of its system.
-  const short = parsed.querySelector(".calc-headline, .calc-undefined p");
-  if (short) answer.replaceChildren(...[...short.childNodes].map((node) => document.adoptNode(node)));
 }
 
 function fillNotes(system, parsed, before) {
