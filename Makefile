@@ -29,8 +29,8 @@ setup: $(VENV)/.installed data node_modules/.package-lock.json $(PYODIDE_BUNDLE)
 		$(SW_TEMPLATE)
 
 # System rules are data in content/; the rules core reads them compiled to JSON.
-$(RULES_DATA): $(VENV)/.installed $(CONTENT) hooks/rules_data.py
-	$(PY) -m hooks.rules_data $@
+$(RULES_DATA): $(VENV)/.installed $(CONTENT) hooks/content/rules_data.py
+	$(PY) -m hooks.content.rules_data $@
 
 data: $(RULES_DATA)
 
@@ -45,18 +45,18 @@ node_modules/.package-lock.json: package-lock.json package.json
 
 # Pyodide's runtime files and the compiled rules_core wheel, served as the indexURL.
 $(PYODIDE_BUNDLE)/pyodide-lock.json: $(VENV)/.installed node_modules/.package-lock.json $(RULES_DATA) \
-		$(RULES_CORE_SOURCES) pyproject.toml hooks/pyodide_bundle.py
-	$(PY) -m hooks.pyodide_bundle $(PYODIDE_BUNDLE)
+		$(RULES_CORE_SOURCES) pyproject.toml hooks/package/pyodide_bundle.py
+	$(PY) -m hooks.package.pyodide_bundle $(PYODIDE_BUNDLE)
 
 # The service worker, minified once; each build fills in its file list.
-$(SW_TEMPLATE): node_modules/.package-lock.json hooks/service_worker.mjs \
-		hooks/service_worker_template.mjs
-	node hooks/service_worker.mjs bundle $@
+$(SW_TEMPLATE): node_modules/.package-lock.json hooks/package/service_worker.mjs \
+		hooks/package/service_worker_template.mjs
+	node hooks/package/service_worker.mjs bundle $@
 
-# The build ends with sw.js (hooks/offline.py); the zip is the whole site to download.
+# The build ends with sw.js (hooks/package/offline.py); the zip is the whole site to download.
 build: setup
 	$(VENV)/bin/mkdocs build --strict --site-dir site
-	$(PY) -m hooks.offline site dist/open-rules-reference-site.zip
+	$(PY) -m hooks.package.offline site dist/open-rules-reference-site.zip
 
 serve: setup
 	$(VENV)/bin/mkdocs serve --dev-addr 127.0.0.1:8000

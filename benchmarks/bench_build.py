@@ -26,9 +26,9 @@ import yaml
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from hooks.calculators import expand_calculators  # noqa: E402
-from hooks.content import load_content  # noqa: E402
-from hooks.site import expand_systems_table, navigation, render_site  # noqa: E402
+from hooks.content.loader import load_content  # noqa: E402
+from hooks.pages.calculators import expand_calculators  # noqa: E402
+from hooks.pages.site import expand_systems_table, navigation, render_site  # noqa: E402
 
 REPEATS = 3
 SCALES = {10: 2, 30: 1}  # copies of the content: builds to take the best of
@@ -120,7 +120,7 @@ def replicated_project(target: Path, copies: int) -> None:
     )
     # The rules core's compiled data, as `make data` writes it before the build.
     subprocess.run(
-        [sys.executable, "-m", "hooks.rules_data", "rules_core/data/systems.json"],
+        [sys.executable, "-m", "hooks.content.rules_data", "rules_core/data/systems.json"],
         cwd=target,
         check=True,
     )

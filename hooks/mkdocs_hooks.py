@@ -1,7 +1,7 @@
 """MkDocs hooks: load the content, add the generated pages, point "edit" at content/.
 
-Thin on purpose: the work happens in plain functions of `hooks.content` and
-`hooks.site`, which the tests call without MkDocs.
+Thin on purpose: the work happens in plain functions of `hooks.content.loader` and
+`hooks.pages.site`, which the tests call without MkDocs.
 """
 
 from __future__ import annotations
@@ -18,26 +18,26 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from hooks.a11y import label_search_dialog  # noqa: E402
-from hooks.calculators import (  # noqa: E402
+from hooks.content.loader import System  # noqa: E402
+from hooks.content.yaml_lines import ContentError  # noqa: E402
+from hooks.package.offline import OfflineError, add_app_links, finish_site  # noqa: E402
+from hooks.package.pyodide_bundle import bundle_files, bundle_id  # noqa: E402
+from hooks.pages.calculators import (  # noqa: E402
     add_page_assets,
     expand_calculators,
 )
-from hooks.content import System  # noqa: E402
-from hooks.csp import add_content_security_policy, allow_added_scripts, theme_scripts  # noqa: E402
-from hooks.offline import OfflineError, add_app_links, finish_site  # noqa: E402
-from hooks.pages import generate  # noqa: E402
-from hooks.pyodide_bundle import bundle_files, bundle_id  # noqa: E402
-from hooks.sanitize import clean  # noqa: E402
-from hooks.search_scopes import write_scopes  # noqa: E402
-from hooks.site import (  # noqa: E402
+from hooks.pages.generate import generate  # noqa: E402
+from hooks.pages.site import (  # noqa: E402
     describe,
     edit_source,
     expand_systems_table,
     site_root,
     write_robots,
 )
-from hooks.yaml_lines import ContentError  # noqa: E402
+from hooks.postprocess.a11y import label_search_dialog  # noqa: E402
+from hooks.postprocess.csp import add_content_security_policy, allow_added_scripts, theme_scripts  # noqa: E402
+from hooks.postprocess.sanitize import clean  # noqa: E402
+from hooks.postprocess.search_scopes import write_scopes  # noqa: E402
 
 PYODIDE_BUNDLE = ROOT / "build" / "pyodide"
 log = logging.getLogger("mkdocs.hooks")

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, Route, expect, sync_playwright
 
-from hooks.calculators import calculator_pages
+from hooks.pages.calculators import calculator_pages
 from rules_core.calculators import CALCULATORS
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -22,7 +22,7 @@ import pytest
 from conftest import CALCULATOR_PAGES, ROOT, wait_live
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 
-from hooks.a11y import label_search_dialog
+from hooks.postprocess.a11y import label_search_dialog
 from rules_core.systems import system_slugs
 
 AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"

@@ -129,7 +129,7 @@ def test_fields_show_where_the_rules_data_defines_them(
 
 
 def test_the_death_save_options_come_from_the_rules_data() -> None:
-    from hooks.calculators import render_form
+    from hooks.pages.calculators import render_form
 
     form = render_form("dying")
     for slug in SYSTEMS:

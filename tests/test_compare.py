@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from hooks.compare import load_compare, render_compare, section_text
-from hooks.content import load_content
-from hooks.yaml_lines import ContentError
+from hooks.content.loader import load_content
+from hooks.content.yaml_lines import ContentError
+from hooks.pages.compare import load_compare, render_compare, section_text
 from rules_core.web import handle
 
 ROOT = Path(__file__).resolve().parent.parent

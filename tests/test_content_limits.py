@@ -17,8 +17,8 @@ from pathlib import Path
 
 import pytest
 
-from hooks.content import load_content, load_system
-from hooks.yaml_lines import MAX_FILE_BYTES, MAX_YAML_DEPTH, ContentError, load_yaml
+from hooks.content.loader import load_content, load_system
+from hooks.content.yaml_lines import MAX_FILE_BYTES, MAX_YAML_DEPTH, ContentError, load_yaml
 from tests.test_hooks_content import COMBAT_MD, SYSTEM_YML, make_system
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from hooks.content import load_content
-from hooks.yaml_lines import ContentError
+from hooks.content.loader import load_content
+from hooks.content.yaml_lines import ContentError
 from tests.test_hooks_content import COMBAT_MD, GLOSSARY_YML, TABLE_YML, make_system
 
 # (payload, a word the message must hold to say what is wrong)

@@ -9,17 +9,17 @@ from pathlib import Path
 
 import pytest
 
-from hooks.content import load_content
-from hooks.content_tables import Table, TableCalculator
-from hooks.dice_chips import (
+from hooks.content.loader import load_content
+from hooks.content.tables import Table, TableCalculator
+from hooks.content.yaml_lines import ContentError
+from hooks.pages.dice_chips import (
     calculator_for,
     calculator_pages,
     chip_link,
     find_dice,
     sentence_around,
 )
-from hooks.tables import render_table
-from hooks.yaml_lines import ContentError
+from hooks.pages.tables import render_table
 from rules_core.dice import parse
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -49,7 +49,7 @@ def test_a_clone_passes_the_build_and_coverage_tests(tmp_path: Path) -> None:
     env["NO_MKDOCS_2_WARNING"] = "1"
     # `make data`, with this checkout's interpreter.
     subprocess.run(
-        [sys.executable, "-m", "hooks.rules_data", "rules_core/data/systems.json"],
+        [sys.executable, "-m", "hooks.content.rules_data", "rules_core/data/systems.json"],
         cwd=clone,
         check=True,
         env=env,

@@ -7,8 +7,8 @@ from pathlib import Path
 import pytest
 import yaml
 
-from hooks.content import load_content, load_system
-from hooks.yaml_lines import ContentError
+from hooks.content.loader import load_content, load_system
+from hooks.content.yaml_lines import ContentError
 
 SYSTEM_YML = """\
 title: Test System

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from hooks.linker import LinkTarget, TermMatcher, link_terms
+from hooks.pages.linker import LinkTarget, TermMatcher, link_terms
 
 COVER = LinkTarget("Cover", "combat.md#cover", 'Harder to "hit".', "combat", "cover")
 ADVANTAGE = LinkTarget(

@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from hooks.content import load_content
-from hooks.content_tables import Erratum, Table
-from hooks.tables import check_table, render_table
-from hooks.yaml_lines import ContentError
+from hooks.content.loader import load_content
+from hooks.content.tables import Erratum, Table
+from hooks.content.yaml_lines import ContentError
+from hooks.pages.tables import check_table, render_table
 
 
 def table(columns, rows, check=None, errata=()) -> Table:

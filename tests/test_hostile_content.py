@@ -24,7 +24,7 @@ import yaml
 from conftest import serve
 from playwright.sync_api import Browser
 
-from hooks.sanitize import clean
+from hooks.postprocess.sanitize import clean
 
 pytestmark = pytest.mark.site  # each test here builds the site or a copy of the project
 
@@ -106,7 +106,7 @@ def hostile_site(tmp_path_factory) -> tuple[Path, dict[str, str]]:
     )
     pages = poison(clone / "content")
     subprocess.run(
-        [sys.executable, "-m", "hooks.rules_data", "rules_core/data/systems.json"],
+        [sys.executable, "-m", "hooks.content.rules_data", "rules_core/data/systems.json"],
         cwd=clone,
         check=True,
     )

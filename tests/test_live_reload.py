@@ -20,7 +20,7 @@ import pytest
 from conftest import ROOT
 from playwright.sync_api import Browser, expect
 
-from hooks.yaml_lines import load_yaml
+from hooks.content.yaml_lines import load_yaml
 
 pytestmark = pytest.mark.site  # each test here builds the site or a copy of the project
 

@@ -133,7 +133,10 @@ def project(tmp_path_factory) -> Path:
     # What `make serve` does before building, with this checkout's installed parts.
     (clone / "node_modules").symlink_to(ROOT / "node_modules")
     shutil.copytree(ROOT / "build", clone / "build")
-    _run([sys.executable, "-m", "hooks.rules_data", "rules_core/data/systems.json"], clone)
+    _run(
+        [sys.executable, "-m", "hooks.content.rules_data", "rules_core/data/systems.json"],
+        clone,
+    )
     _run([sys.executable, "-m", "mkdocs", "build", "--strict", "--quiet"], clone)
     return clone
 

@@ -33,7 +33,7 @@ import yaml
 from conftest import ARTIFACTS, CHROMIUM, LAUNCH_ARGS, Watched, figure, serve, wait_live
 from playwright.sync_api import Browser, Page, expect
 
-from hooks.offline import (
+from hooks.package.offline import (
     THEME_COLOR,
     OfflineError,
     add_app_links,
@@ -42,8 +42,8 @@ from hooks.offline import (
     write_service_worker,
     write_zip,
 )
-from hooks.pyodide_bundle import bundle_files, bundle_id
-from hooks.site import site_root
+from hooks.package.pyodide_bundle import bundle_files, bundle_id
+from hooks.pages.site import site_root
 
 ROOT = Path(__file__).resolve().parent.parent
 PYTHON = "/assets/pyodide/"
@@ -52,7 +52,7 @@ OTHER_SYSTEM_PAGE = "into-the-unknown/conditions/"
 
 
 def sw_manifest(service_worker: str) -> dict:
-    """The manifest hooks/offline.py wrote into sw.js."""
+    """The manifest hooks/package/offline.py wrote into sw.js."""
     start = service_worker.index('{"fallback"')
     return json.JSONDecoder().raw_decode(service_worker, start)[0]
 

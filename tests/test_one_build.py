@@ -19,8 +19,8 @@ from pathlib import Path
 import pytest
 import yaml
 
-from hooks.pyodide_bundle import bundle, bundle_id
-from hooks.rules_data import compile_all
+from hooks.content.rules_data import compile_all
+from hooks.package.pyodide_bundle import bundle, bundle_id
 
 pytestmark = pytest.mark.site  # each test here builds the site or a copy of the project
 

@@ -1,4 +1,4 @@
-"""`python -m hooks.pages OUT`: the site's Markdown for any generator, without MkDocs."""
+"""`python -m hooks.pages.generate OUT`: the site's Markdown for any generator, without MkDocs."""
 
 from __future__ import annotations
 
@@ -19,7 +19,7 @@ SLUGS = yaml.safe_load((ROOT / "content" / "systems.yml").read_text(encoding="ut
 def written(tmp_path_factory: pytest.TempPathFactory) -> Path:
     out = tmp_path_factory.mktemp("pages") / "docs"
     result = subprocess.run(
-        [sys.executable, "-m", "hooks.pages", str(out)],
+        [sys.executable, "-m", "hooks.pages.generate", str(out)],
         cwd=ROOT,
         capture_output=True,
         text=True,

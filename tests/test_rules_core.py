@@ -46,8 +46,8 @@ def test_orcus_cumulative_xp_is_the_running_sum_of_the_steps() -> None:
 def test_3d6_averages_table_reproduced_with_the_misprint_reported() -> None:
     table = DICE3.rules  # the averages table is not a rule; read it from the compiled page data
     del table
-    from hooks.content import load_content  # the table lives in content/, like every table
-    from hooks.tables import check_table
+    from hooks.content.loader import load_content  # the table lives in content/, like every table
+    from hooks.pages.tables import check_table
 
     systems = load_content(__import__("pathlib").Path(__file__).resolve().parent.parent / "content")
     averages = systems["3d6-combat"].tables["damage-averages"]

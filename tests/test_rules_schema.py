@@ -1,4 +1,4 @@
-"""`rules.yml` is checked against hooks/rules_schema.py at `make data`: each wrong value
+"""`rules.yml` is checked against hooks/content/rules_schema.py at `make data`: each wrong value
 stops the compile with its file, line and fix, before the rules core reads it."""
 
 from __future__ import annotations
@@ -9,10 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from hooks.content import load_content, load_system
-from hooks.rules_data import compile_all, compile_system, main
-from hooks.rules_schema import RULES, Integer, Section
-from hooks.yaml_lines import ContentError
+from hooks.content.loader import load_content, load_system
+from hooks.content.rules_data import compile_all, compile_system, main
+from hooks.content.rules_schema import RULES, Integer, Section
+from hooks.content.yaml_lines import ContentError
 from tests.test_hooks_content import make_system
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -102,7 +102,7 @@ BROKEN = [
     ("budget_rank: standard", "budget_rank: elite", ["no key of 'ranks'"]),
     ("  critical:\n    from", "  critcal:\n    from", ["unknown key 'critcal'", "'critical'"]),
     ("point_buy:", "pointbuy:", ["unknown key 'pointbuy' in rules.yml", "'point_buy'"]),
-    ("not_defined:", "spells:", ["unknown key 'spells'", "hooks/rules_schema.py"]),
+    ("not_defined:", "spells:", ["unknown key 'spells'", "hooks/content/rules_schema.py"]),
     ("  count: 6\n", "", ["'point_buy' is missing the key 'count'"]),
     ("  cite: [combat#cover]\n\npoint", "\npoint", ["missing the key 'cite'"]),
     ("scores: [10, 13]\n  cite: [combat#cover]", "scores: [10, 13]\n  cite: [combat#cuver]",
@@ -193,7 +193,7 @@ def test_a_quoted_number_in_any_real_rules_file_stops_make_data(
         index = next(i for i, line in enumerate(lines) if number.match(line))
         lines[index] = number.sub(r'\1"abc"', lines[index])
         path.write_text("\n".join(lines), encoding="utf-8")
-        monkeypatch.setattr("hooks.rules_data.ROOT", tmp_path)
+        monkeypatch.setattr("hooks.content.rules_data.ROOT", tmp_path)
         assert main([str(tmp_path / "systems.json")]) == 1
         message = capsys.readouterr().err.strip()
         assert message.startswith(f"content error: {path}:{index + 1}: "), message
@@ -236,9 +236,9 @@ def test_saves_and_death_saves_are_checked_too(
 
 
 def test_the_readme_lists_every_key_of_the_schema() -> None:
-    from hooks.rules_schema import README, documented
+    from hooks.content.rules_schema import README, documented
 
     text = README.read_text(encoding="utf-8")
-    assert text == documented(text), "run `.venv/bin/python -m hooks.rules_schema`"
+    assert text == documented(text), "run `.venv/bin/python -m hooks.content.rules_schema`"
     for section in (name.removesuffix("?") for name in RULES.fields):
         assert f"| `{section}` |" in text

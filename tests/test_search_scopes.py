@@ -8,7 +8,7 @@ from pathlib import Path
 
 import yaml
 
-from hooks.search_scopes import split_index
+from hooks.postprocess.search_scopes import split_index
 
 ROOT = Path(__file__).resolve().parent.parent
 SLUGS = yaml.safe_load((ROOT / "content" / "systems.yml").read_text(encoding="utf-8"))["systems"]

@@ -1,6 +1,6 @@
 """Security: the Content-Security-Policy of every page, and hostile input in the browser.
 
-* `hooks.csp` on its own: where the policy goes and which inline scripts it admits.
+* `hooks.postprocess.csp` on its own: where the policy goes and which inline scripts it admits.
 * Every page the site serves (the sitemap and the 404 page): the policy is the first
   element of its head, has exactly the expected directives, and lists the hash of each
   inline script the page runs; no page has an inline event handler, a `javascript:` URL,
@@ -22,7 +22,7 @@ import pytest
 from conftest import CALCULATOR_PAGES, Watched, serve, wait_live
 from playwright.sync_api import Browser, Page, expect
 
-from hooks.csp import (
+from hooks.postprocess.csp import (
     add_content_security_policy,
     allow_added_scripts,
     content_security_policy,
@@ -62,7 +62,7 @@ def directives(policy: str) -> dict[str, list[str]]:
     return parsed
 
 
-# ------------------------------------------------------------------------ hooks.csp
+# ------------------------------------------------------------------------ hooks.postprocess.csp
 
 PAGE = """<!doctype html>
 <html lang="en">
@@ -202,7 +202,7 @@ def test_every_page_has_the_policy_first_with_its_script_hashes(site_pages) -> N
             and attributes.get("type", "").strip().lower() in JAVASCRIPT_TYPES
         ]
         assert inline, f"{path}: Material's own inline scripts are expected"
-        # Computed here with hashlib on what the HTML parser saw, not with hooks.csp's regex.
+        # Computed here with hashlib on what the HTML parser saw, not with the hooks' regex.
         assert sorted(set(script_src[1:-1])) == sorted({script_hash(t) for t in inline}), path
         assert 0 <= body.find(b"<meta charset") < 1024, f"{path}: charset past 1024 bytes"
 

@@ -13,8 +13,8 @@ from urllib.parse import parse_qs, unquote, urlsplit
 import pytest
 import yaml
 
-from hooks.content import load_content
-from hooks.site import write_robots
+from hooks.content.loader import load_content
+from hooks.pages.site import write_robots
 from rules_core.dice import parse
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from hooks.calculators import expand_calculators, render_calculator, render_form
+from hooks.pages.calculators import expand_calculators, render_calculator, render_form
 from rules_core.calculators import CALCULATORS
 from rules_core.cli import main
 from rules_core.web import handle, handle_json

@@ -17,7 +17,7 @@ export function connect(page) {
   // calculator-boot.js, in the head of a calculator page opened directly, has usually
   // started the worker already; after an instant navigation this module starts it.
   const booted = window.rulesCoreWorker;
-  // Each widget names its build's Python bundle (hooks/calculators.py): the worker's name.
+  // Each widget names its build's Python bundle (hooks/pages/calculators.py): the worker's name.
   const name = page.querySelector(".calc[data-bundle]")?.dataset.bundle ?? "";
   worker =
     booted?.worker ??

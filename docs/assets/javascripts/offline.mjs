@@ -1,5 +1,5 @@
 // Offline: registers the service worker the build writes at the site root (sw.js, from
-// hooks/service_worker_template.mjs), on every page at once, and shows in the footer
+// hooks/package/service_worker_template.mjs), on every page at once, and shows in the footer
 // what it holds, counted from its caches: "Every page and the search are stored for
 // offline use" once the whole reading site is kept (fetched in the background after the
 // first page), and a button that stores the calculators' Python ahead of time (its size

@@ -1,5 +1,5 @@
-// Previews in place for the glossary links (class term-link, hooks/linker.py) and the dice
-// chips (class dice-chip, hooks/dice_chips.py). A tap, a pen or the keyboard (Enter)
+// Previews in place for the glossary links (class term-link, hooks/pages/linker.py) and the dice
+// chips (class dice-chip, hooks/pages/dice_chips.py). A tap, a pen or the keyboard (Enter)
 // opens a small panel under the word instead of leaving the page: the definition and
 // "Go to the rule"; for dice, the minimum, average and maximum the rules core computed
 // at build time (data-min, data-mean, data-max), a Roll button and the calculator that

@@ -5,7 +5,7 @@
 //    "/orcus/combat/", rather than a guessed localhost address. Material parses each entry
 //    as an absolute URL; resolve the paths against the site root this script was loaded
 //    from, so instant loading works on whatever host and port the site is served.
-// 2. Each system's pages search their own index (hooks/search_scopes.py): the system's
+// 2. Each system's pages search their own index (hooks/postprocess/search_scopes.py): the system's
 //    full text and the other systems' titles. The index stays loaded across instant
 //    navigations, so instant loading keeps to the scope the page was opened in: links
 //    into another system's pages load the page afresh, with that system's index.

@@ -16,10 +16,16 @@ from html import escape, unescape
 from pathlib import Path
 from typing import Any
 
-from hooks.content import TABLE_PLACEHOLDER, Page, System, table_placeholders
-from hooks.dice_chips import dice_rewriter
-from hooks.linker import GlossaryLinker, LinkTarget, TermMatcher, combine, rewrite_prose
-from hooks.tables import check_table, render_table
+from hooks.content.loader import TABLE_PLACEHOLDER, Page, System, table_placeholders
+from hooks.pages.dice_chips import dice_rewriter
+from hooks.pages.linker import (
+    GlossaryLinker,
+    LinkTarget,
+    TermMatcher,
+    combine,
+    rewrite_prose,
+)
+from hooks.pages.tables import check_table, render_table
 
 CALCULATORS_FROM_PAGE = "../calculators/"  # a system's pages sit one folder below the root
 

@@ -8,7 +8,7 @@ and the tab restore). Which scripts those are is known before any content is rea
 expression (the page's base URL) may vary. A page gets the hashes of the scripts it holds
 that are one of those, and of no other: a script that reaches any part of a page from
 content (its body, its title, the nav, the search) is blocked, even had it got past the
-sanitizer (hooks/sanitize.py).
+sanitizer (hooks/postprocess/sanitize.py).
 JSON data blocks such as Material's `__config` are never executed, so they need no
 hash. Nothing is allowed to run from another host, from `eval`, from an inline event
 handler or from a `javascript:` URL.

@@ -19,7 +19,7 @@ from rules_core.systems import get_system, system_slugs
 from rules_core.web import handle
 
 PLACEHOLDER = re.compile(r"^\[\[calculator:([a-z]+)\]\]$", re.M)
-DOCS = Path(__file__).resolve().parent.parent / "docs"
+DOCS = Path(__file__).resolve().parents[2] / "docs"
 _markdown = MarkdownIt("commonmark")
 
 

@@ -5,7 +5,7 @@ module writes. Every `cite` is resolved to the page and section it names (and mu
 exist), and every `table` is replaced by the table's rows, so a calculator and a page
 always show the same numbers.
 
-Usage: python -m hooks.rules_data rules_core/data/systems.json
+Usage: python -m hooks.content.rules_data rules_core/data/systems.json
 """
 
 from __future__ import annotations
@@ -15,11 +15,11 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from hooks.content import System, load_content, resolve_target, target_hint
-from hooks.rules_schema import check_rules
-from hooks.yaml_lines import ContentError, LineDict, line_of, one_of
+from hooks.content.loader import System, load_content, resolve_target, target_hint
+from hooks.content.rules_schema import check_rules
+from hooks.content.yaml_lines import ContentError, LineDict, line_of, one_of
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def _citation(system: System, target: Any, path: Path) -> dict[str, str]:
@@ -110,7 +110,7 @@ def compile_all(content: Path) -> dict[str, Any]:
 
 def main(argv: list[str]) -> int:
     if len(argv) != 1:
-        print("usage: python -m hooks.rules_data OUTPUT.json", file=sys.stderr)
+        print("usage: python -m hooks.content.rules_data OUTPUT.json", file=sys.stderr)
         return 2
     try:
         data = compile_all(ROOT / "content")

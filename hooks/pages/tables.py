@@ -9,9 +9,9 @@ from pathlib import PurePosixPath
 from typing import Any
 from urllib.parse import urlencode
 
-from hooks.calculators import calculator_pages
-from hooks.content_tables import TEMPLATE_FIELD, Table
-from hooks.yaml_lines import ContentError, one_of
+from hooks.content.tables import TEMPLATE_FIELD, Table
+from hooks.content.yaml_lines import ContentError, one_of
+from hooks.pages.calculators import calculator_pages
 from rules_core.calculators import CALCULATORS
 from rules_core.dice import parse as parse_dice
 

@@ -1,6 +1,6 @@
 """The schema of `content/<system>/rules.yml`, and its checker.
 
-`make data` (hooks/rules_data.py) checks each system's rules against `RULES` before
+`make data` (hooks/content/rules_data.py) checks each system's rules against `RULES` before
 anything reads them, so a wrong value stops there with its file, line and fix instead
 of reaching the rules core as a traceback. The schema is data: a `Section` maps each
 key to the spec of its value, an optional key ends in "?", and a spec is one of the
@@ -22,9 +22,16 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any, Protocol
 
-from hooks.content import System, resolve_target, target_hint
-from hooks.content_tables import Table
-from hooks.yaml_lines import ContentError, LineDict, LineList, did_you_mean, line_of, one_of
+from hooks.content.loader import System, resolve_target, target_hint
+from hooks.content.tables import Table
+from hooks.content.yaml_lines import (
+    ContentError,
+    LineDict,
+    LineList,
+    did_you_mean,
+    line_of,
+    one_of,
+)
 from rules_core.dice import parse as parse_dice
 
 
@@ -640,7 +647,7 @@ RULES = Section(
         # What a text does not define, said in its own terms: a note (and where it says so).
         "not_defined?": MapOf(Section({"note": Text(), "cite?": Citations()})),
     },
-    what="each section of rules.yml needs its schema in hooks/rules_schema.py",
+    what="each section of rules.yml needs its schema in hooks/content/rules_schema.py",
 )
 
 
@@ -671,7 +678,7 @@ def check_rules(system: System, rules: Any, path: Path) -> None:
     RULES.check(rules, Where(system=system, path=path, line=line_of(rules, 1), key=""))
 
 
-README = Path(__file__).resolve().parent.parent / "content" / "README.md"
+README = Path(__file__).resolve().parents[2] / "content" / "README.md"
 _TABLE_BLOCK = re.compile(r"(<!-- rules-schema:[^\n]*-->\n)(.*?)(<!-- /rules-schema -->)", re.S)
 
 

@@ -1,4 +1,4 @@
-// The site's service worker. hooks/offline.py writes the build's file list into
+// The site's service worker. hooks/package/offline.py writes the build's file list into
 // self.__OFFLINE_MANIFEST (see offline_manifest() there for its shape):
 //
 // - shell: the theme's and the site's assets, the search index, the home and 404 pages.

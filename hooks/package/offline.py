@@ -3,14 +3,14 @@
 - `add_app_links(html, base)` puts the web app manifest, the theme colour and the
   touch icon in a page's head (the MkDocs hook calls it for every page);
 - `write_service_worker(site_dir)` writes `sw.js`: the template `make setup` minified
-  (hooks/service_worker.mjs) with `offline_manifest(site_dir)` filled in, the site's
+  (hooks/package/service_worker.mjs) with `offline_manifest(site_dir)` filled in, the site's
   files in the parts the worker stores at different times (the shell on install, a
   section's pages when read, Python when a calculator is first used or on request),
   each part named after a hash of its files;
 - `finish_site(site_dir)` is what the build runs last: the links in the 404 page (a theme
   template, not a page) and the service worker;
 - `write_zip(site_dir, archive)` packs the built site into one folder of a zip;
-  `python -m hooks.offline SITE_DIR ZIP` runs it (`make build` writes
+  `python -m hooks.package.offline SITE_DIR ZIP` runs it (`make build` writes
   dist/open-rules-reference-site.zip).
 """
 
@@ -26,9 +26,9 @@ import time
 import zipfile
 from pathlib import Path
 
-from hooks.pyodide_bundle import ARCHIVE_DATE
+from hooks.package.pyodide_bundle import ARCHIVE_DATE
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 TEMPLATE = ROOT / "build" / "sw-template.js"
 SERVICE_WORKER = "sw.js"
 MANIFEST = "manifest.webmanifest"
@@ -49,7 +49,7 @@ STORED_SUFFIXES = frozenset({".zip", ".whl", ".gz", ".png", ".jpg", ".jpeg", ".w
 _FAVICON = re.compile(r'<link rel="icon" href="([^"]*?)assets/images/favicon\.png">')
 
 # Under the MkDocs logger, so `mkdocs build` prints it; any generator can attach a handler.
-log = logging.getLogger("mkdocs.hooks.offline")
+log = logging.getLogger("mkdocs.hooks.package.offline")
 
 
 class OfflineError(RuntimeError):
@@ -121,7 +121,7 @@ def _stored(path: str) -> bool:
 
 def offline_manifest(site_dir: Path) -> dict:
     """What the service worker stores, in three kinds of part (see
-    hooks/service_worker_template.mjs): the shell, one group per top folder of pages, and
+    hooks/package/service_worker_template.mjs): the shell, one group per top folder of pages, and
     Python. Paths are relative to the site root, where sw.js sits."""
     site_dir = Path(site_dir)
     shell: list[str] = []
@@ -210,7 +210,7 @@ def write_zip(site_dir: Path, archive: Path, folder: str | None = None) -> Path:
 def main(argv: list[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else argv
     if len(args) != 2:
-        print("usage: python -m hooks.offline SITE_DIR ZIP", file=sys.stderr)
+        print("usage: python -m hooks.package.offline SITE_DIR ZIP", file=sys.stderr)
         return 1
     try:
         archive = write_zip(Path(args[0]), Path(args[1]))

@@ -12,7 +12,7 @@ The allow-list is what the site's Markdown, its extensions and its hooks produce
 rules page: text structure, tables, admonitions, tabs (pymdownx.tabbed's radio inputs),
 the Compare pages' reader's-numbers form (a form that cannot submit: the policy says
 form-action 'none', and it runs only the site's scripts), and the data- attributes the
-site's scripts read. `hooks/markup_safety.py` gives contributors FILE:LINE messages for
+site's scripts read. `hooks/content/markup_safety.py` gives contributors FILE:LINE messages for
 the same rules before anything is built; this module is the guarantee.
 """
 

@@ -8,7 +8,7 @@ library's HTML tokenizer, which decodes entities and folds case as a browser doe
 regular expression over the raw text would miss `<ScRiPt>` or `jav&#x61;script:`.
 Any finding raises ContentError with the file, the line and how to fix it.
 
-The site's Content-Security-Policy (hooks/csp.py) is the second wall: it allows only
+The site's Content-Security-Policy (hooks/postprocess/csp.py) is the second wall: it allows only
 the inline scripts the site itself writes.
 """
 
@@ -26,8 +26,8 @@ from urllib.parse import unquote
 from markdown_it import MarkdownIt
 from markdown_it.token import Token
 
-from hooks.sanitize import same_site
-from hooks.yaml_lines import ContentError, LineDict, LineList, LineStr
+from hooks.content.yaml_lines import ContentError, LineDict, LineList, LineStr
+from hooks.postprocess.sanitize import same_site
 
 # markdown-it drops links to javascript:/data: URLs instead of tokenizing them (its own
 # XSS guard), but Python-Markdown, which renders the site, keeps them: let every link

@@ -30,7 +30,7 @@ _CANDIDATE = re.compile(rf"(?<![\w.%/])({_DIE}(?:\s*[+\-−]\s*(?:{_DIE}|\d+(?![
 _MULTIPLIED_AFTER = re.compile(r"\s*[x×*]\s*\d")
 _MULTIPLIED_BEFORE = re.compile(r"\d\s*[x×*]\s*$")
 WEAPON_DIE = 8  # the die a chip assumes for dW, said in its tooltip
-CALCULATOR_PAGES = Path(__file__).resolve().parent.parent / "docs" / "calculators"
+CALCULATOR_PAGES = Path(__file__).resolve().parents[2] / "docs" / "calculators"
 # Each calculator a chip may open: its page and what the preview's link says.
 CALCULATOR_LABELS = {
     "damage": "Open in the damage calculator",
@@ -167,7 +167,7 @@ def chip_link(
 
 
 def dice_rewriter(system: str, calculators: str):
-    """A prose rewrite (see hooks.linker.rewrite_prose) turning dice into chips."""
+    """A prose rewrite (see hooks.pages.linker.rewrite_prose) turning dice into chips."""
 
     def rewrite(text: str, section: str | None) -> list[tuple[int, int, str]]:
         return [

@@ -1,6 +1,6 @@
 """Bundle Pyodide and the rules_core wheel into one folder the site serves as `indexURL`.
 
-`python -m hooks.pyodide_bundle [OUT_DIR]` (default build/pyodide):
+`python -m hooks.package.pyodide_bundle [OUT_DIR]` (default build/pyodide):
 
 1. copies the runtime files `loadPyodide` fetches from node_modules/pyodide/ (installed
    from package-lock.json by `npm ci`), so no page needs a CDN;
@@ -33,7 +33,7 @@ import tempfile
 import zipfile
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 NODE_PYODIDE = ROOT / "node_modules" / "pyodide"
 DEFAULT_OUT = ROOT / "build" / "pyodide"
 LOCK_FILE = "pyodide-lock.json"
@@ -261,7 +261,7 @@ def bundle(
 def main(argv: list[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else argv
     if len(args) > 1:
-        print("usage: python -m hooks.pyodide_bundle [OUT_DIR]", file=sys.stderr)
+        print("usage: python -m hooks.package.pyodide_bundle [OUT_DIR]", file=sys.stderr)
         return 1
     out_dir = Path(args[0]) if args else DEFAULT_OUT
     try:

@@ -1,16 +1,16 @@
 // Minifies the site's service worker once per install (make setup):
 //
-//   node hooks/service_worker.mjs bundle TEMPLATE
+//   node hooks/package/service_worker.mjs bundle TEMPLATE
 //
 // writes TEMPLATE from service_worker_template.mjs, leaving its `self.__OFFLINE_MANIFEST`
-// placeholder, which every build fills with the site's files (hooks/offline.py, in Python:
+// placeholder, which every build fills with the site's files (hooks/package/offline.py, in Python:
 // no Node start and no second pass over the files per build). The worker imports nothing:
 // one file, nothing from a CDN.
 import { fileURLToPath } from "node:url";
 
 const [step, ...args] = process.argv.slice(2);
 if (step !== "bundle" || args.length !== 1) {
-  console.error("usage: node hooks/service_worker.mjs bundle TEMPLATE");
+  console.error("usage: node hooks/package/service_worker.mjs bundle TEMPLATE");
   process.exit(1);
 }
 try {

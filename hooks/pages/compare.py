@@ -15,9 +15,8 @@ from urllib.parse import urlencode
 
 from markdown_it.token import Token
 
-from hooks.calculators import calculator_pages
-from hooks.content import System, resolve_target, target_hint
-from hooks.yaml_lines import (
+from hooks.content.loader import System, resolve_target, target_hint
+from hooks.content.yaml_lines import (
     ContentError,
     LineDict,
     LineList,
@@ -26,6 +25,7 @@ from hooks.yaml_lines import (
     load_yaml,
     one_of,
 )
+from hooks.pages.calculators import calculator_pages
 from rules_core.calculators import CALCULATORS
 from rules_core.web import handle
 

@@ -8,8 +8,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from hooks.markup_safety import check_yaml_texts
-from hooks.yaml_lines import (
+from hooks.content.markup_safety import check_yaml_texts
+from hooks.content.yaml_lines import (
     ContentError,
     LineDict,
     LineList,

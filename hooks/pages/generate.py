@@ -2,7 +2,7 @@
 
 `generate(root, docs)` reads content/ and returns the systems, every page built from it
 ({path: Markdown}) and the navigation. The MkDocs adapter serves these as generated
-files; `python -m hooks.pages OUT` writes them under OUT (the hand-written pages of docs/
+files; `python -m hooks.pages.generate OUT` writes them under OUT (the hand-written pages of docs/
 copied beside them, calculators expanded), so another generator can build the same site.
 """
 
@@ -15,14 +15,14 @@ from pathlib import Path
 
 import yaml
 
-from hooks.calculators import calculator_pages, expand_calculators
-from hooks.compare import load_compare, render_compare
-from hooks.content import System, load_content
-from hooks.rules_data import compile_system
-from hooks.site import expand_systems_table, navigation, render_site, section_links, site_root
-from hooks.yaml_lines import ContentError
+from hooks.content.loader import System, load_content
+from hooks.content.rules_data import compile_system
+from hooks.content.yaml_lines import ContentError
+from hooks.pages.calculators import calculator_pages, expand_calculators
+from hooks.pages.compare import load_compare, render_compare
+from hooks.pages.site import expand_systems_table, navigation, render_site, section_links, site_root
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 
 @dataclass(frozen=True)
@@ -77,7 +77,7 @@ def write(out: Path, root: Path = ROOT) -> GeneratedSite:
 
 def main(argv: list[str]) -> int:
     if len(argv) != 1:
-        print("usage: python -m hooks.pages OUT", file=sys.stderr)
+        print("usage: python -m hooks.pages.generate OUT", file=sys.stderr)
         return 2
     try:
         site = write(Path(argv[0]))

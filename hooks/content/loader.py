@@ -16,9 +16,9 @@ from markdown.extensions.toc import slugify
 from markdown_it import MarkdownIt
 from markdown_it.token import Token
 
-from hooks.content_tables import Table, load_checked_yaml, load_table
-from hooks.markup_safety import check_markdown
-from hooks.yaml_lines import (
+from hooks.content.markup_safety import check_markdown
+from hooks.content.tables import Table, load_checked_yaml, load_table
+from hooks.content.yaml_lines import (
     ContentError,
     LineList,
     check_keys,
@@ -471,7 +471,7 @@ def load_content(root: Path) -> dict[str, System]:
                 "slug" + did_you_mean(slug, folders),
             )
         systems[slug] = load_system(root / slug)
-    # The comparison pages render their quotes (hooks/compare.py); refuse markup there
+    # The comparison pages render their quotes (hooks/pages/compare.py); refuse markup there
     # before anything renders.
     compare_path = root / "compare.yml"
     if compare_path.exists():

@@ -1,6 +1,6 @@
 """Render the app icons (192 and 512 px PNG) from docs/assets/images/icon.svg.
 
-`python -m hooks.app_icons` uses Debian's Chromium through Playwright, the same browser
+`python -m hooks.postprocess.app_icons` uses Debian's Chromium through Playwright, the same browser
 the tests drive. The PNGs are committed: the build only copies them.
 """
 
@@ -10,7 +10,7 @@ import os
 import sys
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 IMAGES = ROOT / "docs" / "assets" / "images"
 SOURCE = IMAGES / "icon.svg"
 SIZES = (192, 512)
