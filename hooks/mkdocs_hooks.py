@@ -19,9 +19,10 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from hooks.content.loader import System  # noqa: E402
+from hooks.content.rules_data import write_if_changed  # noqa: E402
 from hooks.content.yaml_lines import ContentError  # noqa: E402
 from hooks.package.offline import OfflineError, add_app_links, finish_site  # noqa: E402
-from hooks.package.pyodide_bundle import bundle_files, bundle_id  # noqa: E402
+from hooks.package.pyodide_bundle import bundle, bundle_files, bundle_id, is_stale  # noqa: E402
 from hooks.pages.calculators import (  # noqa: E402
     add_page_assets,
     expand_calculators,
@@ -38,14 +39,33 @@ from hooks.postprocess.a11y import label_search_dialog  # noqa: E402
 from hooks.postprocess.csp import add_content_security_policy, allow_added_scripts, theme_scripts  # noqa: E402
 from hooks.postprocess.sanitize import clean  # noqa: E402
 from hooks.postprocess.search_scopes import write_scopes  # noqa: E402
+from rules_core.systems import forget_compiled_data  # noqa: E402
 
 PYODIDE_BUNDLE = ROOT / "build" / "pyodide"
+RULES_DATA = ROOT / "rules_core" / "data" / "systems.json"
 log = logging.getLogger("mkdocs.hooks")
 
 _systems: dict[str, System] = {}
 _pages: dict[str, str] = {}
 _bundle = ""  # the Pyodide bundle's id: it is served under assets/pyodide/<id>/
 _theme_scripts: tuple = ()  # the inline scripts the policy allows, read from the theme
+_serving = False  # under `mkdocs serve`: a rules.yml edit recompiles what reads it
+
+
+def on_startup(command, dirty):
+    global _serving
+    _serving = command == "serve"
+
+
+def _refresh_rules() -> None:
+    """Under the dev server: after a rules.yml (or rules core) edit, the compiled rules data,
+    the build-time answers and the browser's wheel follow it, with no restart."""
+    if write_if_changed(ROOT / "content", RULES_DATA):
+        forget_compiled_data()
+        log.info("rules data recompiled from content/")
+    if is_stale(PYODIDE_BUNDLE, ROOT):
+        log.info("rebuilding the Pyodide bundle for the changed rules core (about 10 s)")
+        bundle(PYODIDE_BUNDLE, project=ROOT)
 
 
 def on_config(config):
@@ -58,6 +78,8 @@ def on_config(config):
         raise PluginError(f"content error: {error}") from None
     _systems, _pages = site.systems, site.pages
     config["nav"] = site.nav
+    if _serving:
+        _refresh_rules()
     config["extra"]["systems"] = list(_systems)  # for the search scopes (overrides/main.html)
     return config
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import sys
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
@@ -98,6 +99,21 @@ def _load() -> dict[str, Any]:
             "rules_core/data/systems.json is missing: run `make data` to compile content/"
         ) from None
     return {slug: data["systems"][slug] for slug in data["order"]}
+
+
+def forget_compiled_data() -> None:
+    """Read systems.json afresh: every cached value of the rules core (the systems, the
+    forms' choices) was computed from it. For a long-running process whose data was
+    recompiled (the dev server after a rules.yml edit)."""
+    for name, module in list(sys.modules.items()):
+        if name != "rules_core" and not name.startswith("rules_core."):
+            continue
+        for value in list(vars(module).values()):
+            owners = vars(value).values() if isinstance(value, type) else (value,)
+            for owner in owners:
+                function = getattr(owner, "__func__", owner)  # a cached classmethod's function
+                if hasattr(function, "cache_clear"):
+                    function.cache_clear()
 
 
 def get_system(slug: str) -> System:

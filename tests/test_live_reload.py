@@ -5,7 +5,9 @@ The server runs in a temporary copy of the project, on a free port of 127.0.0.1.
 
 from __future__ import annotations
 
+import json
 import os
+import re
 import shutil
 import signal
 import socket
@@ -14,6 +16,7 @@ import sys
 import time
 import urllib.request
 from collections.abc import Iterator
+from fractions import Fraction
 from pathlib import Path
 
 import pytest
@@ -41,17 +44,16 @@ def _free_port() -> int:
 
 
 def _project_copy(target: Path) -> Path:
-    """The repository without its heavy, generated folders; those are linked."""
-    heavy = ("node_modules", "build")
+    """The repository without node_modules (linked); build/ is copied, since the dev server
+    rebuilds the Pyodide bundle there when the rules change."""
     shutil.copytree(
         ROOT,
         target,
         ignore=shutil.ignore_patterns(
-            ".git", ".venv", "site", "test-artifacts", "__pycache__", "*_cache", *heavy
+            ".git", ".venv", "site", "test-artifacts", "__pycache__", "*_cache", "node_modules"
         ),
     )
-    for name in heavy:
-        (target / name).symlink_to(ROOT / name)
+    (target / "node_modules").symlink_to(ROOT / "node_modules")
     return target
 
 
@@ -123,3 +125,47 @@ def test_editing_a_page_reloads_it_in_the_browser(
         assert not [error for error in errors if "Content Security Policy" in error], errors
     finally:
         context.close()
+
+
+def _page(url: str) -> str:
+    with urllib.request.urlopen(url, timeout=30) as response:
+        return response.read().decode("utf-8")
+
+
+def test_editing_a_rules_file_recompiles_the_answers_and_the_wheel(
+    dev_server: tuple[str, Path],
+) -> None:
+    """No restart: the build-time answer and the browser's Python follow a rules.yml edit."""
+    origin, project = dev_server
+    slug = str(load_yaml(project / "content" / "systems.yml")["systems"][0])  # the form's default
+    rules = project / "content" / slug / "rules.yml"
+    text = rules.read_text(encoding="utf-8")
+    critical = re.search(r"(?m)^(  critical:\n(?:    .*\n)*?    from: )(\d+)$", text)
+    if critical is None:
+        pytest.skip(f"{slug}'s rules.yml gives no attack.critical.from to edit")
+    page = f"{origin}calculators/attack/"
+    before = _page(page)
+    bundle_before = re.search(r'data-bundle="([^"]+)"', before)[1]
+
+    lower = int(critical[2]) - 1
+    rules.write_text(text[: critical.start(2)] + str(lower) + text[critical.end(2) :], "utf-8")
+    crit_before = re.search(r"Crit [0-9.]+%", before)[0]
+    deadline = time.monotonic() + RELOAD_SECONDS
+    while crit_before in (after := _page(page)):
+        assert time.monotonic() < deadline, "the build-time answer did not follow rules.yml"
+        time.sleep(1)
+    # What the edited rules give, by the clone's own command line and recompiled data.
+    argv = ["attack", "--system", slug, "--bonus", "6", "--defense", "16", "--damage", "1d8+4"]
+    answer = subprocess.run(
+        [sys.executable, "-m", "rules_core", *argv, "--json"],
+        cwd=project,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    crit = json.loads(answer.stdout)["crit"]
+    assert f"Crit {float(Fraction(crit)) * 100:.2f}%" in after
+    bundle_after = re.search(r'data-bundle="([^"]+)"', after)[1]
+    assert bundle_after != bundle_before, "the browser's wheel was not rebuilt"
+    lock = _page(f"{origin}assets/pyodide/{bundle_after}/pyodide-lock.json")
+    assert "rules_core" in lock

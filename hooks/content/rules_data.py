@@ -108,18 +108,26 @@ def compile_all(content: Path) -> dict[str, Any]:
     }
 
 
+def write_if_changed(content: Path, output: Path) -> bool:
+    """Compile content/ into output; True when the file changed (the dev server then
+    rebuilds what reads it)."""
+    text = json.dumps(compile_all(content), indent=1, sort_keys=True) + "\n"
+    if output.is_file() and output.read_text(encoding="utf-8") == text:
+        return False
+    output.parent.mkdir(parents=True, exist_ok=True)
+    output.write_text(text, encoding="utf-8")
+    return True
+
+
 def main(argv: list[str]) -> int:
     if len(argv) != 1:
         print("usage: python -m hooks.content.rules_data OUTPUT.json", file=sys.stderr)
         return 2
     try:
-        data = compile_all(ROOT / "content")
+        write_if_changed(ROOT / "content", Path(argv[0]))
     except ContentError as error:
         print(f"content error: {error}", file=sys.stderr)
         return 1
-    output = Path(argv[0])
-    output.parent.mkdir(parents=True, exist_ok=True)
-    output.write_text(json.dumps(data, indent=1, sort_keys=True) + "\n", encoding="utf-8")
     return 0
 
 

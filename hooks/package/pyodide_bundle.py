@@ -235,6 +235,18 @@ def bundle_id(out_dir: Path = DEFAULT_OUT) -> str:
     return digest.hexdigest()[:16]
 
 
+def is_stale(out_dir: Path = DEFAULT_OUT, project: Path = ROOT) -> bool:
+    """Whether the rules core's sources or data changed since the bundle was built (what
+    the Makefile's rule for it checks, for the dev server)."""
+    lock = out_dir / "pyodide-lock.json"
+    if not lock.is_file():
+        return True
+    sources = [*(project / "rules_core").rglob("*.py"), *(project / "rules_core").rglob("*.json")]
+    sources.append(project / "pyproject.toml")
+    built = lock.stat().st_mtime
+    return any(source.stat().st_mtime > built for source in sources if source.is_file())
+
+
 def bundle(
     out_dir: Path = DEFAULT_OUT, node_pyodide: Path = NODE_PYODIDE, project: Path = ROOT
 ) -> list[Path]:
