@@ -175,3 +175,18 @@ def settled_address(page: Page, quiet_ms: int = 1000) -> str:
 def figure(page: Page, calculator: str, label: str) -> str:
     row = page.locator(f'.calc[data-calculator="{calculator}"] .calc-figures tr', has_text=label)
     return row.locator("td").first.inner_text()
+
+
+# A game master's phone and a laptop.
+DEVICES = {
+    "phone": {"viewport": {"width": 375, "height": 812}, "has_touch": True, "is_mobile": True},
+    "desktop": {"viewport": {"width": 1280, "height": 800}},
+}
+
+
+class Device(Watched):
+    """A Watched page on a given device. Instant navigation works on the test server's
+    port as it is: a local build's sitemap lists paths, which site-scope.js resolves."""
+
+    def __init__(self, browser: Browser, origin: str, device: str) -> None:
+        super().__init__(browser, origin, **DEVICES[device])

@@ -11,7 +11,8 @@ import pytest
 
 from hooks.content.loader import load_content, load_system
 from hooks.content.rules_data import compile_all, compile_system, main
-from hooks.content.rules_schema import RULES, Integer, Section
+from hooks.content.rules_schema import RULES
+from hooks.content.specs import Integer, Section
 from hooks.content.yaml_lines import ContentError
 from tests.test_hooks_content import make_system
 
