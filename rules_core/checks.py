@@ -16,7 +16,7 @@ from math import ceil, comb
 from typing import Any
 
 from rules_core.dice import Distribution, parse
-from rules_core.systems import Citation, NotDefined, RulesError, Sources, System
+from rules_core.systems import Citation, NotDefined, RulesError, Sources, System, if_allowed
 
 MAX_MODIFIER = 1000
 MAX_ROUNDS = 100
@@ -148,7 +148,7 @@ def _text(value: Fraction | None) -> str | None:
 
 
 def _target(system: System, entry: dict, setup: CheckSetup, sources: Sources) -> int:
-    fixed = entry.get("target")
+    fixed = if_allowed(entry, "target")  # a save may fix its target; a check may not
     if fixed is not None:
         if setup.target is not None and setup.target != int(fixed):
             raise RulesError(
@@ -201,7 +201,7 @@ def _named_difficulty(system: System, entry: dict, setup: CheckSetup, sources: S
 def _escalation(system: System, entry: dict, escalation: int, sources: Sources) -> None:
     if not escalation:
         return
-    rule = entry.get("escalation")
+    rule = if_allowed(entry, "escalation")  # saves may have one; checks may not
     if rule is None:
         raise system.not_defined("escalation", f"an escalation bonus to a {entry['label'].lower()}")
     if not 0 <= escalation <= int(rule["max"]):
@@ -229,8 +229,9 @@ def check(system: System, setup: CheckSetup) -> CheckResult:
     target = _target(system, entry, setup, sources)
     _escalation(system, entry, setup.escalation, sources)
     roll = natural_roll(system, entry, setup.advantage, setup.disadvantage, sources)
-    if setup.rounds > 1 and entry.get("repeat"):
-        sources.cite(entry["repeat"].get("cite"))
+    repeat = if_allowed(entry, "repeat")  # saves say how a save repeats; checks do not
+    if setup.rounds > 1 and repeat:
+        sources.cite(repeat.get("cite"))
     modifier = setup.bonus + setup.escalation
     success = success_chance(roll, modifier, target)
     breakdown = [("Bonus", setup.bonus)]

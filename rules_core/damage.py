@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
 
@@ -57,7 +58,7 @@ def parse_for(
     if sources is not None:
         defined = (system.rules.get("damage") or {}).get("notation") or {}
         for name in sorted(expression.notations):
-            entry = defined.get(name) if isinstance(defined, dict) else None
+            entry = defined.get(name) if isinstance(defined, Mapping) else None
             if entry:
                 sources.cite(entry.get("cite"))
                 sources.interpret(entry.get("interpretation"))

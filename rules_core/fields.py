@@ -8,6 +8,7 @@ form from its rules.yml alone.
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import KW_ONLY, dataclass
 from typing import Any
 
@@ -40,7 +41,7 @@ class Requires:
     def met(self, system: System) -> bool:
         value: Any = system.rules
         for key in self.path:
-            if not isinstance(value, dict) or value.get(key) is None:
+            if not isinstance(value, Mapping) or value.get(key) is None:
                 return False
             value = value[key]
         if not self.values:
@@ -50,7 +51,7 @@ class Requires:
             {value}
             if isinstance(value, str)
             else set(value)
-            if isinstance(value, list | dict)
+            if isinstance(value, list | Mapping)
             else set()
         )
         return bool(found & self.values)
@@ -157,8 +158,10 @@ def situation_choices(
     for slug in system_slugs():
         table: Any = get_system(slug).rules
         for key in source:
-            table = table.get(key) if isinstance(table, dict) else None
+            table = table.get(key) if isinstance(table, Mapping) else None
+        # A situation or a death-save option (only situations have a side): read as given.
+        entries = {name: dict(entry) for name, entry in (table or {}).items()}
         result[slug] = [
-            (name, entry["label"], entry.get("side", "")) for name, entry in (table or {}).items()
+            (name, entry["label"], entry.get("side", "")) for name, entry in entries.items()
         ]
     return result

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import sys
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
@@ -62,13 +63,84 @@ class Sources:
         }
 
 
+class RulesView(Mapping[str, Any]):
+    """A section of a system's compiled rules, read by the keys of the rules.yml schema
+    (`keys`, compiled beside the data): asking for a key the schema does not have is a
+    KeyError naming it, never a silent default, so a misspelt key in the core fails in the
+    tests instead of reading as "not given". Read-only."""
+
+    __slots__ = ("_data", "_keys", "_where")
+
+    def __init__(self, data: Mapping[str, Any], keys: Any, where: str = "rules") -> None:
+        self._data = data
+        self._keys = keys if isinstance(keys, dict) else None
+        self._where = where
+
+    def _known(self, key: str) -> Any:
+        """The schema of the key's value; a KeyError if the schema has no such key."""
+        if self._keys is None:
+            return None
+        if key in self._keys:
+            return self._keys[key]
+        if "*" in self._keys:
+            return self._keys["*"]
+        raise KeyError(f"{self._where}.{key} is no key of the rules.yml schema")
+
+    def allows(self, key: str) -> bool:
+        """Whether the schema has the key here (for a reader shared by sections that differ)."""
+        return self._keys is None or key in self._keys or "*" in self._keys
+
+    def __getitem__(self, key: str) -> Any:
+        return _view(self._data[key], self._known(key), f"{self._where}.{key}")
+
+    def get(self, key: str, default: Any = None) -> Any:
+        shape = self._known(key)
+        return (
+            _view(self._data[key], shape, f"{self._where}.{key}") if key in self._data else default
+        )
+
+    def __contains__(self, key: object) -> bool:
+        self._known(str(key))
+        return key in self._data
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._data)
+
+    def __len__(self) -> int:
+        return len(self._data)
+
+    def __repr__(self) -> str:
+        return f"RulesView({self._where}: {dict(self._data)!r})"
+
+    def __deepcopy__(self, memo: dict) -> dict[str, Any]:
+        """A copy to change (tests add a situation by data): plain dicts and lists."""
+        return json.loads(json.dumps(self._data))
+
+
+def if_allowed(section: Mapping[str, Any], key: str) -> Any:
+    """section[key] where the schema lets this section have the key, else None: for a
+    reader shared by sections of which only some may hold it (saves' escalation, not
+    checks')."""
+    if isinstance(section, RulesView) and not section.allows(key):
+        return None
+    return section.get(key)
+
+
+def _view(value: Any, keys: Any, where: str) -> Any:
+    if isinstance(value, Mapping) and isinstance(keys, dict):
+        return RulesView(value, keys, where)
+    if isinstance(value, list) and isinstance(keys, dict) and "[]" in keys:
+        return [_view(item, keys["[]"], f"{where}[]") for item in value]
+    return value
+
+
 @dataclass(frozen=True)
 class System:
     slug: str
     title: str
     short_title: str
     dice: str
-    rules: dict[str, Any]
+    rules: Mapping[str, Any]
 
     def rule(self, name: str, calculator: str) -> dict[str, Any]:
         """The rules for one calculator, or NotDefined naming what the text does say."""
@@ -98,7 +170,7 @@ def _load() -> dict[str, Any]:
         raise RuntimeError(
             "rules_core/data/systems.json is missing: run `make data` to compile content/"
         ) from None
-    return {slug: data["systems"][slug] for slug in data["order"]}
+    return {slug: {**data["systems"][slug], "schema": data.get("schema")} for slug in data["order"]}
 
 
 def forget_compiled_data() -> None:
@@ -122,9 +194,8 @@ def get_system(slug: str) -> System:
         known = ", ".join(systems)
         raise RulesError(f"Unknown system {slug!r} (known: {known}).")
     entry = systems[slug]
-    return System(
-        entry["slug"], entry["title"], entry["short_title"], entry["dice"], entry["rules"]
-    )
+    rules = RulesView(entry["rules"], entry["schema"]) if entry["schema"] else entry["rules"]
+    return System(entry["slug"], entry["title"], entry["short_title"], entry["dice"], rules)
 
 
 def system_slugs() -> tuple[str, ...]:

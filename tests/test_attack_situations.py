@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import copy
 import re
+from collections.abc import Mapping
 from dataclasses import replace
 from fractions import Fraction
 from pathlib import Path
@@ -106,7 +107,7 @@ def interpretations(rule: dict) -> list[str]:
             found.append(value)
         elif key == "unstated":
             found.extend(value)
-        elif isinstance(value, dict):
+        elif isinstance(value, Mapping):
             found.extend(interpretations(value))
         elif isinstance(value, list):
             found.extend(

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 import json
+from collections.abc import Mapping
 from contextlib import redirect_stderr, redirect_stdout
 
 import pytest
@@ -99,7 +100,7 @@ def test_dying_cli_and_page_agree(slug, bonus, mode, failures, successes, option
 def _defines(slug: str, *path: str) -> bool:
     value = get_system(slug).rules
     for key in path:
-        if not isinstance(value, dict) or key not in value:
+        if not isinstance(value, Mapping) or key not in value:
             return False
         value = value[key]
     return True

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import itertools
 import re
+from collections.abc import Mapping
 from fractions import Fraction
 from functools import cache
 from pathlib import Path
@@ -236,7 +237,7 @@ def _normal(text: str) -> str:
 
 
 def _interpretations(value: object):
-    if isinstance(value, dict):
+    if isinstance(value, Mapping):
         for key, item in value.items():
             if key.endswith("interpretation") and isinstance(item, str):
                 yield item

@@ -10,6 +10,7 @@ from __future__ import annotations
 import contextlib
 import io
 import json
+from collections.abc import Mapping
 from typing import Any
 
 import pytest
@@ -181,7 +182,7 @@ def _systems_with(path: tuple[str, ...]) -> list[str]:
     for slug in system_slugs():
         value: Any = get_system(slug).rules
         for key in path:
-            value = value.get(key) if isinstance(value, dict) else None
+            value = value.get(key) if isinstance(value, Mapping) else None
         if value is not None:
             found.append(slug)
     return found

@@ -16,7 +16,8 @@ from pathlib import Path
 from typing import Any
 
 from hooks.content.loader import System, load_content, resolve_target, target_hint
-from hooks.content.rules_schema import check_rules
+from hooks.content.rules_schema import RULES, check_rules
+from hooks.content.specs import skeleton
 from hooks.content.yaml_lines import ContentError, LineDict, line_of, one_of
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -105,6 +106,8 @@ def compile_all(content: Path) -> dict[str, Any]:
     return {
         "order": list(systems),
         "systems": {slug: compile_system(system) for slug, system in systems.items()},
+        # The keys the schema allows, so the core reads by them (rules_core.systems.RulesView).
+        "schema": skeleton(RULES),
     }
 
 

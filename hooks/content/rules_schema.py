@@ -94,6 +94,8 @@ ROLL_RULE: dict[str, Spec] = {
     "roll": DICE,
     "bonus?": BONUS,
     "advantage?": ADVANTAGE_OR_NAME,
+    # A labelled reading of how advantage applies here (read by the roll every section shares).
+    "advantage_interpretation?": Text(),
     "difficulties?": Section(
         {
             "rows?": ListOf(

@@ -213,6 +213,9 @@ class ListOf:
     def describe(self) -> str:
         return f"list of {self.item.describe()}"
 
+    def skeleton(self) -> Any:
+        return {"[]": skeleton(self.item)}
+
 
 def _mapping(value: Any, where: Where) -> LineDict:
     if not isinstance(value, LineDict):
@@ -237,6 +240,9 @@ class MapOf:
 
     def describe(self) -> str:
         return f"{{name: {self.value.describe()}}}"
+
+    def skeleton(self) -> Any:
+        return {"*": skeleton(self.value)}
 
 
 @dataclass(frozen=True)
@@ -263,6 +269,9 @@ class Section:
             "; all or none of " + ", ".join(f"`{key}`" for key in group) for group in self.together
         )
         return f"{{{keys}{groups}}}" if braces else keys + groups
+
+    def skeleton(self) -> Any:
+        return {name.removesuffix("?"): skeleton(spec) for name, spec in self.fields.items()}
 
     def add(self, key: str, spec: Spec) -> None:
         """Add a key (a section of rules.yml, or a field of a section)."""
@@ -333,6 +342,9 @@ class SectionOrName:
     def describe(self) -> str:
         names = " or ".join(f"`{name}`" for name in self.names)
         return f"{self.section.describe()}, or {names} (that section's rule)"
+
+    def skeleton(self) -> Any:
+        return self.section.skeleton()
 
 
 @dataclass(frozen=True)
@@ -413,3 +425,11 @@ def _described(name: str, spec: Spec) -> str:
     if isinstance(spec, Section):
         return f"`{name}` {spec.describe()}"
     return f"`{name}` ({spec.describe()})"
+
+
+def skeleton(spec: Spec) -> Any:
+    """The keys a spec's value may hold, for the rules core to read by (its views refuse a
+    key the schema does not have): a section's keys, "*" for any name, "[]" for a list's
+    items; None for a plain value."""
+    shape = getattr(spec, "skeleton", None)
+    return shape() if shape is not None else None
