@@ -1,8 +1,9 @@
 """Situations and conditions on an attack, read from a system's `attack.situations` data.
 
 Each situation is data: a label, its citations, and effects drawn from a small vocabulary
-(EFFECTS below). The code reads the vocabulary and never a situation's name, so a
-contributor adds a condition by editing `rules.yml` alone.
+(the schema's EFFECTS, hooks/content/rules_schema.py, lists and documents it). The code
+reads the vocabulary and never a situation's name, so a contributor adds a condition by
+editing `rules.yml` alone.
 
 A situation is a state: choosing it twice, or reaching it twice (two conditions that each
 grant combat advantage), counts once. Situations of one `group` (degrees of cover) do not
@@ -17,37 +18,6 @@ from fractions import Fraction
 from typing import Any
 
 from rules_core.systems import RulesError, Sources, System
-
-# What an effect does (the value's type in rules.yml, then its meaning).
-EFFECTS = {
-    "attack": "int: added to the attack roll",
-    "defense": "int: added to the target's defense",
-    "crit_from": "int: added to the lowest natural roll that is a critical hit",
-    "advantage": "int: sources of advantage (how they combine is the system's `advantage`)",
-    "disadvantage": "int: sources of disadvantage",
-    "hit_is_critical": "bool: a hit is a critical hit",
-    "always_critical": "bool: the attack is a critical hit whatever the roll",
-    "damage_multiplier": "fraction such as '1/2': the damage is multiplied, rounded down",
-    "resistance": "int: the target's resistance, as the damage calculator takes it",
-    "ignores_escalation": "bool: the escalation die counts as 0",
-    "confers": "list of situation names that this one brings with it",
-    "prevents": "list of situation names that do not apply while this one does",
-}
-# When an effect applies; all that are given must hold.
-FILTERS = {
-    "attack_types": "list of the system's attack types the effect applies to",
-    "if": "list of situation names that must also apply",
-    "unless": "list of situation names that must not apply",
-}
-# The situation itself.
-ENTRY = {
-    "label": "text shown on the form and in the breakdown",
-    "cite": "sections the situation comes from",
-    "side": "attacker or target: whose situation it is (for grouping on the form)",
-    "group": "name: of several situations of one group only the most protective applies",
-    "interpretation": "text shown with the result when the text is read one way of several",
-    "when": "list of further effects, each with its own filters",
-}
 
 
 @dataclass(frozen=True)
@@ -93,20 +63,7 @@ class _Resolver:
             raise RulesError(
                 f"{name!r} is not a situation {self.system.short_title} defines (known: {known})."
             )
-        entry = self.table[name]
-        for effect in _effects(entry):
-            unknown = (
-                set(effect)
-                - set(EFFECTS)
-                - set(FILTERS)
-                - (set(ENTRY) if effect is entry else set())
-            )
-            if unknown:
-                raise RulesError(
-                    f"The rules data of {self.system.short_title} gives the situation "
-                    f"{name!r} an unknown key: {', '.join(sorted(unknown))}."
-                )
-        return entry
+        return self.table[name]  # its keys were checked against the schema at `make data`
 
     def holds(self, name: str, effect: dict[str, Any], active: Sequence[str]) -> bool:
         types = effect.get("attack_types")

@@ -63,45 +63,59 @@ class Sources:
         }
 
 
+_ABSENT = object()
+
+
 class RulesView(Mapping[str, Any]):
     """A section of a system's compiled rules, read by the keys of the rules.yml schema
     (`keys`, compiled beside the data): asking for a key the schema does not have is a
     KeyError naming it, never a silent default, so a misspelt key in the core fails in the
-    tests instead of reading as "not given". Read-only."""
+    tests instead of reading as "not given". Built once per system; read-only."""
 
     __slots__ = ("_data", "_keys", "_where")
 
     def __init__(self, data: Mapping[str, Any], keys: Any, where: str = "rules") -> None:
-        self._data = data
         self._keys = keys if isinstance(keys, dict) else None
         self._where = where
+        self._data = {
+            key: _view(value, self._shape(key), f"{where}.{key}") for key, value in data.items()
+        }
 
-    def _known(self, key: str) -> Any:
-        """The schema of the key's value; a KeyError if the schema has no such key."""
+    def _shape(self, key: str) -> Any:
         if self._keys is None:
             return None
-        if key in self._keys:
-            return self._keys[key]
-        if "*" in self._keys:
-            return self._keys["*"]
-        raise KeyError(f"{self._where}.{key} is no key of the rules.yml schema")
+        return self._keys.get(key, self._keys.get("*"))
 
     def allows(self, key: str) -> bool:
         """Whether the schema has the key here (for a reader shared by sections that differ)."""
         return self._keys is None or key in self._keys or "*" in self._keys
 
+    def _refuse(self, key: str) -> KeyError:
+        return KeyError(f"{self._where}.{key} is no key of the rules.yml schema")
+
     def __getitem__(self, key: str) -> Any:
-        return _view(self._data[key], self._known(key), f"{self._where}.{key}")
+        try:
+            return self._data[key]
+        except KeyError:
+            raise self._refuse(key) if not self.allows(key) else KeyError(key) from None
 
     def get(self, key: str, default: Any = None) -> Any:
-        shape = self._known(key)
-        return (
-            _view(self._data[key], shape, f"{self._where}.{key}") if key in self._data else default
-        )
+        # A key the data holds was checked against the schema when it was compiled: only
+        # a key it lacks needs the schema's word (the hot path is one dict lookup).
+        value = self._data.get(key, _ABSENT)
+        if value is not _ABSENT:
+            return value
+        keys = self._keys
+        if keys is not None and key not in keys and "*" not in keys:
+            raise self._refuse(key)
+        return default
 
     def __contains__(self, key: object) -> bool:
-        self._known(str(key))
-        return key in self._data
+        if key in self._data:
+            return True
+        if not self.allows(str(key)):
+            raise self._refuse(str(key))
+        return False
 
     def __iter__(self) -> Iterator[str]:
         return iter(self._data)
@@ -110,11 +124,29 @@ class RulesView(Mapping[str, Any]):
         return len(self._data)
 
     def __repr__(self) -> str:
-        return f"RulesView({self._where}: {dict(self._data)!r})"
+        return f"RulesView({self._where}: {list(self._data)})"
 
     def __deepcopy__(self, memo: dict) -> dict[str, Any]:
         """A copy to change (tests add a situation by data): plain dicts and lists."""
-        return json.loads(json.dumps(self._data))
+        return {key: _plain(value) for key, value in self._data.items()}
+
+
+def _plain(value: Any) -> Any:
+    if isinstance(value, RulesView):
+        return value.__deepcopy__({})
+    if isinstance(value, list):
+        return [_plain(item) for item in value]
+    if isinstance(value, dict):
+        return {key: _plain(item) for key, item in value.items()}
+    return value
+
+
+def _view(value: Any, keys: Any, where: str) -> Any:
+    if isinstance(value, Mapping) and isinstance(keys, dict):
+        return RulesView(value, keys, where)
+    if isinstance(value, list) and isinstance(keys, dict) and "[]" in keys:
+        return [_view(item, keys["[]"], f"{where}[]") for item in value]
+    return value
 
 
 def if_allowed(section: Mapping[str, Any], key: str) -> Any:
@@ -170,7 +202,14 @@ def _load() -> dict[str, Any]:
         raise RuntimeError(
             "rules_core/data/systems.json is missing: run `make data` to compile content/"
         ) from None
-    return {slug: {**data["systems"][slug], "schema": data.get("schema")} for slug in data["order"]}
+    schema = data.get("schema")
+    systems = {}
+    for slug in data["order"]:
+        entry = data["systems"][slug]
+        # The views are built once, here: reading a rule is then one dict lookup.
+        rules = RulesView(entry["rules"], schema) if schema else entry["rules"]
+        systems[slug] = {**entry, "rules": rules, "schema": schema}
+    return systems
 
 
 def forget_compiled_data() -> None:
@@ -194,7 +233,9 @@ def get_system(slug: str) -> System:
         known = ", ".join(systems)
         raise RulesError(f"Unknown system {slug!r} (known: {known}).")
     entry = systems[slug]
-    rules = RulesView(entry["rules"], entry["schema"]) if entry["schema"] else entry["rules"]
+    rules = entry["rules"]
+    if entry.get("schema") and isinstance(rules, Mapping) and not isinstance(rules, RulesView):
+        rules = RulesView(rules, entry["schema"])  # data given by hand (the tests change some)
     return System(entry["slug"], entry["title"], entry["short_title"], entry["dice"], rules)
 
 

@@ -8,6 +8,7 @@ payload, or refuse with the same messages (the CLI's prefixed with the option).
 from __future__ import annotations
 
 import contextlib
+import copy
 import io
 import json
 from collections.abc import Mapping
@@ -247,7 +248,7 @@ def _field(calculator: str, name: str) -> Field:
 def test_fields_follow_the_rules_data_not_the_slugs(monkeypatch: pytest.MonkeyPatch) -> None:
     """Give Orcus an escalation die and take advantage from every system: the form follows."""
     real = systems._load()
-    changed = json.loads(json.dumps(real))
+    changed = copy.deepcopy(real)  # plain dicts to change
     changed["orcus"]["rules"]["attack"]["escalation"] = {"max": 6}
     for entry in changed.values():
         (entry["rules"].get("attack") or {}).pop("advantage", None)
