@@ -12,7 +12,7 @@ add up: only the most protective of them applies.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
@@ -111,6 +111,7 @@ def resolve(
     system: System, chosen: Sequence[str], attack_type: str | None, sources: Sources
 ) -> Applied:
     """Apply the chosen situations (names from the system's data) to one attack."""
+    attack_type = _implied_attack_type(system, chosen, attack_type, sources)
     resolver = _Resolver(system, attack_type)
     if attack_type is not None:
         if not resolver.types:
@@ -158,6 +159,33 @@ def resolve(
         resistance=max(resistances) if resistances else None,  # see the data's interpretation
         ignores_escalation=ignores_escalation,
     )
+
+
+def _implied_attack_type(
+    system: System, chosen: Sequence[str], given: str | None, sources: Sources
+) -> str | None:
+    """A situation the text ties to one attack type (a charge is "a single basic melee
+    attack") makes the attack that type, and refuses another."""
+    table = situations(system)
+    implied = {}
+    for name in dict.fromkeys(chosen):
+        entry = table.get(name) if isinstance(table, Mapping) else None
+        kind = entry.get("attack_type") if entry is not None else None
+        if kind is not None:
+            implied[name] = (entry["label"], str(kind))
+    kinds = {kind for _, kind in implied.values()}
+    if len(kinds) > 1:
+        listed = "; ".join(f"{label} is a {kind} attack" for label, kind in implied.values())
+        raise RulesError(f"One attack cannot be all of these: {listed}.")
+    if not kinds:
+        return given
+    kind = kinds.pop()
+    label = next(label for label, _ in implied.values())
+    if given is not None and given != kind:
+        raise RulesError(f"{label} is a {kind} attack, not a {given} one.")
+    for name in implied:
+        sources.cite(table[name].get("cite"))
+    return kind
 
 
 def _without_prevented(resolver: _Resolver, chosen: Sequence[str], sources: Sources) -> list[str]:

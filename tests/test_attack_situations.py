@@ -43,7 +43,8 @@ def kinds(system: System) -> list[str | None]:
 @pytest.mark.parametrize(("system", "name"), EVERY_SITUATION, ids=lambda v: getattr(v, "slug", v))
 def test_each_situation_alone_answers_cites_and_adds_up(system: System, name: str) -> None:
     entry = situations(system)[name]
-    for kind in kinds(system):
+    tied = entry.get("attack_type")  # a charge is a melee attack: only that type applies
+    for kind in [tied] if tied is not None else kinds(system):
         setup = AttackSetup(4, 15, situations=(name,), damage="2d6+2", attack_type=kind)
         try:
             result = attack(system, setup)
@@ -337,3 +338,40 @@ def test_attack_type_and_resistance_through_the_cli_and_the_web(capsys) -> None:
     assert f'"expected_damage": "{Fraction(19, 20) * 12}"' in capsys.readouterr().out
     refused = handle("attack", {**inputs, "system": "4e-core", "situations": ""}, "")
     assert "data" not in refused and "attack types" in refused["message"]
+
+
+@pytest.mark.parametrize("system", SYSTEMS, ids=lambda system: system.slug)
+def test_a_situation_tied_to_an_attack_type_sets_it_and_refuses_another(system: System) -> None:
+    """Charge is "a single basic melee attack", long range a ranged one (Orcus): the
+    situation makes the attack that type, and another type is refused, not added up."""
+    tied = {
+        name: entry["attack_type"]
+        for name, entry in situations(system).items()
+        if entry.get("attack_type") is not None
+    }
+    for name, kind in tied.items():
+        assert kind in attack_types(system), name
+        alone = attack(system, AttackSetup(5, 15, situations=(name,)))
+        typed = attack(system, AttackSetup(5, 15, situations=(name,), attack_type=kind))
+        assert (alone.hit, alone.crit, alone.attack_modifier) == (
+            typed.hit,
+            typed.crit,
+            typed.attack_modifier,
+        )
+        for other in attack_types(system):
+            if other != kind:
+                with pytest.raises(RulesError, match=f"is a {kind} attack, not a {other} one"):
+                    attack(system, AttackSetup(5, 15, situations=(name,), attack_type=other))
+        for second, second_kind in tied.items():
+            if second_kind != kind:
+                with pytest.raises(RulesError, match="One attack cannot be all of these"):
+                    attack(system, AttackSetup(5, 15, situations=(name, second)))
+
+
+def test_orcus_long_range_and_charge_follow_the_text() -> None:
+    """By hand from the Orcus text: -2 beyond normal range on a ranged attack; +1 on a
+    charge's melee attack; prone gives +2 defense against a ranged attack."""
+    long_range = attack(ORCUS, AttackSetup(5, 15, situations=("long-range", "target-prone")))
+    assert long_range.attack_modifier == 3 and long_range.defense == 17
+    charge = attack(ORCUS, AttackSetup(5, 15, situations=("charge",)))
+    assert charge.attack_modifier == 6 and charge.defense == 15

@@ -144,9 +144,21 @@ ORCUS_NAMES = sorted(
     ]
 )
 ORCUS_TYPES = [None, "melee", "ranged", "near", "far"]
+# "you may make a single basic melee attack or shove" (Charge); "Some ranged attacks ... have
+# two ranges ... a -2 penalty when your target is beyond normal range".
+ORCUS_TIED = {"charge": "melee", "long-range": "ranged"}
+
+
+class WrongAttackType(Exception):
+    pass
 
 
 def orcus_model(chosen: tuple[str, ...], attack_type: str | None):
+    tied = {ORCUS_TIED[name] for name in chosen if name in ORCUS_TIED}
+    if len(tied) > 1 or (tied and attack_type is not None and attack_type not in tied):
+        raise WrongAttackType
+    if tied:
+        attack_type = tied.pop()
     state = set(chosen)
     if "coup-de-grace" in state:  # "against a helpless adjacent opponent"
         state |= {"target-helpless", "adjacent"}
@@ -207,6 +219,10 @@ def test_orcus(bonus, defense, chosen, attack_type, roll, resistance, vulnerabil
         )
     except NeedsAttackType:
         with pytest.raises(RulesError, match="attack type"):
+            attack(get_system("orcus"), setup)
+        return
+    except WrongAttackType:
+        with pytest.raises(RulesError, match=r"is a \w+ attack|cannot be all of these"):
             attack(get_system("orcus"), setup)
         return
     armour += defense

@@ -125,6 +125,7 @@ BROKEN = [
     ("group: cover,", "group: cover, advantage: -1,", ["situations.cover.advantage' must be 0"]),
     ("group: cover,", "group: cover, when: [{atack: 1}],", ["unknown key 'atack'", "'attack'"]),
     ("Cover, defense: 2", "Cover, defence: 2", ["unknown key 'defence'", "'defense'"]),
+    ("group: cover,", "group: cover, attack_type: melee,", ["no attack type", "attack_type"]),
     ("group: cover,", "group: cover, confers: prone,", ["cover.confers' must be a list"]),
 ]  # fmt: skip
 

@@ -20,6 +20,7 @@ from typing import Any
 
 from hooks.content.loader import System
 from hooks.content.specs import (
+    AttackTypeName,
     Boolean,
     Citations,
     ColumnName,
@@ -74,6 +75,8 @@ SITUATION = Section(
         "label": Text(),
         "side?": OneOf("attacker", "target"),
         "group?": Text(),
+        # The attack type the text ties the situation to: it sets it, and refuses another.
+        "attack_type?": AttackTypeName(),
         "when?": ListOf(Section(EFFECTS), min_items=1),
         **EFFECTS,
         **CITED,

@@ -371,6 +371,23 @@ class Citations:
 
 
 @dataclass(frozen=True)
+class AttackTypeName:
+    """One of the attack types the system's `attack.attack_types.names` lists."""
+
+    def check(self, value: Any, where: Where) -> None:
+        rules = where.system.rules or {}
+        names = ((rules.get("attack") or {}).get("attack_types") or {}).get("names") or []
+        if value not in names:
+            raise where.fail(
+                f"names {_shown(value)}, which is no attack type of attack.attack_types"
+                + one_of(value, "types", names)
+            )
+
+    def describe(self) -> str:
+        return "one of `attack.attack_types.names`"
+
+
+@dataclass(frozen=True)
 class TableName:
     def check(self, value: Any, where: Where) -> None:
         tables = where.system.tables
