@@ -331,3 +331,39 @@ def test_every_answer_carries_its_summary_as_data(name: str) -> None:
         assert unescape(shown) == response["summary"], (name, slug)
     refused = handle(name, {CALCULATORS[name].primary: "not a value"})
     assert refused["ok"] is False and refused["summary"] == ""
+
+
+def test_the_bonus_and_the_defense_are_shown_apart_as_a_player_says_them() -> None:
+    """Never 'Attack bonus +7, Combat advantage +2, Defense +18 = +27'."""
+    from rules_core.situations import attack_types, situations
+    from rules_core.systems import get_system, system_slugs
+
+    shown = 0
+    for slug in system_slugs():
+        types = attack_types(get_system(slug))
+        inputs = {"bonus": "7", "defense": "18", **({"attack_type": types[-1]} if types else {})}
+        chosen = [
+            name
+            for name, entry in situations(get_system(slug)).items()
+            if entry.get("defense") and not entry.get("attack_type")
+        ][:1]
+        response = handle("attack", {**inputs, "system": slug, "situations": ",".join(chosen)})
+        if not response["ok"] or "data" not in response:
+            continue
+        data = response["data"]
+        rows = dict(re.findall(r'<tr><th scope="row">([^<]+)</th><td>(.*?)</td>', response["html"]))
+        bonus = rows.get("Bonus", "")
+        assert "Defense" not in bonus, bonus
+        if "Defense" in rows:
+            shown += 1
+            assert rows["Defense"].startswith("Defense 18")
+            assert rows["Defense"].endswith(f"= {data['defense']}")
+    assert shown, "no system's situation changed the defense: nothing was checked"
+
+
+def test_the_home_page_names_every_calculator_page() -> None:
+    from hooks.pages.calculators import DOCS, calculator_pages
+
+    home = (DOCS / "index.md").read_text(encoding="utf-8")
+    for _, path in calculator_pages().values():
+        assert f"({path})" in home, f"docs/index.md does not link {path}"

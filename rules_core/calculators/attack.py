@@ -256,11 +256,22 @@ def attack_curve(request: AttackRequest) -> list[tuple[int, str]]:
     ]
 
 
+def _split_breakdown(parts: list[list[Any]]) -> tuple[list[list[Any]], list[list[Any]]]:
+    """The roll's terms and the defense's terms ("Defense", then "Defense: <situation>")."""
+    at = next((i for i, (label, _) in enumerate(parts) if str(label) == "Defense"), len(parts))
+    defense = [[str(label).removeprefix("Defense: "), value] for label, value in parts[at:]]
+    return parts[:at], defense
+
+
 def render(payload: html.Payload, request: AttackRequest, base: str) -> html.Rendered:
     modifier_text = html.signed(payload["attack_modifier"])
     rows = [("Roll", f"{escape(payload['roll'])} {modifier_text} vs {payload['defense']}")]
-    if payload.get("breakdown"):
-        rows.append(("Bonus", html.breakdown(payload["breakdown"])))
+    # As a player says it: the roll's bonus, then the defense it must reach (never one sum).
+    bonus, defense = _split_breakdown(payload.get("breakdown") or [])
+    if len(bonus) > 1:  # more than the attack bonus alone
+        rows.append(("Bonus", html.breakdown(bonus)))
+    if len(defense) > 1:
+        rows.append(("Defense", html.breakdown(defense, signed_total=False)))
     rows += [
         ("Hit", html.chance(payload["hit"])),
         ("Critical hit", html.chance(payload["crit"])),

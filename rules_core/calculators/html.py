@@ -67,10 +67,15 @@ def rows(pairs: list[tuple[str, str]]) -> str:
     return f'<table class="calc-figures"><tbody>{body}</tbody></table>'
 
 
-def breakdown(parts: list[list[Any]]) -> str:
-    """'Attack bonus +7, Combat advantage +2, Prone −2 = +7'."""
-    listed = ", ".join(f"{escape(str(label))} {signed(int(value))}" for label, value in parts)
-    return f"{listed} = {signed(sum(int(value) for _, value in parts))}"
+def breakdown(parts: list[list[Any]], *, signed_total: bool = True) -> str:
+    """'Attack bonus +7, Combat advantage +2, Prone −2 = +7'; a defense's total unsigned:
+    'Defense 18, Target prone +2 = 20'. The first term of a defense is its value."""
+    listed = ", ".join(
+        f"{escape(str(label))} {signed(int(value)) if signed_total or index else int(value)}"
+        for index, (label, value) in enumerate(parts)
+    )
+    total = sum(int(value) for _, value in parts)
+    return f"{listed} = {signed(total) if signed_total else total}"
 
 
 def sources(payload: Payload, base: str) -> str:
