@@ -162,7 +162,19 @@ def _prepare(system: System, setup: AttackSetup, sources: Sources) -> _Prepared:
     roll, undefined_roll = _natural_roll(system, rule, setup, applied, sources)
     critical = rule["critical"]
     fail_rule = rule.get("crit_fail")
-    for entry in (rule.get("always_hit"), rule.get("always_miss"), critical, fail_rule):
+    # An attack that is a critical hit whatever the roll (a coup de grace) rests on none of
+    # the natural-roll rules: their readings ("a natural 3 is a miss") would contradict it.
+    natural_rules = (
+        ()
+        if applied.always_critical
+        else (
+            rule.get("always_hit"),
+            rule.get("always_miss"),
+            critical,
+            fail_rule,
+        )
+    )
+    for entry in natural_rules:
         if entry:
             sources.cite(entry.get("cite"))
             sources.interpret(entry.get("interpretation"))

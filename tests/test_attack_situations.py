@@ -375,3 +375,28 @@ def test_orcus_long_range_and_charge_follow_the_text() -> None:
     assert long_range.attack_modifier == 3 and long_range.defense == 17
     charge = attack(ORCUS, AttackSetup(5, 15, situations=("charge",)))
     assert charge.attack_modifier == 6 and charge.defense == 15
+
+
+@pytest.mark.parametrize("system", SYSTEMS, ids=lambda system: system.slug)
+def test_an_attack_that_always_crits_shows_no_reading_of_the_natural_rolls(system: System) -> None:
+    """A coup de grace crits whatever the roll: an answer that also said "a natural 3 is a
+    miss" would contradict itself."""
+    attack_rule = system.rules.get("attack") or {}
+    natural = [
+        entry.get("interpretation")
+        for key in ("always_hit", "always_miss", "critical", "crit_fail")
+        if (entry := attack_rule.get(key)) and entry.get("interpretation")
+    ]
+    for name, entry in situations(system).items():
+        effects = [entry, *entry.get("when", [])]
+        if not any(effect.get("always_critical") for effect in effects):
+            continue
+        for kind in kinds(system):
+            setup = AttackSetup(4, 15, situations=(name,), attack_type=kind)
+            try:
+                result = attack(system, setup)
+            except RulesError:
+                continue  # a situation that needs more than this (its own refusal)
+            if result.crit != 1:
+                continue  # the effect was filtered out for this attack type
+            assert not set(natural) & set(result.sources.interpretations), (name, kind)
