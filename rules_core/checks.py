@@ -172,6 +172,14 @@ def _target(system: System, entry: dict, setup: CheckSetup, sources: Sources) ->
 def _named_difficulty(system: System, entry: dict, setup: CheckSetup, sources: Sources) -> int:
     rows = difficulties(entry)
     if not rows:
+        other = "save" if setup.kind == "check" else "check"
+        named_elsewhere = (system.rules.get(KINDS[other][0]) or {}).get("difficulties")
+        if named_elsewhere:  # the text names difficulties, only not for this roll
+            raise NotDefined(
+                f"{system.title} names difficulties for {KINDS[other][1]}, not for "
+                f"{KINDS[setup.kind][1]}: give the target instead.",
+                [Citation(**cited) for cited in named_elsewhere.get("cite", [])],
+            )
         raise system.not_defined("difficulties", "named difficulties")
     named = [row for row in rows if row.label.casefold() == str(setup.difficulty).casefold()]
     if not named:
@@ -339,20 +347,31 @@ class GroupResult:
 def group_check(
     system: System,
     bonuses: Sequence[int],
-    target: int,
+    target: int | None,
     advantage: int = 0,
     disadvantage: int = 0,
+    *,
+    difficulty: str | None = None,
+    level: int | None = None,
 ) -> GroupResult:
-    """Everyone rolls; the group succeeds if enough of them do (the text's share)."""
+    """Everyone rolls; the group succeeds if enough of them do (the text's share). The
+    target is a DC, or one of the difficulties the text names for checks."""
     entry = section(system, "check")
     rule = entry.get("group")
     if rule is None:
         raise system.not_defined("group", "group checks")
     if not 1 <= len(bonuses) <= MAX_GROUP:
         raise RulesError(f"A group check needs 1 to {MAX_GROUP} members' bonuses.")
+    sources = Sources()
+    if difficulty is not None:
+        if target is not None:
+            raise RulesError("Give either a target or a named difficulty, not both.")
+        named = CheckSetup(kind="check", difficulty=difficulty, level=level)
+        target = _named_difficulty(system, entry, named, sources)
+    if target is None:
+        raise RulesError("Give the target (the DC) of the group check, or a named difficulty.")
     if any(abs(bonus) > MAX_MODIFIER for bonus in bonuses) or abs(target) > MAX_MODIFIER:
         raise RulesError(f"Bonuses and the target must be within ±{MAX_MODIFIER}.")
-    sources = Sources()
     _cite_section(entry, sources)
     sources.cite(rule.get("cite"))
     roll = natural_roll(system, entry, advantage, disadvantage, sources)

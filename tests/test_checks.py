@@ -25,6 +25,7 @@ from rules_core.checks import (
     Side,
     check,
     contest,
+    difficulties,
     extended_challenge,
     group_check,
 )
@@ -288,3 +289,35 @@ def test_orcus_extended_challenge_by_walking_every_run_of_checks(
 def test_extended_challenges_only_where_a_text_has_them() -> None:
     with pytest.raises(NotDefined, match="leaves their rules to the DM"):
         extended_challenge(CORE4E, CheckSetup("check", 0, 15), 3)
+
+
+@pytest.mark.parametrize("slug", system_slugs())
+def test_a_group_check_takes_a_named_difficulty_as_its_target(slug: str) -> None:
+    """Both rules are in the text: a group check against "hard" is one against its DC."""
+    system = get_system(slug)
+    entry = system.rules.get("checks") or {}
+    if not entry.get("group") or not difficulties(entry):
+        pytest.skip(f"{slug}'s text has no group checks or no named difficulties")
+    for row in difficulties(entry):
+        if row.levels is not None:
+            continue
+        named = group_check(system, (2, 0, -1), None, difficulty=row.label)
+        plain = group_check(system, (2, 0, -1), row.value)
+        assert (named.target, named.success) == (row.value, plain.success), row.label
+    with pytest.raises(RulesError, match="either a target or a named difficulty"):
+        group_check(system, (2, 0), 10, difficulty=difficulties(entry)[0].label)
+
+
+@pytest.mark.parametrize("slug", system_slugs())
+def test_a_named_difficulty_on_the_wrong_roll_says_which_roll_has_them(slug: str) -> None:
+    system = get_system(slug)
+    for kind, other, other_name in (("save", "checks", "checks"), ("check", "saves", "saving")):
+        own = system.rules.get("saves" if kind == "save" else "checks")
+        elsewhere = system.rules.get(other)
+        if not own or difficulties(own) or not elsewhere or not difficulties(elsewhere):
+            continue
+        if kind == "save" and own.get("target") is not None:
+            continue  # a save whose target the text fixes says so first
+        label = difficulties(elsewhere)[0].label
+        with pytest.raises(NotDefined, match=f"names difficulties for {other_name}"):
+            check(system, CheckSetup(kind, 0, None, difficulty=label))

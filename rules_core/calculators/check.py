@@ -252,10 +252,14 @@ def run(request: CheckRequest) -> Answer:
         return sourced(payload, text, result.sources)
     target = request.target
     if request.group:
-        if target is None:
-            raise RulesError("Give the target (the DC) of the group check.")
         group = group_check(
-            system, (request.bonus, *request.group), target, setup.advantage, setup.disadvantage
+            system,
+            (request.bonus, *request.group),
+            target,
+            setup.advantage,
+            setup.disadvantage,
+            difficulty=request.difficulty,
+            level=request.level,
         )
         payload = {"system": system.slug, "kind": "group", **group.to_json()}
         text = [
