@@ -8,7 +8,7 @@ system: what a text does not define is refused with the text's own `not_defined`
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from fractions import Fraction
 from functools import cache
@@ -226,6 +226,22 @@ def _cite_section(entry: dict, sources: Sources) -> None:
         sources.interpret(note)
 
 
+def bonus_reading(entry: Mapping[str, Any], bonus: int, sources: Sources) -> None:
+    """A bonus the reader gave, labelled with what the text says of bonuses to this roll
+    (a 4e save: "the bonus is 0 unless a power gives one")."""
+    note = (entry.get("bonus") or {}).get("note")
+    if bonus and note:
+        sources.interpret(f"The bonus of {bonus:+d} is added as given. {note}")
+
+
+def rally_reading(escalation: int, rounds: int, sources: Sources) -> None:
+    if escalation and rounds > 1:
+        sources.interpret(
+            f"The escalation die is counted at {escalation} for each of the {rounds} saves: "
+            "it may rise between rounds, which this does not count."
+        )
+
+
 def check(system: System, setup: CheckSetup) -> CheckResult:
     entry = section(system, setup.kind)
     sources = Sources()
@@ -240,6 +256,8 @@ def check(system: System, setup: CheckSetup) -> CheckResult:
     repeat = if_allowed(entry, "repeat")  # saves say how a save repeats; checks do not
     if setup.rounds > 1 and repeat:
         sources.cite(repeat.get("cite"))
+    bonus_reading(entry, setup.bonus, sources)
+    rally_reading(setup.escalation, setup.rounds, sources)
     modifier = setup.bonus + setup.escalation
     success = success_chance(roll, modifier, target)
     breakdown = [("Bonus", setup.bonus)]

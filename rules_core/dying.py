@@ -17,7 +17,7 @@ from fractions import Fraction
 from functools import cache
 from typing import Any
 
-from rules_core.checks import MAX_MODIFIER, natural_distribution, natural_roll
+from rules_core.checks import MAX_MODIFIER, bonus_reading, natural_distribution, natural_roll
 from rules_core.systems import RulesError, Sources, System
 
 MAX_TURNS = 100
@@ -260,6 +260,7 @@ def dying(system: System, setup: DyingSetup) -> DyingResult:
     sources.cite(rule.get("bonus", {}).get("cite"))
     sources.interpret(rule.get("interpretation"))
     _check(system, rule, setup, sources)
+    bonus_reading(rule, setup.bonus, sources)
     options = tuple(dict.fromkeys(setup.options))
     for special in rule.get("special", []):
         sources.cite(special.get("cite"))

@@ -29,7 +29,7 @@ from rules_core.checks import (
     extended_challenge,
     group_check,
 )
-from rules_core.systems import NotDefined, RulesError, get_system, system_slugs
+from rules_core.systems import NotDefined, RulesError, get_system, if_allowed, system_slugs
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -321,3 +321,35 @@ def test_a_named_difficulty_on_the_wrong_roll_says_which_roll_has_them(slug: str
         label = difficulties(elsewhere)[0].label
         with pytest.raises(NotDefined, match=f"names difficulties for {other_name}"):
             check(system, CheckSetup(kind, 0, None, difficulty=label))
+
+
+@pytest.mark.parametrize("slug", system_slugs())
+def test_a_bonus_the_text_does_not_give_is_labelled(slug: str) -> None:
+    """A 4e save is "Roll a d20. If you roll lower than 10": a bonus the reader adds is
+    shown with what the text says of bonuses to that roll, never silently."""
+    system = get_system(slug)
+    for kind, name in (("save", "saves"), ("check", "checks")):
+        entry = system.rules.get(name)
+        note = ((entry or {}).get("bonus") or {}).get("note")
+        if not note:
+            continue
+        target = None if if_allowed(entry, "target") is not None else 10
+        result = check(system, CheckSetup(kind, 2, target))
+        assert any(note in said for said in result.sources.interpretations), (slug, kind)
+        plain = check(system, CheckSetup(kind, 0, target))
+        assert not any(note in said for said in plain.sources.interpretations), (slug, kind)
+
+
+def test_a_rally_save_over_several_rounds_says_the_escalation_die_is_held() -> None:
+    for slug in system_slugs():
+        system = get_system(slug)
+        saves = system.rules.get("saves") or {}
+        if not saves.get("escalation"):
+            continue
+        target = None if saves.get("target") is not None else 11
+        held = check(system, CheckSetup("save", 0, target, escalation=2, rounds=3))
+        assert any(
+            "counted at 2 for each of the 3 saves" in s for s in held.sources.interpretations
+        )
+        once = check(system, CheckSetup("save", 0, target, escalation=2, rounds=1))
+        assert not any("for each of the" in said for said in once.sources.interpretations)
