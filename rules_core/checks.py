@@ -393,6 +393,11 @@ def group_check(
     _cite_section(entry, sources)
     sources.cite(rule.get("cite"))
     roll = natural_roll(system, entry, advantage, disadvantage, sources)
+    if advantage or disadvantage:
+        sources.interpret(
+            "Advantage and disadvantage are given to every member's roll here: the text's "
+            "group check does not say who has them."
+        )
     members = tuple(success_chance(roll, bonus, target) for bonus in bonuses)
     needed = ceil(Fraction(str(rule["at_least"])) * len(members))
     # successes[k] = P(exactly k members succeed), built one member at a time.

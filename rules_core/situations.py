@@ -146,6 +146,16 @@ def resolve(
     scale = Fraction(1)
     for effect in effects:
         scale *= Fraction(str(effect.get("damage_multiplier", 1)))
+    scaling = [
+        resolver.entry(name)["label"]
+        for name in applying
+        if any(effect.get("damage_multiplier") for effect in resolver.holding(name, applying))
+    ]
+    if len(scaling) > 1:
+        sources.interpret(
+            f"The damage is multiplied once for each of {' and '.join(scaling)} (x{scale} in "
+            "all): the text does not say how several of these combine."
+        )
     resistances = [int(effect["resistance"]) for effect in effects if "resistance" in effect]
     return Applied(
         attack=tuple(attack),

@@ -400,3 +400,23 @@ def test_an_attack_that_always_crits_shows_no_reading_of_the_natural_rolls(syste
             if result.crit != 1:
                 continue  # the effect was filtered out for this attack type
             assert not set(natural) & set(result.sources.interpretations), (name, kind)
+
+
+@pytest.mark.parametrize("system", SYSTEMS, ids=lambda system: system.slug)
+def test_two_damage_multipliers_together_are_labelled(system: System) -> None:
+    """Orcus weakened attacker against an incorporeal target: half of half, said so."""
+    halving = [
+        name
+        for name, entry in situations(system).items()
+        if entry.get("damage_multiplier") and not entry.get("when") and not entry.get("if")
+    ]
+    if len(halving) < 2:
+        pytest.skip(f"{system.slug} has fewer than two situations that multiply damage")
+    first, second = halving[:2]
+    kind = kinds(system)[-1]
+    both = attack(
+        system, AttackSetup(5, 15, situations=(first, second), damage="2d6", attack_type=kind)
+    )
+    assert any("multiplied once for each of" in note for note in both.sources.interpretations)
+    one = attack(system, AttackSetup(5, 15, situations=(first,), damage="2d6", attack_type=kind))
+    assert not any("multiplied once for each of" in note for note in one.sources.interpretations)

@@ -353,3 +353,15 @@ def test_a_rally_save_over_several_rounds_says_the_escalation_die_is_held() -> N
         )
         once = check(system, CheckSetup("save", 0, target, escalation=2, rounds=1))
         assert not any("for each of the" in said for said in once.sources.interpretations)
+
+
+@pytest.mark.parametrize("slug", system_slugs())
+def test_advantage_on_a_group_check_says_it_is_given_to_every_member(slug: str) -> None:
+    system = get_system(slug)
+    entry = system.rules.get("checks") or {}
+    if not entry.get("group") or not entry.get("advantage"):
+        pytest.skip(f"{slug}'s text has no group checks or no advantage on checks")
+    said = group_check(system, (2, 0), 12, advantage=1).sources.interpretations
+    assert any("every member's roll" in note for note in said)
+    plain = group_check(system, (2, 0), 12).sources.interpretations
+    assert not any("every member's roll" in note for note in plain)
