@@ -74,10 +74,19 @@ def build_site(output: Path) -> Path:
     return output
 
 
+class QuietServer(http.server.ThreadingHTTPServer):
+    """A test server that prints nothing: a browser dropping a connection (a navigation
+    cancels a fetch) would print a traceback to stderr, which a test of the command line
+    capturing stderr at that moment would read as the program's own output."""
+
+    def handle_error(self, request, client_address) -> None:
+        pass
+
+
 def serve(directory: Path) -> http.server.ThreadingHTTPServer:
     """A static server for directory on a free port of 127.0.0.1, in a daemon thread."""
     handler = functools.partial(_QuietHandler, directory=str(directory))
-    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    httpd = QuietServer(("127.0.0.1", 0), handler)
     threading.Thread(target=httpd.serve_forever, daemon=True).start()
     return httpd
 

@@ -30,7 +30,16 @@ from pathlib import Path
 
 import pytest
 import yaml
-from conftest import ARTIFACTS, CHROMIUM, LAUNCH_ARGS, Watched, figure, serve, wait_live
+from conftest import (
+    ARTIFACTS,
+    CHROMIUM,
+    LAUNCH_ARGS,
+    QuietServer,
+    Watched,
+    figure,
+    serve,
+    wait_live,
+)
 from playwright.sync_api import Browser, Page, expect
 
 from hooks.package.offline import (
@@ -73,7 +82,7 @@ class CountingServer:
                 super().copyfile(source, outputfile)
 
         handler = functools.partial(Handler, directory=str(directory))
-        self.httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+        self.httpd = QuietServer(("127.0.0.1", 0), handler)
         threading.Thread(target=self.httpd.serve_forever, daemon=True).start()
         self.origin = f"http://127.0.0.1:{self.httpd.server_address[1]}/"
 
