@@ -70,8 +70,10 @@ class _Resolver:
         if types is not None:
             if self.attack_type is None:
                 choices = ", ".join(self.types) or "none"
+                label = self.entry(name)["label"]
                 raise RulesError(
-                    f"{self.entry(name)['label']} depends on the attack type: give one ({choices})."
+                    f"{label} depends on the attack type: give one ({choices}).",
+                    field="attack_type",
                 )
             if self.attack_type not in types:
                 return False
@@ -186,13 +188,13 @@ def _implied_attack_type(
     kinds = {kind for _, kind in implied.values()}
     if len(kinds) > 1:
         listed = "; ".join(f"{label} is a {kind} attack" for label, kind in implied.values())
-        raise RulesError(f"One attack cannot be all of these: {listed}.")
+        raise RulesError(f"One attack cannot be all of these: {listed}.", field="situations")
     if not kinds:
         return given
     kind = kinds.pop()
     label = next(label for label, _ in implied.values())
     if given is not None and given != kind:
-        raise RulesError(f"{label} is a {kind} attack, not a {given} one.")
+        raise RulesError(f"{label} is a {kind} attack, not a {given} one.", field="attack_type")
     for name in implied:
         sources.cite(table[name].get("cite"))
     return kind

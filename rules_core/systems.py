@@ -12,7 +12,12 @@ from typing import Any
 
 
 class RulesError(ValueError):
-    """Input the rules cannot answer; the message is one sentence for the user."""
+    """Input the rules cannot answer; the message is one sentence for the user. `field`
+    names the input it is about, where one is (shown next to it on a page)."""
+
+    def __init__(self, message: str, field: str | None = None) -> None:
+        super().__init__(message)
+        self.field = field
 
 
 class NotDefined(RulesError):

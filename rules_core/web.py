@@ -69,7 +69,11 @@ def handle(name: str, inputs: Mapping[str, Any], base: str = "") -> dict[str, An
     except NotDefined as error:
         return _undefined(error, base)
     except (RulesError, DiceError) as error:
-        return _refused({calculator.primary: one_line(error)})
+        # Next to the input it is about (an attack type a situation needs), if it names one
+        # the form has; else at the calculator's main field.
+        shown = {field.name for field in calculator.request.fields_for(filled)}
+        field = getattr(error, "field", None)
+        return _refused({field if field in shown else calculator.primary: one_line(error)})
     return {**_answered(rendered), "data": result.payload}
 
 

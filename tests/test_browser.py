@@ -26,6 +26,9 @@ from conftest import (
 )
 from playwright.sync_api import Browser, Locator, Page, expect
 
+from rules_core.situations import attack_types, situations
+from rules_core.systems import get_system, system_slugs
+
 CALCULATORS = [(slug, name) for slug, names in CALCULATOR_PAGES.items() for name in names]
 
 
@@ -180,6 +183,48 @@ def test_bad_input_is_shown_next_to_the_field(browser: Browser, server: str) -> 
     wait_live(page, "modifier")
     page.fill("#modifier-score", "x")
     expect(page.locator("#modifier-score-error")).to_contain_text("whole number")
+    watched.close()
+
+
+def _a_situation_needing_an_attack_type() -> tuple[str, str, str] | None:
+    """(system, situation, an attack type) where the situation's effect depends on the
+    attack type, from the rules data of content/systems.yml's systems."""
+    for slug in system_slugs():
+        system = get_system(slug)
+        types = attack_types(system)
+        for name, entry in situations(system).items():
+            effects = [entry, *entry.get("when", [])]
+            if (
+                types
+                and not entry.get("attack_type")
+                and any(effect.get("attack_types") for effect in effects)
+            ):
+                return slug, name, types[0]
+    return None
+
+
+def test_a_refusal_sits_next_to_its_cause_and_the_dock_says_so(
+    browser: Browser, server: str
+) -> None:
+    """On a phone: a situation that needs an attack type says so beside the attack type,
+    and the docked answer says it is not for these inputs, not "computing" for ever."""
+    found = _a_situation_needing_an_attack_type()
+    if found is None:
+        pytest.skip("no system has a situation that depends on the attack type")
+    slug, name, kind = found
+    watched = Device(browser, server, "phone")
+    page = watched.page
+    page.goto(f"{server}calculators/attack/?system={slug}&situations={name}")
+    result = page.locator("#attack-result")
+    expect(page.locator("#attack-attack_type-error")).to_contain_text("attack type", timeout=60_000)
+    expect(page.locator("#attack-bonus-error")).to_be_empty()
+    expect(result).to_contain_class("calc-result--refused")
+    note = result.locator(".calc-headline").evaluate("h => getComputedStyle(h, '::after').content")
+    assert "marked field" in note
+    page.select_option("#attack-attack_type", kind)
+    wait_live(page, "attack")
+    expect(page.locator("#attack-attack_type-error")).to_be_empty()
+    expect(result).not_to_contain_class("calc-result--refused")
     watched.close()
 
 

@@ -160,6 +160,7 @@ class Calculator {
   }
 
   compute(extra = {}) {
+    this.result.classList.remove("calc-result--refused");
     const inputs = this.inputs();
     const key = JSON.stringify(inputs);
     this.markPending(key);
@@ -185,6 +186,7 @@ class Calculator {
       showFieldErrors(section, this.form, response.errors, (name, control) => control && `${control.id}-error`);
       if (response.message) this.statusText().textContent = response.message;
       this.staleness.mark([result], { now: true });
+      result.classList.add("calc-result--refused"); // not computing: waiting for a fix
       result.setAttribute("aria-busy", "false");
       return;
     }
