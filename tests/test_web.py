@@ -367,3 +367,24 @@ def test_the_home_page_names_every_calculator_page() -> None:
     home = (DOCS / "index.md").read_text(encoding="utf-8")
     for _, path in calculator_pages().values():
         assert f"({path})" in home, f"docs/index.md does not link {path}"
+
+
+def test_saves_in_a_row_put_the_expected_rounds_in_the_headline() -> None:
+    """'How long does this save-ends effect last?' is answered where the eye lands."""
+    from fractions import Fraction
+
+    from rules_core.systems import system_slugs
+
+    for slug in system_slugs():
+        response = handle("check", {"system": slug, "rounds": "3"})
+        if not response["ok"] or "data" not in response:
+            continue
+        expected = response["data"]["expected_rounds"]
+        wanted = (
+            "never succeeds"
+            if expected is None
+            else f"{float(Fraction(expected)):.2f} rounds expected"
+        )
+        assert wanted in response["summary"], (slug, response["summary"])
+        once = handle("check", {"system": slug, "rounds": "1"})["summary"]
+        assert "rounds expected" not in once

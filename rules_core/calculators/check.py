@@ -4,6 +4,7 @@ a group check or an extended challenge, with the difficulties the text names."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from fractions import Fraction
 from functools import cache
 from html import escape
 from typing import Any, ClassVar, Self
@@ -387,6 +388,13 @@ def render(payload: html.Payload, request: Any, base: str) -> html.Rendered:
                 )
             )
             top.append(f"In {payload['rounds']} rounds {html.percent(payload['at_least_one'])}")
+            # Saves in a row ask how long an effect lasts: the headline answers that too.
+            expected = payload["expected_rounds"]
+            top.append(
+                "never succeeds"
+                if expected is None
+                else f"{float(Fraction(expected)):.2f} rounds expected"
+            )
         rows.append(("Expected rounds until a success", html.rounds(payload["expected_rounds"])))
     return html.Rendered(
         html.headline(*top), html.rows(rows) + _difficulties(payload) + html.sources(payload, base)
