@@ -47,6 +47,13 @@ def copy_project(target: Path) -> None:
     (target / "node_modules").symlink_to(ROOT / "node_modules")
 
 
+class _PlainDumper(yaml.SafeDumper):
+    """Writes a value shared by several keys out each time: content takes no anchors."""
+
+    def ignore_aliases(self, data: object) -> bool:
+        return True
+
+
 class _ConfigLoader(yaml.SafeLoader):
     """mkdocs.yml as data: `!ENV NAME` reads as unset, as in a local build."""
 
@@ -116,7 +123,8 @@ def replicated_project(target: Path, copies: int) -> None:
         for copy in range(2, copies + 1):
             passages.update({f"{slug}-{copy}": passages[slug] for slug in slugs})
     (content / "compare.yml").write_text(
-        yaml.safe_dump(compare, sort_keys=False, allow_unicode=True), encoding="utf-8"
+        yaml.dump(compare, Dumper=_PlainDumper, sort_keys=False, allow_unicode=True),
+        encoding="utf-8",
     )
     # The rules core's compiled data, as `make data` writes it before the build.
     subprocess.run(
