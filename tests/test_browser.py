@@ -565,3 +565,28 @@ def test_a_folded_side_of_situations_opens_from_the_address_and_in_view(
     )
     watched.close()
     again.close()
+
+
+def test_the_dock_says_it_opens_and_opens_onto_the_figures(browser: Browser, server: str) -> None:
+    """On a phone: the docked answer says a tap gives the details, and the tap shows the
+    figures below it, not under it."""
+    watched = Device(browser, server, "phone")
+    page = watched.page
+    page.goto(f"{server}calculators/damage/")
+    wait_live(page, "damage")
+    headline = page.locator("#damage-result .calc-headline")
+    hint = headline.evaluate("h => getComputedStyle(h, '::before').content")
+    assert "Details" in hint
+    headline.click()
+    figures = page.locator("#damage-result .calc-figures")
+    page.wait_for_function(
+        """([h, f]) => {
+            const top = document.querySelector(f).getBoundingClientRect().top;
+            return top >= document.querySelector(h).getBoundingClientRect().bottom - 1
+                && top < innerHeight;
+        }""",
+        arg=["#damage-result .calc-headline", "#damage-result .calc-figures"],
+        timeout=5_000,
+    )
+    expect(figures).to_be_in_viewport()
+    watched.close()
