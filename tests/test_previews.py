@@ -61,10 +61,11 @@ def test_a_tap_on_a_term_shows_its_preview_without_navigating(
     expect(preview).to_be_hidden()
     assert page.url == server + RULES_PAGE
 
-    # "Go to the rule" leaves for the rule.
+    # "Go to the rule" leaves for the rule, and the preview does not stay open over it.
     term.tap()
     preview.get_by_role("link", name="Go to the rule").tap()
     page.wait_for_url(href)
+    expect(preview).to_be_hidden()
     assert errors == []
 
 

@@ -27,7 +27,14 @@ function remember(root) {
   }
 }
 remember(document);
-if (window.document$) window.document$.subscribe(() => remember(document));
+// A new page (instant navigation, e.g. after "Go to the rule" or the calculator link): a
+// preview of the last page's word must not stay open over it.
+if (window.document$) {
+  window.document$.subscribe(() => {
+    close(false);
+    remember(document);
+  });
+}
 
 // Capture phase, on window: runs before the theme's own click handlers (instant loading).
 window.addEventListener(
