@@ -163,14 +163,6 @@ def if_allowed(section: Mapping[str, Any], key: str) -> Any:
     return section.get(key)
 
 
-def _view(value: Any, keys: Any, where: str) -> Any:
-    if isinstance(value, Mapping) and isinstance(keys, dict):
-        return RulesView(value, keys, where)
-    if isinstance(value, list) and isinstance(keys, dict) and "[]" in keys:
-        return [_view(item, keys["[]"], f"{where}[]") for item in value]
-    return value
-
-
 @dataclass(frozen=True)
 class System:
     slug: str
