@@ -12,7 +12,7 @@ add up: only the most protective of them applies.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
@@ -130,6 +130,7 @@ def resolve(
     attack: list[tuple[str, int]] = []
     defense: list[tuple[str, int]] = []
     effects: list[dict[str, Any]] = []
+    scaling: list[str] = []  # the situations that multiply the damage
     ignores_escalation = None
     for name in applying:
         entry = resolver.entry(name)
@@ -145,14 +146,11 @@ def resolve(
             defense.append((entry["label"], on_defense))
         if ignores_escalation is None and any(e.get("ignores_escalation") for e in holding):
             ignores_escalation = entry["label"]
+        if any(effect.get("damage_multiplier") for effect in holding):
+            scaling.append(entry["label"])
     scale = Fraction(1)
     for effect in effects:
         scale *= Fraction(str(effect.get("damage_multiplier", 1)))
-    scaling = [
-        resolver.entry(name)["label"]
-        for name in applying
-        if any(effect.get("damage_multiplier") for effect in resolver.holding(name, applying))
-    ]
     if len(scaling) > 1:
         sources.interpret(
             f"The damage is multiplied once for each of {' and '.join(scaling)} (x{scale} in "
@@ -181,7 +179,7 @@ def _implied_attack_type(
     table = situations(system)
     implied = {}
     for name in dict.fromkeys(chosen):
-        entry = table.get(name) if isinstance(table, Mapping) else None
+        entry = table.get(name)  # an unknown name is refused by the resolver, with the known
         kind = entry.get("attack_type") if entry is not None else None
         if kind is not None:
             implied[name] = (entry["label"], str(kind))
