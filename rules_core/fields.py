@@ -14,7 +14,7 @@ from typing import Any
 
 from rules_core.dice import MAX_SIDES
 from rules_core.numbers import read_whole, shown
-from rules_core.systems import NotDefined, System, get_system, system_slugs
+from rules_core.systems import NotDefined, System, get_system, if_allowed, system_slugs
 
 MAX_INPUT_LENGTH = 200
 _DIE = re.compile(r"(?:1?d)?([0-9]{1,4})")
@@ -159,9 +159,9 @@ def situation_choices(
         table: Any = get_system(slug).rules
         for key in source:
             table = table.get(key) if isinstance(table, Mapping) else None
-        # A situation or a death-save option (only situations have a side): read as given.
-        entries = {name: dict(entry) for name, entry in (table or {}).items()}
+        # A situation or a death-save option: only situations may have a side.
         result[slug] = [
-            (name, entry["label"], entry.get("side", "")) for name, entry in entries.items()
+            (name, entry["label"], if_allowed(entry, "side") or "")
+            for name, entry in (table or {}).items()
         ]
     return result
