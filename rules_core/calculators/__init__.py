@@ -19,9 +19,8 @@ from rules_core.calculators import (
     roll,
 )
 from rules_core.calculators.base import Answer, Calculator
-from rules_core.requests import Request
 
-__all__ = ["CALCULATORS", "Answer", "Calculator", "answer"]
+__all__ = ["CALCULATORS", "Answer", "Calculator"]
 
 CALCULATORS: dict[str, Calculator] = {
     module.CALCULATOR.name: module.CALCULATOR
@@ -38,8 +37,3 @@ CALCULATORS: dict[str, Calculator] = {
         dying,
     )
 }
-
-
-def answer(request: Request) -> Answer:
-    """The answer to a request, by the calculator that declared it."""
-    return CALCULATORS[request.NAME].run(request)
