@@ -14,7 +14,7 @@ from hooks.content.tables import Table, TableCalculator
 from hooks.content.yaml_lines import ContentError
 from hooks.pages.dice_chips import (
     calculator_for,
-    calculator_pages,
+    calculator_page_names,
     chip_link,
     find_dice,
     sentence_around,
@@ -24,7 +24,7 @@ from rules_core.dice import parse
 
 ROOT = Path(__file__).resolve().parent.parent
 # The calculator pages of this build, without the checks page another change adds.
-PAGES = calculator_pages() - {"checks"}
+PAGES = calculator_page_names() - {"checks"}
 
 MARKED = [
     # (sentence from a text, the expressions it must mark)

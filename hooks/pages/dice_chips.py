@@ -19,9 +19,10 @@ import re
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache
-from pathlib import Path
+from pathlib import PurePosixPath
 from urllib.parse import urlencode
 
+from hooks.pages.calculators import calculator_pages
 from rules_core.dice import DiceError, Expression, parse
 
 # A die: 3d4, d20, d%, 3dW, 4d6kh3. An expression: dice and numbers joined by + or -.
@@ -30,7 +31,6 @@ _CANDIDATE = re.compile(rf"(?<![\w.%/])({_DIE}(?:\s*[+\-−]\s*(?:{_DIE}|\d+(?![
 _MULTIPLIED_AFTER = re.compile(r"\s*[x×*]\s*\d")
 _MULTIPLIED_BEFORE = re.compile(r"\d\s*[x×*]\s*$")
 WEAPON_DIE = 8  # the die a chip assumes for dW, said in its tooltip
-CALCULATOR_PAGES = Path(__file__).resolve().parents[2] / "docs" / "calculators"
 # Each calculator a chip may open: its page and what the preview's link says.
 CALCULATOR_LABELS = {
     "damage": "Open in the damage calculator",
@@ -85,10 +85,10 @@ def sentence_around(text: str, start: int, end: int) -> str:
     return text[before[-1] if before else 0 : after.start() if after else len(text)]
 
 
-@cache
-def calculator_pages(folder: Path = CALCULATOR_PAGES) -> frozenset[str]:
-    """The calculator pages this build has (docs/calculators/NAME.md)."""
-    return frozenset(path.stem for path in folder.glob("*.md"))
+@cache  # read once per build: each chip asks
+def calculator_page_names() -> frozenset[str]:
+    """The calculator pages this build has, by name ("checks" for calculators/checks.md)."""
+    return frozenset(PurePosixPath(path).stem for _, path in calculator_pages().values())
 
 
 def calculator_for(chip: Chip, sentence: str, pages: frozenset[str]) -> str | None:
@@ -145,7 +145,7 @@ def chip_link(
 ) -> str:
     """The Markdown of one chip: a link into the calculator that fits the sentence,
     titled with its figures; raw HTML for a button when no calculator fits."""
-    pages = calculator_pages() if pages is None else pages
+    pages = calculator_page_names() if pages is None else pages
     calculator = calculator_for(chip, sentence, pages)
     data = chip_data(chip)
     if calculator is None:
