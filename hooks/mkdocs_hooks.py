@@ -19,7 +19,7 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from hooks.content.loader import System  # noqa: E402
-from hooks.content.rules_data import write_if_changed  # noqa: E402
+from hooks.content.rules_data import rules_data, write_if_changed  # noqa: E402
 from hooks.content.yaml_lines import ContentError  # noqa: E402
 from hooks.package.offline import OfflineError, add_app_links, finish_site  # noqa: E402
 from hooks.package.pyodide_bundle import bundle, bundle_files, bundle_id, is_stale  # noqa: E402
@@ -27,7 +27,7 @@ from hooks.pages.calculators import (  # noqa: E402
     add_page_assets,
     expand_calculators,
 )
-from hooks.pages.generate import generate  # noqa: E402
+from hooks.pages.generate import GeneratedSite, generate  # noqa: E402
 from hooks.pages.site import (  # noqa: E402
     describe,
     edit_source,
@@ -57,10 +57,11 @@ def on_startup(command, dirty):
     _serving = command == "serve"
 
 
-def _refresh_rules() -> None:
+def _refresh_rules(site: GeneratedSite) -> None:
     """Under the dev server: after a rules.yml (or rules core) edit, the compiled rules data,
-    the build-time answers and the browser's wheel follow it, with no restart."""
-    if write_if_changed(ROOT / "content", RULES_DATA):
+    the build-time answers and the browser's wheel follow it, with no restart. The rules
+    are the ones this build just compiled, not read and compiled a second time."""
+    if write_if_changed(rules_data(site.compiled), RULES_DATA):
         forget_compiled_data()
         log.info("rules data recompiled from content/")
     if is_stale(PYODIDE_BUNDLE, ROOT):
@@ -79,7 +80,7 @@ def on_config(config):
     _systems, _pages = site.systems, site.pages
     config["nav"] = site.nav
     if _serving:
-        _refresh_rules()
+        _refresh_rules(site)
     config["extra"]["systems"] = list(_systems)  # for the search scopes (overrides/main.html)
     return config
 

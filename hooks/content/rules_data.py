@@ -100,21 +100,26 @@ def compile_system(system: System) -> dict[str, Any]:
     }
 
 
-def compile_all(content: Path) -> dict[str, Any]:
-    systems = load_content(content)
+def rules_data(compiled: dict[str, Any]) -> dict[str, Any]:
+    """What rules_core/data/systems.json holds, from each system's compile_system()."""
     # The file is written with sorted keys: "order" keeps the order of content/systems.yml.
     return {
-        "order": list(systems),
-        "systems": {slug: compile_system(system) for slug, system in systems.items()},
+        "order": list(compiled),
+        "systems": compiled,
         # The keys the schema allows, so the core reads by them (rules_core.systems.RulesView).
         "schema": skeleton(RULES),
     }
 
 
-def write_if_changed(content: Path, output: Path) -> bool:
-    """Compile content/ into output; True when the file changed (the dev server then
+def compile_all(content: Path) -> dict[str, Any]:
+    systems = load_content(content)
+    return rules_data({slug: compile_system(system) for slug, system in systems.items()})
+
+
+def write_if_changed(data: dict[str, Any], output: Path) -> bool:
+    """Write the rules data to output; True when the file changed (the dev server then
     rebuilds what reads it)."""
-    text = json.dumps(compile_all(content), indent=1, sort_keys=True) + "\n"
+    text = json.dumps(data, indent=1, sort_keys=True) + "\n"
     if output.is_file() and output.read_text(encoding="utf-8") == text:
         return False
     output.parent.mkdir(parents=True, exist_ok=True)
@@ -127,7 +132,7 @@ def main(argv: list[str]) -> int:
         print("usage: python -m hooks.content.rules_data OUTPUT.json", file=sys.stderr)
         return 2
     try:
-        write_if_changed(ROOT / "content", Path(argv[0]))
+        write_if_changed(compile_all(ROOT / "content"), Path(argv[0]))
     except ContentError as error:
         print(f"content error: {error}", file=sys.stderr)
         return 1

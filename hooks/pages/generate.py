@@ -12,6 +12,7 @@ import shutil
 import sys
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import yaml
 
@@ -28,6 +29,7 @@ ROOT = Path(__file__).resolve().parents[2]
 @dataclass(frozen=True)
 class GeneratedSite:
     systems: dict[str, System]
+    compiled: dict[str, Any]  # each system's rules data, as compile_system() gives it
     pages: dict[str, str]  # docs-relative path -> Markdown
     nav: list
 
@@ -36,15 +38,13 @@ def generate(root: Path, docs: Path, home_nav: list | None = None) -> GeneratedS
     """Every page built from root/content, and the navigation around docs' own pages."""
     systems = load_content(root / "content")
     concepts = load_compare(root / "content" / "compare.yml", systems)
-    links = section_links(
-        {slug: compile_system(system) for slug, system in systems.items()},
-        calculator_pages(docs),
-        concepts,
-    )
+    compiled = {slug: compile_system(system) for slug, system in systems.items()}
+    links = section_links(compiled, calculator_pages(docs), concepts)
     pages = render_site(systems, links)
     compare_pages, compare_nav = render_compare(concepts, systems)
     pages.update(compare_pages)
-    return GeneratedSite(systems, pages, navigation(systems, [*(home_nav or []), compare_nav]))
+    nav = navigation(systems, [*(home_nav or []), compare_nav])
+    return GeneratedSite(systems, compiled, pages, nav)
 
 
 def page_url(path: str) -> str:
