@@ -36,6 +36,7 @@ ROOT = Path(__file__).resolve().parent.parent
 ORCUS, CORE4E, ITU, DICE3 = (
     get_system(slug) for slug in ("orcus", "4e-core", "into-the-unknown", "3d6-combat")
 )
+SYSTEMS = [get_system(slug) for slug in system_slugs()]  # every system of content/systems.yml
 
 
 def d20_with(advantage: int, disadvantage: int) -> icepool.Die:
@@ -291,58 +292,64 @@ def test_extended_challenges_only_where_a_text_has_them() -> None:
         extended_challenge(CORE4E, CheckSetup("check", 0, 15), 3)
 
 
-@pytest.mark.parametrize("slug", system_slugs())
-def test_a_group_check_takes_a_named_difficulty_as_its_target(slug: str) -> None:
+def test_a_group_check_takes_a_named_difficulty_as_its_target() -> None:
     """Both rules are in the text: a group check against "hard" is one against its DC."""
-    system = get_system(slug)
-    entry = system.rules.get("checks") or {}
-    if not entry.get("group") or not difficulties(entry):
-        pytest.skip(f"{slug}'s text has no group checks or no named difficulties")
-    for row in difficulties(entry):
-        if row.levels is not None:
-            continue
-        named = group_check(system, (2, 0, -1), None, difficulty=row.label)
-        plain = group_check(system, (2, 0, -1), row.value)
-        assert (named.target, named.success) == (row.value, plain.success), row.label
-    with pytest.raises(RulesError, match="either a target or a named difficulty"):
-        group_check(system, (2, 0), 10, difficulty=difficulties(entry)[0].label)
+    checked = 0
+    for system in SYSTEMS:
+        entry = system.rules.get("checks") or {}
+        if not entry.get("group") or not difficulties(entry):
+            continue  # the text has no group checks, or names no difficulties
+        for row in difficulties(entry):
+            if row.levels is not None:
+                continue
+            named = group_check(system, (2, 0, -1), None, difficulty=row.label)
+            plain = group_check(system, (2, 0, -1), row.value)
+            assert (named.target, named.success) == (row.value, plain.success), row.label
+            checked += 1
+        with pytest.raises(RulesError, match="either a target or a named difficulty"):
+            group_check(system, (2, 0), 10, difficulty=difficulties(entry)[0].label)
+    assert checked, "no system has both group checks and named difficulties"
 
 
-@pytest.mark.parametrize("slug", system_slugs())
-def test_a_named_difficulty_on_the_wrong_roll_says_which_roll_has_them(slug: str) -> None:
-    system = get_system(slug)
-    for kind, other, other_name in (("save", "checks", "checks"), ("check", "saves", "saving")):
-        own = system.rules.get("saves" if kind == "save" else "checks")
-        elsewhere = system.rules.get(other)
-        if not own or difficulties(own) or not elsewhere or not difficulties(elsewhere):
-            continue
-        if kind == "save" and own.get("target") is not None:
-            continue  # a save whose target the text fixes says so first
-        label = difficulties(elsewhere)[0].label
-        with pytest.raises(NotDefined, match=f"names difficulties for {other_name}"):
-            check(system, CheckSetup(kind, 0, None, difficulty=label))
+def test_a_named_difficulty_on_the_wrong_roll_says_which_roll_has_them() -> None:
+    checked = 0
+    for system in SYSTEMS:
+        for kind, other, other_name in (("save", "checks", "checks"), ("check", "saves", "saving")):
+            own = system.rules.get("saves" if kind == "save" else "checks")
+            elsewhere = system.rules.get(other)
+            if not own or difficulties(own) or not elsewhere or not difficulties(elsewhere):
+                continue
+            if kind == "save" and own.get("target") is not None:
+                continue  # a save whose target the text fixes says so first
+            label = difficulties(elsewhere)[0].label
+            with pytest.raises(NotDefined, match=f"names difficulties for {other_name}"):
+                check(system, CheckSetup(kind, 0, None, difficulty=label))
+            checked += 1
+    assert checked, "no system names difficulties for one roll and not the other"
 
 
-@pytest.mark.parametrize("slug", system_slugs())
-def test_a_bonus_the_text_does_not_give_is_labelled(slug: str) -> None:
+def test_a_bonus_the_text_does_not_give_is_labelled() -> None:
     """A 4e save is "Roll a d20. If you roll lower than 10": a bonus the reader adds is
     shown with what the text says of bonuses to that roll, never silently."""
-    system = get_system(slug)
-    for kind, name in (("save", "saves"), ("check", "checks")):
-        entry = system.rules.get(name)
-        note = ((entry or {}).get("bonus") or {}).get("note")
-        if not note:
-            continue
-        target = None if if_allowed(entry, "target") is not None else 10
-        result = check(system, CheckSetup(kind, 2, target))
-        assert any(note in said for said in result.sources.interpretations), (slug, kind)
-        plain = check(system, CheckSetup(kind, 0, target))
-        assert not any(note in said for said in plain.sources.interpretations), (slug, kind)
+    checked = 0
+    for system in SYSTEMS:
+        for kind, name in (("save", "saves"), ("check", "checks")):
+            entry = system.rules.get(name)
+            note = ((entry or {}).get("bonus") or {}).get("note")
+            if not note:
+                continue
+            target = None if if_allowed(entry, "target") is not None else 10
+            given = check(system, CheckSetup(kind, 2, target)).sources.interpretations
+            assert any(note in said for said in given), (system.slug, kind)
+            plain = check(system, CheckSetup(kind, 0, target)).sources.interpretations
+            assert not any(note in said for said in plain), (system.slug, kind)
+            checked += 1
+    assert checked, "no system says anything of the bonus to a check or a save"
 
 
 def test_a_rally_save_over_several_rounds_says_the_escalation_die_is_held() -> None:
-    for slug in system_slugs():
-        system = get_system(slug)
+    checked = 0
+    for system in SYSTEMS:
         saves = system.rules.get("saves") or {}
         if not saves.get("escalation"):
             continue
@@ -353,15 +360,19 @@ def test_a_rally_save_over_several_rounds_says_the_escalation_die_is_held() -> N
         )
         once = check(system, CheckSetup("save", 0, target, escalation=2, rounds=1))
         assert not any("for each of the" in said for said in once.sources.interpretations)
+        checked += 1
+    assert checked, "no system adds the escalation die to a save"
 
 
-@pytest.mark.parametrize("slug", system_slugs())
-def test_advantage_on_a_group_check_says_it_is_given_to_every_member(slug: str) -> None:
-    system = get_system(slug)
-    entry = system.rules.get("checks") or {}
-    if not entry.get("group") or not entry.get("advantage"):
-        pytest.skip(f"{slug}'s text has no group checks or no advantage on checks")
-    said = group_check(system, (2, 0), 12, advantage=1).sources.interpretations
-    assert any("every member's roll" in note for note in said)
-    plain = group_check(system, (2, 0), 12).sources.interpretations
-    assert not any("every member's roll" in note for note in plain)
+def test_advantage_on_a_group_check_says_it_is_given_to_every_member() -> None:
+    checked = 0
+    for system in SYSTEMS:
+        entry = system.rules.get("checks") or {}
+        if not entry.get("group") or not entry.get("advantage"):
+            continue  # no group checks, or no advantage on checks
+        said = group_check(system, (2, 0), 12, advantage=1).sources.interpretations
+        assert any("every member's roll" in note for note in said), system.slug
+        plain = group_check(system, (2, 0), 12).sources.interpretations
+        assert not any("every member's roll" in note for note in plain), system.slug
+        checked += 1
+    assert checked, "no system has advantage on group checks"
