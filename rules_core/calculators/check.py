@@ -11,7 +11,7 @@ from typing import Any, ClassVar, Self
 
 from rules_core.calculators import html
 from rules_core.calculators.base import Answer, Calculator, chance_line, percent, sourced
-from rules_core.calculators.shared import MODES, mode_counts
+from rules_core.calculators.shared import escalation_field, mode_counts, mode_field
 from rules_core.checks import (
     MAX_GROUP,
     CheckSetup,
@@ -99,28 +99,8 @@ class CheckRequest(Request):
                 option="--target",
                 hint="A save whose target the text fixes keeps it (blank is fine)",
             ),
-            Field(
-                "mode",
-                "Advantage",
-                "choice",
-                default="normal",
-                choices=MODES,
-                unset="normal",
-                option="--advantage/--disadvantage/--both",
-                requires=CHECK_ADVANTAGE,
-            ),
-            Field(
-                "escalation",
-                "Escalation die (Rally)",
-                "int",
-                default="0",
-                minimum=0,
-                maximum=6,
-                optional=True,
-                unset="0",
-                option="--escalation",
-                requires=SAVE_ESCALATION,
-            ),
+            mode_field("Advantage", CHECK_ADVANTAGE),
+            escalation_field("Escalation die (Rally)", SAVE_ESCALATION),
             Field(
                 "rounds",
                 "Saves in a row",

@@ -10,7 +10,7 @@ from typing import Any, ClassVar
 
 from rules_core.calculators import html
 from rules_core.calculators.base import Answer, Calculator, chance_line, percent, sourced
-from rules_core.calculators.shared import MODES, mode_counts
+from rules_core.calculators.shared import mode_counts, mode_field
 from rules_core.dying import DyingSetup, dying
 from rules_core.fields import Field, Requires
 from rules_core.requests import Request, system_field
@@ -53,16 +53,7 @@ class DyingRequest(Request):
                 option="--bonus",
                 requires=DYING,
             ),
-            Field(
-                "mode",
-                "Advantage",
-                "choice",
-                default="normal",
-                choices=MODES,
-                unset="normal",
-                option="--advantage/--disadvantage/--both",
-                requires=DYING_ADVANTAGE,
-            ),
+            mode_field("Advantage", DYING_ADVANTAGE),
             Field(
                 "failures",
                 "Failures already marked",

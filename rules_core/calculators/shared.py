@@ -20,6 +20,37 @@ def mode_counts(mode: str | None) -> tuple[int, int]:
     return int(mode in ("advantage", "both")), int(mode in ("disadvantage", "both"))
 
 
+def mode_field(label: str, requires: Requires, *, optional: bool = False) -> Field:
+    """The roll mode (mode_counts reads it): --advantage, --disadvantage or --both."""
+    return Field(
+        "mode",
+        label,
+        "choice",
+        default="normal",
+        choices=MODES,
+        optional=optional,
+        unset="normal",
+        option="--advantage/--disadvantage/--both",
+        requires=requires,
+    )
+
+
+def escalation_field(label: str, requires: Requires) -> Field:
+    """The escalation die (0 to 6), where the system's text adds it."""
+    return Field(
+        "escalation",
+        label,
+        "int",
+        default="0",
+        minimum=0,
+        maximum=6,
+        optional=True,
+        unset="0",
+        option="--escalation",
+        requires=requires,
+    )
+
+
 EXTRA_CRIT = Requires(("damage", "critical", "extra_dice"), "extra_crit", "extra critical-hit dice")
 WEAPON_DICE = Requires(
     ("damage", "notation"), "weapon_dice", "weapon dice (dW)", frozenset({"weapon-dice"})
