@@ -5,7 +5,7 @@ import { named } from "./calculator-address.mjs";
 
 // A result still waiting for Python after this long is marked out of date; a quicker
 // answer replaces it before anyone could read the mark, so it would only flicker.
-export const STALE_AFTER_MS = 150;
+const STALE_AFTER_MS = 150;
 
 export class Staleness {
   // The out-of-date mark of some answers: at once, after STALE_AFTER_MS, or taken off.
