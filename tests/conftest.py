@@ -143,6 +143,7 @@ class HeldWheel:
     it offline), in either order: all of them are held, and all let through at once."""
 
     def __init__(self, context: BrowserContext) -> None:
+        self.context = context
         self.routes: list[Route] = []
         self.released = False
         context.route("**/rules_core-*.whl", self._hold)
@@ -153,7 +154,14 @@ class HeldWheel:
         else:
             self.routes.append(route)
 
-    def release(self) -> None:
+    def release(self, timeout_ms: int = 60_000) -> None:
+        # The worker asks for the wheel once Pyodide's runtime has loaded, which on a cold
+        # machine can be after the test is done with the page: wait for the request (route
+        # handlers run while Playwright waits, never during a plain sleep).
+        waited = 0
+        while not self.routes and waited < timeout_ms:
+            self.context.pages[0].wait_for_timeout(50)
+            waited += 50
         assert self.routes, "Python should be waiting for the rules core"
         self.released = True
         for route in self.routes:
