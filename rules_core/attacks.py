@@ -2,15 +2,16 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from functools import cache
+from typing import Any
 
 from rules_core.damage import DamageSetup, damage
 from rules_core.dice import Distribution, parse
 from rules_core.situations import Applied, resolve
-from rules_core.systems import NotDefined, RulesError, Sources, System
+from rules_core.systems import NotDefined, RulesError, Sources, System, read_once
 
 MAX_ATTACKS = 100
 MAX_MODIFIER = 1000
@@ -143,6 +144,34 @@ class _NaturalRules:
 
 
 @dataclass(frozen=True)
+class _PrintedNaturals:
+    """The attack section's natural-roll rules as printed, before any situation."""
+
+    always_hit: frozenset[int]
+    always_miss: frozenset[int]
+    crit_fails: frozenset[int]
+    crit_from: int
+    requires_hit: bool
+    notes: tuple[tuple[Any, str | None], ...]  # each rule's (cite, interpretation)
+    unstated: tuple[str, ...]
+
+
+def _printed_naturals(rule: Mapping[str, Any]) -> _PrintedNaturals:
+    critical = rule["critical"]
+    fail_rule = rule.get("crit_fail")
+    entries = (rule.get("always_hit"), rule.get("always_miss"), critical, fail_rule)
+    return _PrintedNaturals(
+        always_hit=frozenset(rule.get("always_hit", {}).get("naturals", [])),
+        always_miss=frozenset(rule.get("always_miss", {}).get("naturals", [])),
+        crit_fails=frozenset(fail_rule["naturals"] if fail_rule else []),
+        crit_from=int(critical["from"]),
+        requires_hit=bool(critical.get("requires_hit", False)),
+        notes=tuple((entry.get("cite"), entry.get("interpretation")) for entry in entries if entry),
+        unstated=tuple(rule.get("unstated", [])),
+    )
+
+
+@dataclass(frozen=True)
 class _Prepared:
     roll: str
     modifier: int
@@ -160,32 +189,21 @@ def _prepare(system: System, setup: AttackSetup, sources: Sources) -> _Prepared:
     _check_setup(system, rule, setup, sources)
     applied = resolve(system, setup.situations, setup.attack_type, sources)
     roll, undefined_roll = _natural_roll(system, rule, setup, applied, sources)
-    critical = rule["critical"]
-    fail_rule = rule.get("crit_fail")
+    printed = read_once(rule, _printed_naturals)
     # An attack that is a critical hit whatever the roll (a coup de grace) rests on none of
     # the natural-roll rules: their readings ("a natural 3 is a miss") would contradict it.
-    natural_rules = (
-        ()
-        if applied.always_critical
-        else (
-            rule.get("always_hit"),
-            rule.get("always_miss"),
-            critical,
-            fail_rule,
-        )
-    )
-    for entry in natural_rules:
-        if entry:
-            sources.cite(entry.get("cite"))
-            sources.interpret(entry.get("interpretation"))
-    for note in rule.get("unstated", []):
+    if not applied.always_critical:
+        for cite, interpretation in printed.notes:
+            sources.cite(cite)
+            sources.interpret(interpretation)
+    for note in printed.unstated:
         sources.interpret(note)
     rules = _NaturalRules(
-        always_hit=frozenset(rule.get("always_hit", {}).get("naturals", [])),
-        always_miss=frozenset(rule.get("always_miss", {}).get("naturals", [])),
-        crit_fails=frozenset(fail_rule["naturals"] if fail_rule else []),
-        crit_from=int(critical["from"]) + applied.crit_shift,
-        requires_hit=bool(critical.get("requires_hit", False)),
+        always_hit=printed.always_hit,
+        always_miss=printed.always_miss,
+        crit_fails=printed.crit_fails,
+        crit_from=printed.crit_from + applied.crit_shift,
+        requires_hit=printed.requires_hit,
         hit_is_critical=applied.hit_is_critical,
         always_critical=applied.always_critical,
     )

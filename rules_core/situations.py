@@ -36,6 +36,9 @@ class Applied:
     ignores_escalation: str | None = None  # the label of the situation that says so
 
 
+NOTHING_APPLIED = Applied()
+
+
 def situations(system: System) -> dict[str, dict[str, Any]]:
     """A system's situations by name, in the order of its rules data."""
     return system.rules.get("attack", {}).get("situations", {})
@@ -113,6 +116,8 @@ def resolve(
     system: System, chosen: Sequence[str], attack_type: str | None, sources: Sources
 ) -> Applied:
     """Apply the chosen situations (names from the system's data) to one attack."""
+    if not chosen and attack_type is None:
+        return NOTHING_APPLIED  # the common case, asked once per defense on a chart
     attack_type = _implied_attack_type(system, chosen, attack_type, sources)
     resolver = _Resolver(system, attack_type)
     if attack_type is not None:

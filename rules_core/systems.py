@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import sys
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
@@ -77,9 +77,10 @@ class RulesView(Mapping[str, Any]):
     KeyError naming it, never a silent default, so a misspelt key in the core fails in the
     tests instead of reading as "not given". Built once per system; read-only."""
 
-    __slots__ = ("_data", "_keys", "_where")
+    __slots__ = ("_data", "_keys", "_readings", "_where")
 
     def __init__(self, data: Mapping[str, Any], keys: Any, where: str = "rules") -> None:
+        self._readings: dict[Callable[..., Any], Any] = {}
         self._keys = keys if isinstance(keys, dict) else None
         self._where = where
         self._data = {
@@ -152,6 +153,18 @@ def _view(value: Any, keys: Any, where: str) -> Any:
     if isinstance(value, list) and isinstance(keys, dict) and "[]" in keys:
         return [_view(item, keys["[]"], f"{where}[]") for item in value]
     return value
+
+
+def read_once[T](section: Mapping[str, Any], reading: Callable[[Mapping[str, Any]], T]) -> T:
+    """reading(section), computed once per section of the loaded rules: a hot path (an
+    attack per defense on a chart) reads its typed view instead of walking the data."""
+    if not isinstance(section, RulesView):
+        return reading(section)
+    try:
+        return section._readings[reading]
+    except KeyError:
+        value = section._readings[reading] = reading(section)
+        return value
 
 
 def if_allowed(section: Mapping[str, Any], key: str) -> Any:
