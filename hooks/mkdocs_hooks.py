@@ -1,7 +1,9 @@
 """MkDocs hooks: load the content, add the generated pages, point "edit" at content/.
 
-Thin on purpose: the work happens in plain functions of `hooks.content.loader` and
-`hooks.pages.site`, which the tests call without MkDocs.
+Thin on purpose: the work happens in plain functions of `hooks.pages.generate` (the
+pages, also `python -m hooks.pages.generate`) and `hooks.postprocess.built_site` (all
+after the HTML is written, also `python -m hooks.postprocess`), which the tests call
+without MkDocs.
 """
 
 from __future__ import annotations
@@ -21,24 +23,19 @@ if str(ROOT) not in sys.path:
 from hooks.content.loader import System  # noqa: E402
 from hooks.content.rules_data import rules_data, write_if_changed  # noqa: E402
 from hooks.content.yaml_lines import ContentError  # noqa: E402
-from hooks.package.offline import OfflineError, add_app_links, finish_site  # noqa: E402
+from hooks.package.offline import OfflineError  # noqa: E402
 from hooks.package.pyodide_bundle import bundle, bundle_files, bundle_id, is_stale  # noqa: E402
-from hooks.pages.calculators import (  # noqa: E402
-    add_page_assets,
-    expand_calculators,
-)
+from hooks.pages.calculators import expand_calculators  # noqa: E402
 from hooks.pages.generate import GeneratedSite, generate  # noqa: E402
 from hooks.pages.site import (  # noqa: E402
     describe,
     edit_source,
     expand_systems_table,
     site_root,
-    write_robots,
 )
-from hooks.postprocess.a11y import label_search_dialog  # noqa: E402
-from hooks.postprocess.csp import add_content_security_policy, allow_added_scripts, theme_scripts  # noqa: E402
+from hooks.postprocess.built_site import postprocess  # noqa: E402
+from hooks.postprocess.csp import allow_added_scripts, theme_scripts  # noqa: E402
 from hooks.postprocess.sanitize import clean  # noqa: E402
-from hooks.postprocess.search_scopes import write_scopes  # noqa: E402
 from rules_core.systems import forget_compiled_data  # noqa: E402
 
 PYODIDE_BUNDLE = ROOT / "build" / "pyodide"
@@ -142,25 +139,16 @@ def on_page_context(context, page, config, nav):
     return context
 
 
-def on_post_page(output: str, page, config) -> str:
-    base = site_root(page.url)
-    output = add_page_assets(label_search_dialog(output), base, _bundle)
-    output = add_content_security_policy(output, _theme_scripts)
-    return add_app_links(output, base)
-
-
-def on_post_template(output: str, template_name: str, config) -> str:
-    # Theme templates are built without on_post_page: 404.html needs its policy too.
-    if template_name.endswith(".html"):
-        return add_content_security_policy(label_search_dialog(output), _theme_scripts)
-    return output
-
-
 def on_post_build(config) -> None:
-    write_robots(Path(config["site_dir"]), config.get("site_url"))
-    write_scopes(Path(config["site_dir"]), _systems)
+    # The same steps `python -m hooks.postprocess` runs on another generator's output.
     try:
-        finish_site(Path(config["site_dir"]))
+        postprocess(
+            Path(config["site_dir"]),
+            bundle=_bundle,
+            allowed=_theme_scripts,
+            systems=_systems,
+            site_url=config.get("site_url"),
+        )
     except OfflineError as error:
         raise PluginError(str(error)) from None
 

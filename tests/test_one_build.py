@@ -181,3 +181,41 @@ def test_an_update_that_changes_the_rules_core_answers_from_it_online_and_offlin
     finally:
         httpd.shutdown()
         httpd.server_close()
+
+
+def test_the_postprocess_command_on_raw_output_gives_the_built_site(tmp_path: Path) -> None:
+    """Another generator's build is its raw HTML, then `python -m hooks.postprocess`: run on
+    MkDocs' output without the post-build hook, the command must give the very site the
+    hook gives (policies, page assets, search indexes, service worker)."""
+    env = {**os.environ, "SOURCE_DATE_EPOCH": EPOCH, "NO_MKDOCS_2_WARNING": "1"}
+    config = (ROOT / "mkdocs.yml").read_text(encoding="utf-8")
+    assert "hooks/mkdocs_hooks.py" in config
+    raw = tmp_path / "raw"
+    command = [sys.executable, "-m", "mkdocs", "build", "--strict", "--quiet", "-f", "-"]
+    subprocess.run(
+        [*command, "--site-dir", str(raw)],
+        input=config.replace("hooks/mkdocs_hooks.py", "tests/raw_site_hooks.py"),
+        text=True,
+        cwd=ROOT,
+        check=True,
+        env=env,
+    )
+    assert not (raw / "sw.js").exists()  # the post-build steps did not run
+    subprocess.run(
+        [sys.executable, "-m", "hooks.postprocess", str(raw)], cwd=ROOT, check=True, env=env
+    )
+    built, finished = build(tmp_path / "built"), files_of(raw)
+    assert finished.keys() == built.keys()
+    assert [name for name in built if built[name] != finished[name]] == []
+
+
+def test_the_postprocess_command_refuses_a_folder_without_a_site(tmp_path: Path) -> None:
+    result = subprocess.run(
+        [sys.executable, "-m", "hooks.postprocess", str(tmp_path)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert result.returncode == 1
+    assert result.stderr.strip() == f"error: {tmp_path} holds no built site (no index.html)"

@@ -1,0 +1,5 @@
+import sys
+
+from hooks.postprocess.built_site import main
+
+sys.exit(main())

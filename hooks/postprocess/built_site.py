@@ -1,0 +1,107 @@
+"""The steps after a site generator has written its HTML, as one plain function and command.
+
+    python -m hooks.postprocess SITE_DIR [--theme DIR ...] [--site-url URL]
+
+Each page gets the search dialog's label, its calculator or Compare assets, its Content-
+Security-Policy and the web app links; then robots.txt, the per-system search indexes and
+the service worker are written. MkDocs runs this from its post-build hook; another
+generator runs the command on its output, so moving generators leaves this unchanged.
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+import sys
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+
+from hooks.package.offline import add_app_links, finish_site
+from hooks.pages.calculators import add_page_assets
+from hooks.pages.site import site_root, write_robots
+from hooks.postprocess.a11y import label_search_dialog
+from hooks.postprocess.csp import add_content_security_policy, theme_scripts
+from hooks.postprocess.search_scopes import write_scopes
+
+# The theme's not-found page is served at any depth: its links are fixed by finish_site.
+NOT_FOUND = "404.html"
+PYTHON_BUNDLE = "assets/pyodide"  # where the site serves the Python bundle
+
+
+def finish_page(html: str, page_url: str, bundle: str, allowed: Sequence[re.Pattern[str]]) -> str:
+    """One generated page ("orcus/combat/", "" for the home), ready to serve."""
+    base = site_root(page_url)
+    html = add_page_assets(label_search_dialog(html), base, bundle)
+    html = add_content_security_policy(html, allowed)
+    return add_app_links(html, base)
+
+
+def finish_theme_page(html: str, allowed: Sequence[re.Pattern[str]]) -> str:
+    """A page the theme writes on its own (404.html): its label and its policy."""
+    return add_content_security_policy(label_search_dialog(html), allowed)
+
+
+def pages(site_dir: Path) -> Iterable[tuple[Path, str]]:
+    """Each page of the built site with its address, in a stable order; the Python bundle's
+    files are not pages."""
+    for path in sorted(site_dir.rglob("index.html")):
+        relative = path.parent.relative_to(site_dir).as_posix()
+        if relative.startswith(PYTHON_BUNDLE):
+            continue
+        yield path, "" if relative == "." else f"{relative}/"
+
+
+def postprocess(
+    site_dir: Path,
+    *,
+    bundle: str,
+    allowed: Sequence[re.Pattern[str]],
+    systems: Iterable[str],
+    site_url: str | None = None,
+) -> None:
+    """Everything after the generator: each page finished, then the site-wide files."""
+    for path, page_url in pages(site_dir):
+        html = path.read_text(encoding="utf-8")
+        path.write_text(finish_page(html, page_url, bundle, allowed), encoding="utf-8")
+    not_found = site_dir / NOT_FOUND
+    if not_found.is_file():
+        html = not_found.read_text(encoding="utf-8")
+        not_found.write_text(finish_theme_page(html, allowed), encoding="utf-8")
+    write_robots(site_dir, site_url)
+    write_scopes(site_dir, systems)
+    finish_site(site_dir)
+
+
+def _material_templates() -> Path:
+    import material  # the theme's package: its templates hold the inline scripts to allow
+
+    return Path(material.__file__).parent / "templates"
+
+
+def main(argv: list[str] | None = None) -> int:
+    from hooks.content.loader import load_content
+    from hooks.package.offline import OfflineError
+    from hooks.package.pyodide_bundle import bundle_id
+
+    parser = argparse.ArgumentParser(prog="python -m hooks.postprocess", description=__doc__)
+    parser.add_argument("site_dir", type=Path)
+    parser.add_argument("--theme", action="append", type=Path, help="a template folder")
+    parser.add_argument("--bundle", type=Path, default=Path("build/pyodide"))
+    parser.add_argument("--site-url")
+    args = parser.parse_args(argv)
+    if not (args.site_dir / "index.html").is_file():
+        print(f"error: {args.site_dir} holds no built site (no index.html)", file=sys.stderr)
+        return 1
+    themes = args.theme or [Path("overrides"), _material_templates()]
+    try:
+        postprocess(
+            args.site_dir,
+            bundle=bundle_id(args.bundle),
+            allowed=theme_scripts(themes),
+            systems=load_content(Path("content")),
+            site_url=args.site_url,
+        )
+    except OfflineError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 1
+    return 0
