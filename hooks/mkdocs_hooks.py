@@ -36,6 +36,7 @@ from hooks.pages.site import (  # noqa: E402
 from hooks.postprocess.built_site import postprocess  # noqa: E402
 from hooks.postprocess.csp import allow_added_scripts, theme_scripts  # noqa: E402
 from hooks.postprocess.sanitize import clean  # noqa: E402
+from hooks.postprocess.search_index import SearchIndexError  # noqa: E402
 from rules_core.systems import forget_compiled_data  # noqa: E402
 
 PYODIDE_BUNDLE = ROOT / "build" / "pyodide"
@@ -78,7 +79,6 @@ def on_config(config):
     config["nav"] = site.nav
     if _serving:
         _refresh_rules(site)
-    config["extra"]["systems"] = list(_systems)  # for the search scopes (overrides/main.html)
     return config
 
 
@@ -118,7 +118,7 @@ def on_page_content(html: str, page, config, files) -> str:
         html = clean(html)
     # Without a public address (SITE_URL) MkDocs would leave the sitemap empty, and Material's
     # instant loading reads it: list each page by its path, which
-    # assets/javascripts/site-scope.js resolves wherever the site is served.
+    # assets/javascripts/sitemap-paths.js resolves wherever the site is served.
     if page.abs_url is None:
         page.abs_url = f"/{page.url}"
     # Each page's own description, for search engines and link previews.
@@ -146,10 +146,10 @@ def on_post_build(config) -> None:
             Path(config["site_dir"]),
             bundle=_bundle,
             allowed=_theme_scripts,
-            systems=_systems,
+            systems={slug: system.short_title for slug, system in _systems.items()},
             site_url=config.get("site_url"),
         )
-    except OfflineError as error:
+    except (OfflineError, SearchIndexError) as error:
         raise PluginError(str(error)) from None
 
 

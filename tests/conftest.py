@@ -203,7 +203,7 @@ DEVICES = {
 
 class Device(Watched):
     """A Watched page on a given device. Instant navigation works on the test server's
-    port as it is: a local build's sitemap lists paths, which site-scope.js resolves."""
+    port as it is: a local build's sitemap lists paths, which sitemap-paths.js resolves."""
 
     def __init__(self, browser: Browser, origin: str, device: str) -> None:
         super().__init__(browser, origin, **DEVICES[device])

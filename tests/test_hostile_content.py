@@ -104,6 +104,7 @@ def hostile_site(tmp_path_factory) -> tuple[Path, dict[str, str]]:
         clone,
         ignore=shutil.ignore_patterns(".git", ".venv", "node_modules", "site", "dist", "test-*"),
     )
+    (clone / "node_modules").symlink_to(ROOT / "node_modules")  # the search indexer
     pages = poison(clone / "content")
     subprocess.run(
         [sys.executable, "-m", "hooks.content.rules_data", "rules_core/data/systems.json"],

@@ -182,6 +182,7 @@ def test_the_service_worker_stores_each_file_in_one_part(site: Path) -> None:
         and not name.startswith(("assets/pyodide/", "assets/javascripts/lunr/"))
     }
     expected |= {"search/search_index.json", "manifest.webmanifest"}
+    expected |= {name for name in files if name.startswith("search/pagefind/")}
     assert expected - set(shell["files"]) == set()
     assert any(re.fullmatch(r"assets/javascripts/workers/search\.\w+\.min\.js", u) for u in listed)
     assert manifest["fallback"] == "404.html" and "404.html" in shell["files"]
@@ -254,6 +255,10 @@ def test_a_site_without_its_parts_stops_the_build(tmp_path: Path) -> None:
     (tmp_path / "404.html").write_text("<html></html>", "utf-8")
     (tmp_path / "search").mkdir()
     (tmp_path / "search" / "search_index.json").write_text("{}", "utf-8")
+    with pytest.raises(OfflineError, match=r"has no search/pagefind/pagefind\.js"):
+        write_service_worker(tmp_path)
+    (tmp_path / "search" / "pagefind").mkdir()
+    (tmp_path / "search" / "pagefind" / "pagefind.js").write_text("", "utf-8")
     with pytest.raises(OfflineError, match="no Python runtime"):
         write_service_worker(tmp_path)
 

@@ -120,11 +120,10 @@ def test_every_rules_page_names_its_system(site: Path, systems, slug: str) -> No
         text = (site / slug / name / "index.html").read_text(encoding="utf-8")
         title = re.search(r"<title>([^<]*)</title>", text).group(1)
         assert html.unescape(title).startswith(f"{page.title} · {system.title} - "), title
-        # Under the heading, and left out of the search index (the tag names it there).
-        after_heading = re.search(
-            r"</h1>\s*<p class=\"page-system\" data-search-exclude(?:=\"\")?>([^<]*)<", text
-        )
-        assert after_heading and html.unescape(after_heading.group(1)) == system.title, name
+        # Under the heading, and left out of the search index (a result's label names it).
+        after_heading = re.search(r"</h1>\s*<p class=\"page-system\"([^>]*)>([^<]*)<", text)
+        assert after_heading and html.unescape(after_heading.group(2)) == system.title, name
+        assert "data-pagefind-ignore" in after_heading.group(1), name
 
 
 def test_each_page_carries_only_its_own_systems_navigation(site: Path, systems) -> None:
@@ -259,14 +258,28 @@ def test_errata_are_shown_with_the_print(site: Path, systems, slug: str) -> None
                 assert note in html.unescape(text), (name, note)
 
 
-def test_search_index_labels_each_page_with_its_system(site: Path) -> None:
-    index = json.loads((site / "search" / "search_index.json").read_text(encoding="utf-8"))
-    tags = {}
-    for doc in index["docs"]:
-        if "tags" in doc:
-            tags[doc["location"].split("/")[0]] = doc["tags"]
-    for slug, system in load_content(CONTENT).items():
-        assert tags[slug] == [system.short_title]
+def test_search_indexes_each_page_labelled_with_its_system(site: Path) -> None:
+    """Pagefind indexes each page's article, with its system's slug as a filter and its
+    short title as the result's label; a calculator's form is left out."""
+    systems = load_content(CONTENT)
+    for path in sorted(site.rglob("index.html")):
+        if path.is_relative_to(site / "assets"):
+            continue
+        text = path.read_text(encoding="utf-8")
+        article = re.search(r"<article [^>]*>", text).group(0)
+        assert "data-pagefind-body" in article, path
+        slug = path.relative_to(site).parts[0] if len(path.relative_to(site).parts) > 1 else ""
+        if slug in systems:
+            assert f'data-pagefind-filter="system:{slug}"' in article, path
+            label = html.escape(systems[slug].short_title)
+            assert f'data-pagefind-meta="system:{label}"' in article, path
+        else:
+            assert "data-pagefind-filter" not in article, path
+        for section in re.findall(r'<section class="calc"[^>]*>', text):
+            assert 'data-pagefind-ignore="all"' in section, path
+    assert (site / "search" / "pagefind" / "pagefind.js").is_file()
+    material = json.loads((site / "search" / "search_index.json").read_text(encoding="utf-8"))
+    assert material["docs"] == []  # the text is searched in Pagefind's index only
 
 
 def test_nothing_is_fetched_from_another_host(site: Path, pages: dict[Path, _Links]) -> None:

@@ -111,6 +111,11 @@ def _integrity(site_dir: Path, files: list[str]) -> dict[str, str]:
     }
 
 
+SEARCH = (
+    "search/pagefind/pagefind.js"  # the search index's entry (hooks/postprocess/search_index.py)
+)
+
+
 def _stored(path: str) -> bool:
     return (
         path != SERVICE_WORKER
@@ -137,7 +142,7 @@ def offline_manifest(site_dir: Path) -> dict:
             groups.setdefault(path.split("/", 1)[0], []).append(path)
         elif path.startswith(("assets/", "search/")) or "/" not in path:
             shell.append(path)
-    for required in (FALLBACK, "index.html", "search/search_index.json"):
+    for required in (FALLBACK, "index.html", "search/search_index.json", SEARCH):
         if required not in shell:
             raise OfflineError(f"{site_dir} has no {required} for the service worker to store")
     if not python:

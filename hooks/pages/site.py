@@ -27,6 +27,8 @@ from hooks.pages.linker import (
 )
 from hooks.pages.tables import check_table, render_table
 
+TERMS_PAGE = "terms"  # each system's generated list of its glossary's terms
+
 CALCULATORS_FROM_PAGE = "../calculators/"  # a system's pages sit one folder below the root
 
 
@@ -314,7 +316,7 @@ def render_system(system: System, links: SectionLinks | None = None) -> dict[str
         )
         notes.extend(errata_notes(page))
     files[f"{system.slug}/index.md"] = _landing(system)
-    files[f"{system.slug}/terms.md"] = _terms(system)
+    files[f"{system.slug}/{TERMS_PAGE}.md"] = _terms(system)
     files[f"{system.slug}/source.md"] = _source(system, notes, table_errata)
     return files
 
@@ -400,7 +402,7 @@ def edit_source(systems: dict[str, System], site_path: str) -> str | None:
     name = name.removesuffix(".md")
     if name in system.pages:
         return f"content/{slug}/pages/{name}.md"
-    if name == "terms":
+    if name == TERMS_PAGE:
         return f"content/{slug}/glossary.yml"
     if name in ("index", "source"):
         return f"content/{slug}/system.yml"

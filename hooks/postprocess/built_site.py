@@ -2,10 +2,11 @@
 
     python -m hooks.postprocess SITE_DIR [--theme DIR ...] [--site-url URL]
 
-Each page gets the search dialog's label, its calculator or Compare assets, its Content-
-Security-Policy and the web app links; then robots.txt, the per-system search indexes and
-the service worker are written. MkDocs runs this from its post-build hook; another
-generator runs the command on its output, so moving generators leaves this unchanged.
+Each page is marked for search and gets the search dialog's label, its calculator or
+Compare assets, its Content-Security-Policy and the web app links; then robots.txt, the
+search index (one for every system) and the service worker are written. MkDocs runs this
+from its post-build hook; another generator runs the command on its output, so moving
+generators leaves this unchanged.
 """
 
 from __future__ import annotations
@@ -13,25 +14,35 @@ from __future__ import annotations
 import argparse
 import re
 import sys
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 
 from hooks.package.offline import add_app_links, finish_site
 from hooks.pages.calculators import add_page_assets
-from hooks.pages.site import site_root, write_robots
+from hooks.pages.site import TERMS_PAGE, site_root, write_robots
 from hooks.postprocess.a11y import label_search_dialog
 from hooks.postprocess.csp import add_content_security_policy, theme_scripts
-from hooks.postprocess.search_scopes import write_scopes
+from hooks.postprocess.search_index import mark_for_search, page_system, write_index
 
 # The theme's not-found page is served at any depth: its links are fixed by finish_site.
 NOT_FOUND = "404.html"
 PYTHON_BUNDLE = "assets/pyodide"  # where the site serves the Python bundle
 
 
-def finish_page(html: str, page_url: str, bundle: str, allowed: Sequence[re.Pattern[str]]) -> str:
-    """One generated page ("orcus/combat/", "" for the home), ready to serve."""
+def finish_page(
+    html: str,
+    page_url: str,
+    bundle: str,
+    allowed: Sequence[re.Pattern[str]],
+    systems: Mapping[str, str],
+) -> str:
+    """One generated page ("orcus/combat/", "" for the home), ready to serve and to index;
+    systems maps each system's slug to its short title."""
     base = site_root(page_url)
-    html = add_page_assets(label_search_dialog(html), base, bundle)
+    system = page_system(page_url, systems)
+    terms_page = system is not None and page_url == f"{system[0]}/{TERMS_PAGE}/"
+    html = mark_for_search(label_search_dialog(html), system, terms_page)
+    html = add_page_assets(html, base, bundle)
     html = add_content_security_policy(html, allowed)
     return add_app_links(html, base)
 
@@ -56,19 +67,20 @@ def postprocess(
     *,
     bundle: str,
     allowed: Sequence[re.Pattern[str]],
-    systems: Iterable[str],
+    systems: Mapping[str, str],
     site_url: str | None = None,
 ) -> None:
-    """Everything after the generator: each page finished, then the site-wide files."""
+    """Everything after the generator: each page finished, then the site-wide files;
+    systems maps each system's slug to its short title."""
     for path, page_url in pages(site_dir):
         html = path.read_text(encoding="utf-8")
-        path.write_text(finish_page(html, page_url, bundle, allowed), encoding="utf-8")
+        path.write_text(finish_page(html, page_url, bundle, allowed, systems), encoding="utf-8")
     not_found = site_dir / NOT_FOUND
     if not_found.is_file():
         html = not_found.read_text(encoding="utf-8")
         not_found.write_text(finish_theme_page(html, allowed), encoding="utf-8")
     write_robots(site_dir, site_url)
-    write_scopes(site_dir, systems)
+    write_index(site_dir)
     finish_site(site_dir)
 
 
@@ -82,6 +94,7 @@ def main(argv: list[str] | None = None) -> int:
     from hooks.content.loader import load_content
     from hooks.package.offline import OfflineError
     from hooks.package.pyodide_bundle import bundle_id
+    from hooks.postprocess.search_index import SearchIndexError
 
     parser = argparse.ArgumentParser(prog="python -m hooks.postprocess", description=__doc__)
     parser.add_argument("site_dir", type=Path)
@@ -98,10 +111,12 @@ def main(argv: list[str] | None = None) -> int:
             args.site_dir,
             bundle=bundle_id(args.bundle),
             allowed=theme_scripts(themes),
-            systems=load_content(Path("content")),
+            systems={
+                slug: system.short_title for slug, system in load_content(Path("content")).items()
+            },
             site_url=args.site_url,
         )
-    except OfflineError as error:
+    except (OfflineError, SearchIndexError) as error:
         print(f"error: {error}", file=sys.stderr)
         return 1
     return 0
