@@ -88,6 +88,16 @@ damage:
 
 QUOTE = "A natural 20 is a critical hit, and a critical hit rolls the damage dice twice."
 
+DEFINITION = "A natural 20: the damage dice are rolled twice."
+GLOSSARY_YML = f"""\
+- term: Critical hit
+  kind: rule
+  plural: Critical hits
+  aliases: []
+  definition: "{DEFINITION}"
+  see: combat#critical-hits
+"""
+
 
 def _run(command: list[str], cwd: Path, **options) -> subprocess.CompletedProcess:
     env = {key: value for key, value in os.environ.items() if key != "SITE_URL"}
@@ -104,6 +114,7 @@ def _add_system(project: Path) -> None:
     (folder / "source.txt").write_text(COMBAT_MD.replace("#", ""), encoding="utf-8")
     (folder / "pages" / "combat.md").write_text(COMBAT_MD, encoding="utf-8")
     (folder / "rules.yml").write_text(RULES_YML, encoding="utf-8")
+    (folder / "glossary.yml").write_text(GLOSSARY_YML, encoding="utf-8")
     systems = content / "systems.yml"
     systems.write_text(systems.read_text(encoding="utf-8") + f"  - {SLUG}\n", encoding="utf-8")
     compare_path = content / "compare.yml"
@@ -168,6 +179,19 @@ def test_its_pages_tab_home_row_and_compare_column_are_built(project: Path) -> N
     ).stdout.splitlines()
     outside = [line for line in changed if not line[3:].startswith(("content/", "node_modules"))]
     assert outside == []
+
+
+def test_its_glossary_joins_the_terms_across_systems(project: Path) -> None:
+    """A term another system defines too gets the new system's definition beside the
+    others' on the generated page, linked from its own Terms page."""
+    site = project / "site"
+    shared = (site / "compare" / "terms" / "index.html").read_text(encoding="utf-8")
+    start = shared.index('<h2 id="term-critical-hit"')
+    section = shared[start : shared.find("<h2", start + 1)]
+    assert "Tiny Skirmish</a></strong>" in section and DEFINITION in section
+    assert section.count("</strong> <em>") >= 2  # and at least one other system's
+    terms = (site / SLUG / "terms" / "index.html").read_text(encoding="utf-8")
+    assert 'href="../../compare/terms/#term-critical-hit"' in terms
 
 
 def _handle(project: Path, name: str, inputs: dict[str, str]) -> dict:

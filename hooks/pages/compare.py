@@ -1,4 +1,4 @@
-"""Comparison pages: one rule of the four systems side by side, quoted from the content.
+"""Comparison pages: one rule of every system side by side, quoted from the content.
 
 `content/compare.yml` maps each concept to passages (a section and a quote) per system.
 Every quote must stand, word for word, in the section it cites; every answer a page
@@ -379,11 +379,11 @@ def _question(concept: Concept) -> str:
     )
 
 
-def render_index(concepts: list[Concept]) -> str:
+def render_index(concepts: list[Concept], also: list[tuple[str, str, str]]) -> str:
     lines = [
         "# Compare",
         "",
-        "The same rule in the four systems, side by side: each system's own words, quoted "
+        "The same rule in every system, side by side: each system's own words, quoted "
         "from its text and linked to the section, and where a calculator applies, the same "
         "question answered for each.",
         "",
@@ -391,17 +391,22 @@ def render_index(concepts: list[Concept]) -> str:
     lines += [
         f"- [{escape(concept.title)}]({concept.slug}.md): {concept.summary}" for concept in concepts
     ]
+    lines += [
+        f"- [{title}]({path.removeprefix('compare/')}): {summary}" for title, path, summary in also
+    ]
     return "\n".join(lines) + "\n"
 
 
 def render_compare(
-    concepts: list[Concept], systems: dict[str, System]
+    concepts: list[Concept], systems: dict[str, System], also: list[tuple[str, str, str]] = ()
 ) -> tuple[dict[str, str], dict]:
-    """Every comparison page, keyed by its path in the site, and the Compare nav section."""
-    pages = {"compare/index.md": render_index(concepts)}
+    """Every comparison page, keyed by its path in the site, and the Compare nav section;
+    `also` lists other pages of the section, as (title, path, summary)."""
+    pages = {"compare/index.md": render_index(concepts, list(also))}
     section: list = ["compare/index.md"]
     for concept in concepts:
         pages[f"compare/{concept.slug}.md"] = render_concept(concept, systems)
         # Navigation titles are printed as HTML by the theme: content is text.
         section.append({escape(concept.title): f"compare/{concept.slug}.md"})
+    section += [{title: path} for title, path, _ in also]
     return pages, {"Compare": section}

@@ -19,6 +19,7 @@ import yaml
 from hooks.content.loader import System, load_content
 from hooks.content.rules_data import compile_system
 from hooks.content.yaml_lines import ContentError
+from hooks.pages import shared_terms
 from hooks.pages.calculators import calculator_pages, expand_calculators
 from hooks.pages.compare import load_compare, render_compare
 from hooks.pages.site import expand_systems_table, navigation, render_site, section_links, site_root
@@ -41,7 +42,9 @@ def generate(root: Path, docs: Path, home_nav: list | None = None) -> GeneratedS
     compiled = {slug: compile_system(system) for slug, system in systems.items()}
     links = section_links(compiled, calculator_pages(docs), concepts)
     pages = render_site(systems, links)
-    compare_pages, compare_nav = render_compare(concepts, systems)
+    compare_pages, compare_nav = render_compare(
+        concepts, systems, also=[(shared_terms.TITLE, shared_terms.PAGE, shared_terms.SUMMARY)]
+    )
     pages.update(compare_pages)
     nav = navigation(systems, [*(home_nav or []), compare_nav])
     return GeneratedSite(systems, compiled, pages, nav)

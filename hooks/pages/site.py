@@ -25,6 +25,13 @@ from hooks.pages.linker import (
     combine,
     rewrite_prose,
 )
+from hooks.pages.shared_terms import PAGE as SHARED_PAGE
+from hooks.pages.shared_terms import (
+    anchor_of,
+    anchors_by_term,
+    render_shared_terms,
+    shared_terms,
+)
 from hooks.pages.tables import check_table, render_table
 
 TERMS_PAGE = "terms"  # each system's generated list of its glossary's terms
@@ -215,7 +222,9 @@ def _landing(system: System) -> str:
     return "\n".join(lines)
 
 
-def _terms(system: System) -> str:
+def _terms(system: System, shared: dict[str, str]) -> str:
+    """The Terms page; `shared` gives the anchor of each term other systems define too
+    (hooks/pages/shared_terms.py), which the entry links."""
     by_kind: dict[str, list] = defaultdict(list)
     for entry in system.glossary:
         by_kind[entry.kind].append(entry)
@@ -243,9 +252,11 @@ def _terms(system: System) -> str:
             also = [form for form in (*entry.aliases, entry.plural) if form]
             extra = f" (also: {', '.join(also)})" if also else ""
             kind = entry.kind.replace("-", " ")
+            across = anchor_of(shared, entry.term)
+            compared = f" ([in other systems](../{SHARED_PAGE}#{across}))" if across else ""
             lines += [
                 f"**[{entry.term}]({entry.see_page}.md{anchor})**{extra} *{kind}*: "
-                f"{entry.definition}",
+                f"{entry.definition}{compared}",
                 "",
             ]
     return "\n".join(lines)
@@ -294,8 +305,10 @@ def _source(system: System, notes: list[ErratumNote], table_errata: list[str]) -
     return "\n".join(lines)
 
 
-def render_system(system: System, links: SectionLinks | None = None) -> dict[str, str]:
-    """Every page of one system, keyed by its path in the site."""
+def render_system(
+    system: System, links: SectionLinks | None = None, shared: dict[str, str] | None = None
+) -> dict[str, str]:
+    """Every page of one system, keyed by its path in the site; `shared` as for _terms."""
     matcher = term_matcher(system)
     rendered_tables = {}
     table_errata = []
@@ -316,15 +329,19 @@ def render_system(system: System, links: SectionLinks | None = None) -> dict[str
         )
         notes.extend(errata_notes(page))
     files[f"{system.slug}/index.md"] = _landing(system)
-    files[f"{system.slug}/{TERMS_PAGE}.md"] = _terms(system)
+    files[f"{system.slug}/{TERMS_PAGE}.md"] = _terms(system, shared or {})
     files[f"{system.slug}/source.md"] = _source(system, notes, table_errata)
     return files
 
 
 def render_site(systems: dict[str, System], links: SectionLinks | None = None) -> dict[str, str]:
+    """Every system's pages, and the page of the terms several of them define."""
+    shared = shared_terms(systems)
+    anchors = anchors_by_term(shared)
     files: dict[str, str] = {}
     for system in systems.values():
-        files.update(render_system(system, links))
+        files.update(render_system(system, links, anchors))
+    files[SHARED_PAGE] = render_shared_terms(systems, shared)
     return files
 
 
