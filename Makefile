@@ -74,6 +74,7 @@ bench: build
 	$(PY) benchmarks/bench_core.py
 	$(PY) benchmarks/bench_build.py
 	$(PY) benchmarks/bench_calculators.py
+	$(PY) benchmarks/bench_search.py
 	node benchmarks/bench_snapshot.mjs
 
 clean:
