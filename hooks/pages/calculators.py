@@ -111,7 +111,8 @@ def _situation_boxes(calculator: str, ident: str, field: Field) -> str:
                 f"{escape(label)}</label>"
             )
             systems_of[side].add(system)
-    parts = by_side[""]
+    # Situations of the attack itself, unfolded; then each side's, folded under its name.
+    parts = [f'<div class="calc-choices">{"".join(by_side[""])}</div>'] if by_side[""] else []
     for side, title in SIDES.items():
         if not by_side[side]:
             continue
@@ -120,7 +121,7 @@ def _situation_boxes(calculator: str, ident: str, field: Field) -> str:
         parts.append(
             f'<details class="calc-side" data-systems="{escape(" ".join(listed))}"{hidden}>'
             f'<summary>{escape(title)}<span class="calc-side-ticked"></span></summary>'
-            f"{''.join(by_side[side])}</details>"
+            f'<div class="calc-choices">{"".join(by_side[side])}</div></details>'
         )
     return "".join(parts)
 

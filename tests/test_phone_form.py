@@ -1,0 +1,120 @@
+"""A game master's phone (375 px): the form's controls are easy to hit and never hidden by
+the answer docked at the bottom, with the soft keyboard up (a shorter viewport) too."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from conftest import CALCULATOR_PAGES, Device, wait_live
+from playwright.sync_api import Browser, expect
+
+from rules_core.calculators import CALCULATORS
+from rules_core.situations import situations
+from rules_core.systems import get_system, system_slugs
+
+KEYBOARD_UP = {"width": 375, "height": 420}  # 812 px less a phone keyboard's ~390
+
+WHERE = """(field) => {
+  const rect = (element) => element.getBoundingClientRect();
+  const docked = [...document.querySelectorAll(".calc-headline")]
+    .map(rect).filter((r) => r.bottom >= innerHeight - 1 && r.height > 0);
+  const header = rect(document.querySelector(".md-header")).bottom;
+  const box = rect(field);
+  return {
+    id: field.id,
+    onScreen: box.top >= header - 1 && box.bottom <= innerHeight + 1,
+    underDock: docked.some((d) => box.bottom > d.top + 1 && box.top < d.bottom),
+  };
+}"""
+
+
+@pytest.mark.parametrize("stem", list(CALCULATOR_PAGES))
+def test_a_focused_field_is_never_under_the_docked_answer(
+    browser: Browser, server: str, stem: str
+) -> None:
+    device = Device(browser, server, "phone")
+    page = device.page
+    page.goto(f"{server}calculators/{stem}/")
+    for calculator in CALCULATOR_PAGES[stem]:
+        wait_live(page, calculator)
+    page.set_viewport_size(KEYBOARD_UP)
+    fields = page.locator(".calc-form input[type=text], .calc-form select")
+    checked = 0
+    for index in range(fields.count()):
+        field = fields.nth(index)
+        if not field.is_visible():
+            continue
+        field.focus()
+        page.wait_for_timeout(100)  # the scroll that brings it into view
+        where = field.evaluate(WHERE)
+        assert where["onScreen"] and not where["underDock"], where
+        checked += 1
+    assert checked
+    device.close()
+
+
+def systems_with_situations() -> list[str]:
+    return [slug for slug in system_slugs() if situations(get_system(slug))]
+
+
+TILES = """(form) => [...form.querySelectorAll(".calc-choices .calc-check")]
+  .filter((tile) => tile.offsetParent !== null)
+  .map((tile) => {
+    const t = tile.getBoundingClientRect(), b = tile.querySelector("input").getBoundingClientRect();
+    return { tile: [t.left, t.top, t.right, t.bottom], box: [b.width, b.height] };
+  })"""
+
+
+@pytest.mark.parametrize("slug", systems_with_situations())
+def test_situations_are_tiles_with_room_between_them(
+    browser: Browser, server: str, slug: str
+) -> None:
+    """Each situation a tile of its own: a box of at least 24 px, a tile at least 44 px
+    high (all of it ticks the box), and no tile touching another."""
+    assert "attack" in CALCULATORS
+    device = Device(browser, server, "phone")
+    page = device.page
+    page.goto(f"{server}calculators/attack/?system={slug}")
+    wait_live(page, "attack")
+    form = page.locator('.calc[data-calculator="attack"] form')
+    for summary in form.locator("details.calc-side:visible > summary").all():
+        summary.click()
+    tiles = form.evaluate(TILES)
+    assert len(tiles) == len(situations(get_system(slug)))
+    for tile in tiles:
+        assert min(tile["box"]) >= 24 and tile["tile"][3] - tile["tile"][1] >= 44, tile
+    for index, (left, top, right, bottom) in enumerate(t["tile"] for t in tiles):
+        for other in [t["tile"] for t in tiles[index + 1 :]]:
+            apart = other[0] >= right + 4 or other[2] <= left - 4
+            apart = apart or other[1] >= bottom + 4 or other[3] <= top - 4
+            assert apart, (left, top, right, bottom, other)
+    # Ticking by the tile's text, not the box.
+    first = form.locator(".calc-choices .calc-check:visible").first
+    first.click(position={"x": first.bounding_box()["width"] - 8, "y": 12})
+    expect(first.locator("input")).to_be_checked()
+    device.close()
+
+
+def test_back_to_top_never_covers_a_calculator(browser: Browser, server: str) -> None:
+    device = Device(browser, server, "phone")
+    page = device.page
+    stem, (calculator, *_) = next(iter(CALCULATOR_PAGES.items()))
+    page.goto(f"{server}calculators/{stem}/")
+    wait_live(page, calculator)
+    page.mouse.wheel(0, 600)
+    page.wait_for_timeout(300)
+    page.mouse.wheel(0, -300)  # scrolling up is when the theme shows it
+    page.wait_for_timeout(300)
+    expect(page.locator(".md-top")).to_be_hidden()
+    device.close()
+
+
+def test_pages_shrink_above_the_soft_keyboard(site: Path) -> None:
+    """Where the browser supports it, the keyboard shrinks the page instead of covering
+    it, so the docked answer stays above the keyboard."""
+    for page in site.rglob("*.html"):
+        if page.is_relative_to(site / "assets"):
+            continue
+        head = page.read_text(encoding="utf-8").split("</head>", 1)[0]
+        assert 'interactive-widget=resizes-content"' in head, page
