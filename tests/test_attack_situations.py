@@ -235,8 +235,9 @@ def test_resistance_and_vulnerability_in_expected_damage() -> None:
 
 
 def test_attack_types_only_where_the_text_has_them() -> None:
+    # No 3d6 situation depends on the attack type: the data defines none.
     with pytest.raises(NotDefined, match="attack types"):
-        attack(CORE4E, AttackSetup(5, 15, attack_type="melee"))
+        attack(DICE3, AttackSetup(5, 15, attack_type="melee"))
     with pytest.raises(RulesError, match="not an attack type Orcus defines"):
         attack(ORCUS, AttackSetup(5, 15, attack_type="thrown"))
     prone = AttackSetup(5, 15, situations=("target-prone",))
@@ -336,7 +337,7 @@ def test_attack_type_and_resistance_through_the_cli_and_the_web(capsys) -> None:
         == 0
     )
     assert f'"expected_damage": "{Fraction(19, 20) * 12}"' in capsys.readouterr().out
-    refused = handle("attack", {**inputs, "system": "4e-core", "situations": ""}, "")
+    refused = handle("attack", {**inputs, "system": "3d6-combat", "situations": ""}, "")
     assert "data" not in refused and "attack types" in refused["message"]
 
 
@@ -432,3 +433,56 @@ def test_two_damage_multipliers_together_are_labelled() -> None:
         assert not any("multiplied once for each of" in note for note in one), system.slug
         checked += 1
     assert checked, "no system has two situations that multiply damage: nothing was checked"
+
+
+def test_4e_charge_is_a_melee_basic_attack() -> None:
+    """4e: "At the end of your move, you make a melee basic attack with a +1 bonus to your
+    attack roll": the charge makes the attack melee, and a ranged one is refused."""
+    charge = attack(CORE4E, AttackSetup(5, 15, situations=("charge",)))
+    assert charge.attack_modifier == 6
+    melee = attack(CORE4E, AttackSetup(5, 15, situations=("charge",), attack_type="melee"))
+    assert melee.attack_modifier == 6
+    with pytest.raises(RulesError, match="is a melee attack, not a ranged one"):
+        attack(CORE4E, AttackSetup(5, 15, situations=("charge",), attack_type="ranged"))
+    # With the combat advantage of a flank: +1 and +2.
+    flank = attack(CORE4E, AttackSetup(5, 15, situations=("charge", "target-flanked")))
+    assert flank.attack_modifier == 8
+
+
+# A precondition of the text the situation's effects cannot express: the answer says what
+# the calculator assumes, in the text's words.
+ASSUMED = [
+    (ORCUS, "help-attack", "your ally's next attack roll", "each of them"),
+    (ITU, "help", "the first attack roll is made with advantage", "each of them"),
+    (ITU, "underwater-ranged", "automatically misses", "within the weapon's normal range"),
+    (ITU, "target-dodging", "can't be seen without the aid of magic", "cannot see the attacker"),
+    (DICE3, "coup-de-grace", "the attack only targets that enemy", "engaged"),
+    (CORE4E, "target-flanked", "you and an ally must be adjacent", "the attacker"),
+]
+
+
+@pytest.mark.parametrize(
+    ("system", "name", "quote", "assumed"), ASSUMED, ids=[f"{s.slug}-{n}" for s, n, *_ in ASSUMED]
+)
+def test_an_unexpressed_precondition_is_said_in_the_answer(
+    system: System, name: str, quote: str, assumed: str
+) -> None:
+    result = attack(system, AttackSetup(4, 15, situations=(name,)))
+    said = [note for note in result.sources.interpretations if quote in note]
+    assert said and assumed in said[0], result.sources.interpretations
+
+
+def test_itu_ranged_and_melee_situations_follow_the_text() -> None:
+    """Into the Unknown: beyond normal range, in close combat and underwater, the text names
+    the attack ("ranged attacks", "a melee weapon attack"); a dodging target loses its
+    benefit when it cannot see the attacker, is incapacitated or its speed is 0."""
+    long_range = attack(ITU, AttackSetup(5, 15, situations=("long-range",)))
+    assert long_range.roll == "2d20kl1"
+    with pytest.raises(RulesError, match="is a ranged attack, not a melee one"):
+        attack(ITU, AttackSetup(5, 15, situations=("long-range",), attack_type="melee"))
+    with pytest.raises(RulesError, match="One attack cannot be all of these"):
+        attack(ITU, AttackSetup(5, 15, situations=("underwater-melee", "ranged-in-close-combat")))
+    assert attack(ITU, AttackSetup(5, 15, situations=("target-dodging",))).roll == "2d20kl1"
+    for other in ("attacker-unseen", "target-stunned", "target-restrained"):
+        both = attack(ITU, AttackSetup(5, 15, situations=("target-dodging", other)))
+        assert both.roll == "2d20kh1", other

@@ -284,7 +284,6 @@ ITU_DISADVANTAGE = {
     "ranged-in-close-combat",
     "underwater-melee",
     "underwater-ranged",
-    "target-dodging",
     "attacker-blinded",
     "attacker-exhausted",  # level 3: "Disadvantage on attack rolls and saves"
     "attacker-frightened",
@@ -295,7 +294,26 @@ ITU_DISADVANTAGE = {
     "attacker-squeezing",
 }
 ITU_COVER = {"half-cover": 2, "three-quarters-cover": 5}
-ITU_OTHER = ["within-5-feet", "target-prone", "target-underwater-fire"]
+ITU_OTHER = ["within-5-feet", "target-prone", "target-underwater-fire", "target-dodging"]
+# "Some ranged attacks ... have two ranges", "When you make a ranged attack", "A ranged
+# weapon attack", "When making a melee weapon attack": each names the attack's type.
+ITU_TIED = {
+    "long-range": "ranged",
+    "ranged-in-close-combat": "ranged",
+    "underwater-ranged": "ranged",
+    "underwater-melee": "melee",
+}
+# Dodge: disadvantage "if you can see the attacker"; "You lose this benefit if you are
+# incapacitated or if your speed drops to 0".
+ITU_DODGE_LOST = {
+    "attacker-unseen",
+    "target-blinded",
+    "target-paralyzed",
+    "target-petrified",
+    "target-restrained",
+    "target-stunned",
+    "target-unconscious",
+}
 ITU_NAMES = sorted([*ITU_ADVANTAGE, *ITU_DISADVANTAGE, *ITU_COVER, *ITU_OTHER])
 
 
@@ -311,11 +329,26 @@ ITU_NAMES = sorted([*ITU_ADVANTAGE, *ITU_DISADVANTAGE, *ITU_COVER, *ITU_OTHER])
 )
 def test_into_the_unknown(bonus, defense, mode, chosen, roll, resistant, vulnerable) -> None:
     state = set(chosen)
+    setup = AttackSetup(
+        bonus,
+        defense,
+        advantage=mode in ("advantage", "both"),
+        disadvantage=mode in ("disadvantage", "both"),
+        situations=chosen,
+        damage=roll_text(roll) if roll else None,
+        resistance=0 if resistant else None,  # this text's resistance takes no value
+        vulnerability=0 if vulnerable else None,
+    )
+    if len({ITU_TIED[name] for name in state if name in ITU_TIED}) > 1:
+        with pytest.raises(RulesError, match="One attack cannot be all of these"):
+            attack(get_system("into-the-unknown"), setup)
+        return
     if "target-unconscious" in state:  # "... and fall prone"
         state.add("target-prone")
     near = "within-5-feet" in state
     advantage = mode in ("advantage", "both") or bool(state & ITU_ADVANTAGE)
     disadvantage = mode in ("disadvantage", "both") or bool(state & ITU_DISADVANTAGE)
+    disadvantage |= "target-dodging" in state and not state & ITU_DODGE_LOST
     if "target-prone" in state:  # "advantage if the attacker is within 5 feet ... Else, ..."
         advantage |= near
         disadvantage |= not near
@@ -339,16 +372,6 @@ def test_into_the_unknown(bonus, defense, mode, chosen, roll, resistant, vulnera
             return CRIT if hit_is_crit else HIT
         return MISS
 
-    setup = AttackSetup(
-        bonus,
-        defense,
-        advantage=mode in ("advantage", "both"),
-        disadvantage=mode in ("disadvantage", "both"),
-        situations=chosen,
-        damage=roll_text(roll) if roll else None,
-        resistance=0 if resistant else None,  # this text's resistance takes no value
-        vulnerability=0 if vulnerable else None,
-    )
     result = attack(get_system("into-the-unknown"), setup)
     assert core_odds(result) == odds(natural.map(outcome))
     if roll is None:
