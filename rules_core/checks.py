@@ -16,6 +16,7 @@ from math import ceil, comb
 from typing import Any
 
 from rules_core.dice import Distribution, parse
+from rules_core.dice.median import median_versus
 from rules_core.systems import Citation, NotDefined, RulesError, Sources, System, if_allowed
 
 MAX_MODIFIER = 1000
@@ -334,6 +335,58 @@ def contest(system: System, first: Side, second: Side) -> ContestResult:
         rolls=(rolls[0], rolls[1]),
         win=win,
         tie=1 - win - lose,
+        lose=lose,
+        tie_rule=str(rule["tie"]),
+        sources=sources,
+    )
+
+
+def group_contest(
+    system: System,
+    bonuses: Sequence[int],
+    opponent: Side,
+    advantage: int = 0,
+    disadvantage: int = 0,
+) -> ContestResult:
+    """A group against one opponent: the median of the members' totals against the
+    opponent's total, where the text says so (`checks.group.contest`)."""
+    entry = section(system, "check")
+    rule, group = entry.get("contest"), entry.get("group")
+    if rule is None:
+        raise system.not_defined("contest", "contests (opposed checks)")
+    if group is None:
+        raise system.not_defined("group", "group checks")
+    together = group.get("contest")
+    if together is None:
+        raise system.not_defined("group_contest", "how a group check is compared in a contest")
+    if not 1 <= len(bonuses) <= MAX_GROUP:
+        raise RulesError(f"A group check needs 1 to {MAX_GROUP} members' bonuses.")
+    if any(abs(bonus) > MAX_MODIFIER for bonus in (*bonuses, opponent.bonus)):
+        raise RulesError(f"Each bonus must be within ±{MAX_MODIFIER}.")
+    sources = Sources()
+    _cite_section(entry, sources)
+    for cited in (rule, group, together):
+        sources.cite(cited.get("cite"))
+    sources.interpret(together.get("interpretation"))
+    if len(bonuses) % 2 == 0:
+        sources.interpret(
+            f"With {len(bonuses)} members the median is the mean of the two middle totals "
+            "(which may end in a half): the text does not say."
+        )
+    roll = natural_roll(system, entry, advantage, disadvantage, sources)
+    if advantage or disadvantage:
+        sources.interpret(
+            "Advantage and disadvantage are given to every member's roll here: the text's "
+            "group check does not say who has them."
+        )
+    against = natural_roll(system, entry, opponent.advantage, opponent.disadvantage, sources)
+    members = [natural_distribution(roll) + bonus for bonus in bonuses]
+    win, tie, lose = median_versus(members, natural_distribution(against) + opponent.bonus)
+    return ContestResult(
+        label=str(entry["label"]),
+        rolls=(roll, against),
+        win=win,
+        tie=tie,
         lose=lose,
         tie_rule=str(rule["tie"]),
         sources=sources,

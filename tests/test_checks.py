@@ -28,6 +28,7 @@ from rules_core.checks import (
     difficulties,
     extended_challenge,
     group_check,
+    group_contest,
 )
 from rules_core.systems import NotDefined, RulesError, get_system, if_allowed, system_slugs
 
@@ -199,6 +200,49 @@ def test_group_checks_by_enumerating_every_roll(members: list[int], target: int)
     )
     result = group_check(ITU, members, target)
     assert result.success == Fraction(passed, len(rolls))
+
+
+@settings(max_examples=15, deadline=None)
+@given(st.lists(st.integers(-5, 12), min_size=1, max_size=3), bonuses)
+def test_group_contests_compare_the_median_total_by_enumerating_every_roll(
+    members: list[int], versus: int
+) -> None:
+    # "For Contests involving group checks, the median result of everyone's totals is used
+    # to compare against." Two members: the mean of both totals (labelled as a reading).
+    win = tie = lose = 0
+    for roll in itertools.product(range(1, 21), repeat=len(members)):
+        totals = sorted(n + bonus for n, bonus in zip(roll, members, strict=True))
+        middle = len(totals) // 2
+        median = (
+            Fraction(totals[middle])
+            if len(totals) % 2
+            else Fraction(totals[middle - 1] + totals[middle], 2)
+        )
+        for other in range(1, 21):
+            win += median > other + versus
+            tie += median == other + versus
+            lose += median < other + versus
+    rolls = 20 ** (len(members) + 1)
+    result = group_contest(ITU, members, Side(versus))
+    assert (result.win, result.tie, result.lose) == (
+        Fraction(win, rolls),
+        Fraction(tie, rolls),
+        Fraction(lose, rolls),
+    )
+    even = any("mean of the two middle totals" in note for note in result.sources.interpretations)
+    assert even == (len(members) % 2 == 0)
+
+
+@pytest.mark.parametrize("slug", system_slugs())
+def test_group_contests_only_where_the_text_says_how_a_group_compares(slug: str) -> None:
+    system = get_system(slug)
+    checks = system.rules.get("checks", {})
+    group = checks.get("group") if "group" in checks else None
+    if "contest" in checks and group is not None and "contest" in group:
+        assert group_contest(system, [1, 0, -1], Side(2)).win > 0
+    else:
+        with pytest.raises(NotDefined):
+            group_contest(system, [1, 0, -1], Side(2))
 
 
 def test_group_check_with_advantage_counts_one_extra_die() -> None:

@@ -218,7 +218,14 @@ RULES = Section(
             {
                 **ROLL_RULE,
                 "contest?": Section({"tie": Text(), **CITED}),
-                "group?": Section({"at_least": FractionText(), **CITED}),
+                "group?": Section(
+                    {
+                        "at_least": FractionText(),
+                        # In a contest, the group's totals count as this one (the median).
+                        "contest?": Section({"total": OneOf("median"), **CITED}),
+                        **CITED,
+                    }
+                ),
                 "extended?": Section({"label": Text(), "failures": Integer(minimum=1), **CITED}),
             }
         ),

@@ -21,6 +21,7 @@ from rules_core.checks import (
     difficulties,
     extended_challenge,
     group_check,
+    group_contest,
 )
 from rules_core.fields import Field, Requires
 from rules_core.numbers import read_whole, shown
@@ -130,7 +131,7 @@ class CheckRequest(Request):
                 option="--group",
                 requires=GROUP,
                 more=True,
-                hint="e.g. 2, 0, -1",
+                hint="e.g. 2, 0, -1; with an opponent's bonus, a group contest",
             ),
             Field(
                 "successes",
@@ -207,7 +208,7 @@ def run(request: CheckRequest) -> Answer:
         )
         if given
     ]
-    if len(chosen) > 1:
+    if len(chosen) > 1 and chosen != ["--versus", "--group"]:  # both: a group contest
         raise RulesError(
             f"Choose one of {' and '.join(chosen)}: a contest, a group check or "
             "an extended challenge."
@@ -218,6 +219,27 @@ def run(request: CheckRequest) -> Answer:
             "choose Check as the roll."
         )
     rows = _difficulty_rows(system, request.roll)
+    if request.versus is not None and request.group:
+        members = (request.bonus, *request.group)
+        result = group_contest(
+            system, members, Side(request.versus), setup.advantage, setup.disadvantage
+        )
+        payload = {
+            "system": system.slug,
+            "kind": "group-contest",
+            "bonuses": list(members),
+            **result.to_json(),
+        }
+        listed = ", ".join(f"{bonus:+d}" for bonus in members)
+        text = [
+            f"{system.title}: group contest, the median of {len(members)} rolls of "
+            f"{result.rolls[0]} ({listed}) against {result.rolls[1]} {request.versus:+d}",
+            chance_line("group wins", result.win),
+            chance_line("tie", result.tie),
+            chance_line("group loses", result.lose),
+            f"  on a tie: {result.tie_rule}",
+        ]
+        return sourced(payload, text, result.sources)
     if request.versus is not None:
         advantage, disadvantage = setup.advantage, setup.disadvantage
         result = contest(system, Side(request.bonus, advantage, disadvantage), Side(request.versus))
@@ -319,9 +341,16 @@ def _difficulties(payload: html.Payload) -> str:
 
 def render(payload: html.Payload, request: Any, base: str) -> html.Rendered:
     kind = payload["kind"]
-    if kind == "contest":
+    if kind in ("contest", "group-contest"):
+        rolls = f"{escape(payload['rolls'][0])} against {escape(payload['rolls'][1])}"
+        if kind == "group-contest":
+            bonuses = ", ".join(f"{bonus:+d}" for bonus in payload["bonuses"])
+            rolls = (
+                f"The median of {len(payload['bonuses'])} rolls of "
+                f"{escape(payload['rolls'][0])} ({bonuses}) against {escape(payload['rolls'][1])}"
+            )
         rows = [
-            ("Rolls", f"{escape(payload['rolls'][0])} against {escape(payload['rolls'][1])}"),
+            ("Rolls", rolls),
             ("Win", html.chance(payload["win"])),
             ("Tie", html.chance(payload["tie"])),
             ("Lose", html.chance(payload["lose"])),
