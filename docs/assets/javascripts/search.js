@@ -11,7 +11,10 @@
   const root = new URL("../../", document.currentScript.src);
   const MATERIAL_WORKER = /\/assets\/javascripts\/workers\/search\.[0-9a-f]+\.min\.js$/;
   const [SETUP, READY, QUERY, RESULT] = [0, 1, 2, 3];
-  const SHOWN = 20; // results whose excerpts are fetched; Material lists 10 at first
+  // The best results, each page's excerpts fetched: Material lists ten at first, and says
+  // "Top 10 matches" (overrides/partials/languages/custom.html), not the number found.
+  const SHOWN = 10;
+  const OTHERS = 3;
   const BEST_SECTIONS = 2; // sections shown under a page; the rest fold into "N more"
 
   let pagefind = null;
@@ -35,11 +38,9 @@
       .filter(Boolean)
       .join(" ");
 
-  // The system of the page being read, when it is a system's page.
-  const readingSystem = (systems) => {
-    const first = location.pathname.slice(root.pathname.length).split("/")[0];
-    return first in systems ? first : null;
-  };
+  // The first folder of the page being read: on a system's page its slug, which is what
+  // the system filter of that system's pages holds.
+  const readingFolder = () => location.pathname.slice(root.pathname.length).split("/")[0];
 
   const siteLocation = (url) =>
     url.startsWith(root.pathname) ? url.slice(root.pathname.length) : url.replace(/^\//, "");
@@ -71,18 +72,23 @@
   async function answer(query) {
     const words = wordsOf(query);
     if (!words) return { items: [] };
-    const found = await (await loadPagefind()).search(words);
-    if (found === null) return null; // a newer query superseded this one
-    const systems = await (await loadPagefind()).filters().then((f) => f.system ?? {});
-    const reading = readingSystem(systems);
-    const data = await Promise.all(found.results.slice(0, SHOWN).map((r) => r.data()));
-    // The reader's system first, each part in Pagefind's order of relevance.
-    const ranked = [
-      ...data.filter((d) => reading && d.filters?.system?.[0] === reading),
-      ...data.filter((d) => !(reading && d.filters?.system?.[0] === reading)),
-    ];
+    const pagefind = await loadPagefind();
+    // The reader's system first: its own best results, then the others' (at least
+    // OTHERS of them, so a system's page still shows what the other systems say).
+    const reading = readingFolder();
+    const [all, own] = await Promise.all([
+      pagefind.search(words),
+      reading ? pagefind.search(words, { filters: { system: reading } }) : null,
+    ]);
+    if (all === null) return null; // a newer query superseded this one
+    const first = (own?.results ?? []).slice(0, SHOWN);
+    const shown = new Set(first.map((result) => result.id));
+    const others = all.results.filter((result) => !shown.has(result.id));
+    const kept = first.slice(0, Math.max(SHOWN - OTHERS, SHOWN - others.length));
+    const results = [...kept, ...others].slice(0, SHOWN);
+    const data = await Promise.all(results.map((result) => result.data()));
     const terms = Object.fromEntries(words.split(" ").map((word) => [word, true]));
-    return { items: ranked.map((d, i) => group(d, ranked.length - i, terms)) };
+    return { items: data.map((d, i) => group(d, data.length - i, terms)) };
   }
 
   class PagefindSearch extends EventTarget {
@@ -113,6 +119,11 @@
       this.dispatchEvent(new MessageEvent("message", { data }));
     }
   }
+
+  // Pagefind starts loading when the search box is focused, before the first key.
+  document.addEventListener("focusin", (event) => {
+    if (event.target.matches?.(".md-search__input")) loadPagefind();
+  });
 
   const BrowserWorker = window.Worker;
   window.Worker = class extends BrowserWorker {
