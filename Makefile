@@ -75,6 +75,7 @@ bench: build
 	$(PY) benchmarks/bench_build.py
 	$(PY) benchmarks/bench_calculators.py
 	$(PY) benchmarks/bench_search.py
+	$(PY) benchmarks/bench_lighthouse.py
 	node benchmarks/bench_snapshot.mjs
 
 clean:
