@@ -117,10 +117,9 @@ def test_the_keyboard_opens_and_closes_the_preview_and_a_mouse_click_follows_the
     page.keyboard.press("Escape")
     expect(preview).to_be_hidden()
     expect(term).to_be_focused()
-    # On a desktop, hovering shows the definition as the link's title (the browser's own
-    # tooltip: no script mounts one per link) and a click follows the link.
+    # On a desktop, the mouse hovers (the theme's tooltip) and a click follows the link.
     term.hover()
-    expect(term).to_have_attribute("title", definition)
+    expect(page.locator(".md-tooltip2--active")).to_contain_text(definition)
     expect(preview).to_be_hidden()
     term.click()
     page.wait_for_url(href)

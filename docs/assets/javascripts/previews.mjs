@@ -4,8 +4,7 @@
 // "Go to the rule"; for dice, the minimum, average and maximum the rules core computed
 // at build time (data-min, data-mean, data-max), a Roll button and the calculator that
 // fits the sentence. A mouse click still follows the link, and hovering still shows the
-// definition (the link's title, as the browser's tooltip). Tapping the word again, Escape
-// or a tap outside closes the panel.
+// theme's tooltip. Tapping the word again, Escape or a tap outside closes the panel.
 //
 // The figures are never computed here: they are the build's. The Roll button only rolls
 // the dice of the canonical expression (data-roll, e.g. "4d6kh3+2").
@@ -21,7 +20,7 @@ panel.hidden = true;
 let opener = null; // the word whose preview is open
 const definitions = new WeakMap(); // a term link -> its title, which the theme's tooltip may take
 
-// Remember each definition: the theme's tooltips, if enabled, move the title elsewhere.
+// Remember each definition before the theme's tooltips move the title elsewhere.
 function remember(root) {
   for (const link of root.querySelectorAll(TRIGGERS)) {
     if (!definitions.has(link)) definitions.set(link, link.getAttribute("title") || "");
