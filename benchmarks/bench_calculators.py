@@ -297,6 +297,15 @@ SECOND_PAGE = """async (slug) => {
 }"""
 
 
+def live_after(page: Page, start: float) -> float:
+    """When the page showed a live answer after `start` (its own mark, not the last page's)."""
+    return poll(
+        page,
+        "performance.getEntriesByName('calc-first-live-result')"
+        f".map((mark) => mark.startTime).find((time) => time > {start}) ?? null",
+    )
+
+
 FOLLOW = """async (selector) => {
   const start = performance.now();
   document.querySelector(selector).click();
@@ -320,11 +329,7 @@ def after_rule_page_ms(browser, base: str) -> float:
     page.wait_for_url("**/calculators/**")
     if not page.evaluate("window.benchVisit === true"):
         raise RuntimeError("the rule page or the calculator loaded afresh: no instant navigation")
-    live = poll(
-        page,
-        "performance.getEntriesByName('calc-first-live-result')"
-        f".map((mark) => mark.startTime).find((time) => time > {start}) ?? null",
-    )
+    live = live_after(page, start)
     context.close()
     return live - start
 
@@ -340,12 +345,7 @@ def second_page_ms(browser, base: str) -> float:
     page.wait_for_url("**/calculators/damage/")
     if not page.evaluate("window.benchVisit === true"):
         raise RuntimeError("the second calculator page loaded afresh: no instant navigation")
-    # The new page's mark: the first page's may still be there until the new one binds.
-    live = poll(
-        page,
-        "performance.getEntriesByName('calc-first-live-result')"
-        f".map((mark) => mark.startTime).find((time) => time > {start}) ?? null",
-    )
+    live = live_after(page, start)
     context.close()
     return live - start
 

@@ -15,6 +15,7 @@ from rules_core.calculators.shared import escalation_field, mode_counts, mode_fi
 from rules_core.checks import (
     MAX_GROUP,
     CheckSetup,
+    ContestResult,
     Side,
     check,
     contest,
@@ -196,6 +197,27 @@ def _difficulty_rows(system: System, kind: str) -> list[list[Any]]:
     ]
 
 
+def _contest_answer(
+    system: System,
+    kind: str,
+    result: ContestResult,
+    heading: str,
+    outcomes: tuple[str, str],
+    **extra: Any,
+) -> Answer:
+    """A contest's answer, one side's or a group's: win, tie, lose and the tie rule."""
+    payload = {"system": system.slug, "kind": kind, **extra, **result.to_json()}
+    win, lose = outcomes
+    text = [
+        heading,
+        chance_line(win, result.win),
+        chance_line("tie", result.tie),
+        chance_line(lose, result.lose),
+        f"  on a tie: {result.tie_rule}",
+    ]
+    return sourced(payload, text, result.sources)
+
+
 def run(request: CheckRequest) -> Answer:
     system = get_system(request.system)
     setup = request.setup()
@@ -224,35 +246,23 @@ def run(request: CheckRequest) -> Answer:
         result = group_contest(
             system, members, Side(request.versus), setup.advantage, setup.disadvantage
         )
-        payload = {
-            "system": system.slug,
-            "kind": "group-contest",
-            "bonuses": list(members),
-            **result.to_json(),
-        }
         listed = ", ".join(f"{bonus:+d}" for bonus in members)
-        text = [
+        heading = (
             f"{system.title}: group contest, the median of {len(members)} rolls of "
-            f"{result.rolls[0]} ({listed}) against {result.rolls[1]} {request.versus:+d}",
-            chance_line("group wins", result.win),
-            chance_line("tie", result.tie),
-            chance_line("group loses", result.lose),
-            f"  on a tie: {result.tie_rule}",
-        ]
-        return sourced(payload, text, result.sources)
+            f"{result.rolls[0]} ({listed}) against {result.rolls[1]} {request.versus:+d}"
+        )
+        outcomes = ("group wins", "group loses")
+        return _contest_answer(
+            system, "group-contest", result, heading, outcomes, bonuses=list(members)
+        )
     if request.versus is not None:
         advantage, disadvantage = setup.advantage, setup.disadvantage
         result = contest(system, Side(request.bonus, advantage, disadvantage), Side(request.versus))
-        payload = {"system": system.slug, "kind": "contest", **result.to_json()}
-        text = [
+        heading = (
             f"{system.title}: contest, {result.rolls[0]} {request.bonus:+d} against "
-            f"{result.rolls[1]} {request.versus:+d}",
-            chance_line("win", result.win),
-            chance_line("tie", result.tie),
-            chance_line("lose", result.lose),
-            f"  on a tie: {result.tie_rule}",
-        ]
-        return sourced(payload, text, result.sources)
+            f"{result.rolls[1]} {request.versus:+d}"
+        )
+        return _contest_answer(system, "contest", result, heading, ("win", "lose"))
     target = request.target
     if request.group:
         group = group_check(
