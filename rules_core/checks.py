@@ -341,6 +341,19 @@ def contest(system: System, first: Side, second: Side) -> ContestResult:
     )
 
 
+def _members_roll(
+    system: System, entry: Mapping[str, Any], advantage: int, disadvantage: int, sources: Sources
+) -> str:
+    """Each member's roll in a group check, advantage given to all (a labelled reading)."""
+    roll = natural_roll(system, entry, advantage, disadvantage, sources)
+    if advantage or disadvantage:
+        sources.interpret(
+            "Advantage and disadvantage are given to every member's roll here: the text's "
+            "group check does not say who has them."
+        )
+    return roll
+
+
 def group_contest(
     system: System,
     bonuses: Sequence[int],
@@ -373,12 +386,7 @@ def group_contest(
             f"With {len(bonuses)} members the median is the mean of the two middle totals "
             "(which may end in a half): the text does not say."
         )
-    roll = natural_roll(system, entry, advantage, disadvantage, sources)
-    if advantage or disadvantage:
-        sources.interpret(
-            "Advantage and disadvantage are given to every member's roll here: the text's "
-            "group check does not say who has them."
-        )
+    roll = _members_roll(system, entry, advantage, disadvantage, sources)
     against = natural_roll(system, entry, opponent.advantage, opponent.disadvantage, sources)
     members = [natural_distribution(roll) + bonus for bonus in bonuses]
     win, tie, lose = median_versus(members, natural_distribution(against) + opponent.bonus)
@@ -445,12 +453,7 @@ def group_check(
         raise RulesError(f"Bonuses and the target must be within ±{MAX_MODIFIER}.")
     _cite_section(entry, sources)
     sources.cite(rule.get("cite"))
-    roll = natural_roll(system, entry, advantage, disadvantage, sources)
-    if advantage or disadvantage:
-        sources.interpret(
-            "Advantage and disadvantage are given to every member's roll here: the text's "
-            "group check does not say who has them."
-        )
+    roll = _members_roll(system, entry, advantage, disadvantage, sources)
     members = tuple(success_chance(roll, bonus, target) for bonus in bonuses)
     needed = ceil(Fraction(str(rule["at_least"])) * len(members))
     # successes[k] = P(exactly k members succeed), built one member at a time.

@@ -181,6 +181,24 @@ def _step(
     return after
 
 
+def _after_one_save(
+    moves: Iterable[tuple[State | Ending, Fraction]], solve
+) -> tuple[dict[Ending, Fraction], Fraction | None]:
+    """The chance of each ending and the expected saves (this one counted), over where one
+    save moves (each with its chance); `solve` answers the same for a state still dying."""
+    odds: dict[Ending, Fraction] = {}
+    expected: Fraction | None = Fraction(1)
+    for moved, p in moves:
+        if _is_ending(moved):
+            after, saves = {moved: Fraction(1)}, Fraction(0)  # type: ignore[dict-item]
+        else:
+            after, saves = solve(moved)  # type: ignore[arg-type]
+        for ending, q in after.items():
+            odds[ending] = odds.get(ending, Fraction(0)) + p * q
+        expected = None if expected is None or saves is None else expected + p * saves
+    return odds, expected
+
+
 def _absorption(chain: _Chain, save: _Save):
     """Per state: the chance of each ending, and the expected saves until one (or None)."""
 
@@ -196,16 +214,7 @@ def _absorption(chain: _Chain, save: _Save):
                 moves.append((moved, p))
         if staying == 1:
             return {NEVER: Fraction(1)}, None
-        odds: dict[Ending, Fraction] = {}
-        expected: Fraction | None = Fraction(1)
-        for moved, p in moves:
-            if _is_ending(moved):
-                after, saves = {moved: Fraction(1)}, Fraction(0)  # type: ignore[dict-item]
-            else:
-                after, saves = solve(moved)  # type: ignore[arg-type]
-            for ending, q in after.items():
-                odds[ending] = odds.get(ending, Fraction(0)) + p * q
-            expected = None if expected is None or saves is None else expected + p * saves
+        odds, expected = _after_one_save(moves, solve)
         # Saves that change nothing repeat until one does: divide by the chance of moving.
         leave = 1 - staying
         return {ending: q / leave for ending, q in odds.items()}, (
@@ -307,17 +316,8 @@ def dying(system: System, setup: DyingSetup) -> DyingResult:
 
     # Overall: the first save by hand (it may differ), then every later state solved.
     solve = _absorption(chain, save)
-    overall: dict[Ending, Fraction] = {}
-    expected: Fraction | None = Fraction(1)
-    for event, p in first.events:
-        moved = chain.move(start, event)
-        if _is_ending(moved):
-            after, saves = {moved: Fraction(1)}, Fraction(0)
-        else:
-            after, saves = solve(moved)
-        for ending, q in after.items():
-            overall[ending] = overall.get(ending, Fraction(0)) + p * q
-        expected = None if expected is None or saves is None else expected + p * saves
+    moves = [(chain.move(start, event), p) for event, p in first.events]
+    overall, expected = _after_one_save(moves, solve)
     never = overall.pop(NEVER, Fraction(0))
     endings = tuple(
         (kind, label, p)

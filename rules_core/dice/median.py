@@ -11,23 +11,19 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from fractions import Fraction
+from itertools import accumulate
 from math import prod
 
 from rules_core.dice.distribution import Distribution
 
 
 class _Totals:
-    """Members' totals as cumulative counts: below(i, t) = outcomes of member i <= t."""
+    """Members' totals as cumulative counts, each member's outcomes at or below a value."""
 
     def __init__(self, members: Sequence[Distribution]) -> None:
         self.members = members
-        self.cumulative = []
-        for member in members:
-            running, sums = 0, []
-            for count in member.counts:
-                running += count
-                sums.append(running)
-            self.cumulative.append(sums)
+        self.cumulative = [list(accumulate(member.counts)) for member in members]
+        self.everything = prod(member.total for member in members)
 
     def at_most(self, i: int, value: int) -> int:
         member = self.members[i]
@@ -36,49 +32,33 @@ class _Totals:
             return 0
         return self.cumulative[i][min(index, len(member.counts) - 1)]
 
-    def above(self, i: int, value: int) -> int:
-        return self.members[i].total - self.at_most(i, value)
-
-    def exactly_low(self, low_value: int, high_value: int, wanted: int) -> int:
-        """Outcomes where exactly `wanted` members are <= low_value and every other member
-        is > high_value (low_value <= high_value)."""
-        ways = [1]  # ways[k]: k members so far at or below low_value
-        for i in range(len(self.members)):
-            low, high = self.at_most(i, low_value), self.above(i, high_value)
-            ways = [
-                (ways[k] * high if k < len(ways) else 0) + (ways[k - 1] * low if k else 0)
-                for k in range(len(ways) + 1)
-            ]
-        return ways[wanted] if wanted < len(ways) else 0
-
-    def count_at_most(self, value: int, at_least: int) -> int:
-        """Outcomes where at least `at_least` members are <= value."""
+    def split(self, low_value: int, high_value: int) -> list[int]:
+        """ways[k]: outcomes where k members are <= low_value and every other member is
+        > high_value (low_value <= high_value), a Poisson-binomial count."""
         ways = [1]
-        for i in range(len(self.members)):
-            low = self.at_most(i, value)
-            high = self.members[i].total - low
+        for i, member in enumerate(self.members):
+            low = self.at_most(i, low_value)
+            high = member.total - self.at_most(i, high_value)
             ways = [
                 (ways[k] * high if k < len(ways) else 0) + (ways[k - 1] * low if k else 0)
                 for k in range(len(ways) + 1)
             ]
-        return sum(ways[at_least:])
+        return ways
 
 
 def _median_above(totals: _Totals, value: int) -> int:
     """Outcomes (of the members) whose median is above `value`."""
     n = len(totals.members)
     middle = (n + 1) // 2  # the (lower) middle rank, counted from 1
-    everything = prod(member.total for member in totals.members)
     # The lower middle total above value: the median is above it, whatever the other.
-    above = everything - totals.count_at_most(value, middle)
+    above = totals.everything - sum(totals.split(value, value)[middle:])
     if n % 2:
         return above
     # Even: the lower middle total a <= value and the upper one above 2 * value - a.
     lowest = min(member.offset for member in totals.members)
     for low in range(lowest, value + 1):
         high = 2 * value - low
-        at_low = totals.exactly_low(low, high, middle) - totals.exactly_low(low - 1, high, middle)
-        above += at_low
+        above += totals.split(low, high)[middle] - totals.split(low - 1, high)[middle]
     return above
 
 
@@ -90,7 +70,7 @@ def median_versus(
         raise ValueError("a median needs at least one total")
     totals = _Totals(members)
     negated = _Totals([-member for member in members])
-    everything = prod(member.total for member in members) * opponent.total
+    everything = totals.everything * opponent.total
     win = lose = 0
     for index, count in enumerate(opponent.counts):
         if not count:
