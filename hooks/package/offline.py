@@ -27,6 +27,7 @@ import zipfile
 from pathlib import Path
 
 from hooks.package.pyodide_bundle import ARCHIVE_DATE
+from hooks.postprocess.search_index import ENTRY as SEARCH_ENTRY
 
 ROOT = Path(__file__).resolve().parents[2]
 TEMPLATE = ROOT / "build" / "sw-template.js"
@@ -111,11 +112,6 @@ def _integrity(site_dir: Path, files: list[str]) -> dict[str, str]:
     }
 
 
-SEARCH = (
-    "search/pagefind/pagefind.js"  # the search index's entry (hooks/postprocess/search_index.py)
-)
-
-
 def _stored(path: str) -> bool:
     return (
         path != SERVICE_WORKER
@@ -142,7 +138,7 @@ def offline_manifest(site_dir: Path) -> dict:
             groups.setdefault(path.split("/", 1)[0], []).append(path)
         elif path.startswith(("assets/", "search/")) or "/" not in path:
             shell.append(path)
-    for required in (FALLBACK, "index.html", "search/search_index.json", SEARCH):
+    for required in (FALLBACK, "index.html", "search/search_index.json", SEARCH_ENTRY):
         if required not in shell:
             raise OfflineError(f"{site_dir} has no {required} for the service worker to store")
     if not python:

@@ -214,7 +214,7 @@ def _landing(system: System) -> str:
         "",
         "## Reference",
         "",
-        f"- [Terms](terms.md): {len(system.glossary)} terms with short definitions.",
+        f"- [Terms]({TERMS_PAGE}.md): {len(system.glossary)} terms with short definitions.",
         "- [Source and license](source.md): where the text comes from, its license, "
         "and the errata noted on these pages.",
         "",
@@ -398,7 +398,7 @@ def navigation(systems: dict[str, System], home: list) -> list:
             {escape(page.title): f"{system.slug}/{page.name}.md"} for page in system.pages.values()
         ]
         section += [
-            {"Terms": f"{system.slug}/terms.md"},
+            {"Terms": f"{system.slug}/{TERMS_PAGE}.md"},
             {"Source and license": f"{system.slug}/source.md"},
         ]
         nav.append({escape(system.short_title): section})

@@ -2,6 +2,8 @@
 
     python -m hooks.postprocess SITE_DIR [--theme DIR ...] [--site-url URL]
 
+(from the repository root: it reads content/, overrides/ and build/pyodide/ there).
+
 Each page is marked for search and gets the search dialog's label, its calculator or
 Compare assets, its Content-Security-Policy and the web app links; then robots.txt, the
 search index (one for every system) and the service worker are written. MkDocs runs this

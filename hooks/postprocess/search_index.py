@@ -28,6 +28,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 PAGEFIND = ROOT / "node_modules" / ".bin" / "pagefind"
 OUTPUT = "search/pagefind"  # under search/: the service worker stores it with the shell
+ENTRY = f"{OUTPUT}/pagefind.js"  # what the page loads first
 MATERIAL_INDEX = Path("search") / "search_index.json"
 # Pagefind also writes its own search interfaces; the site uses Material's.
 UNUSED = re.compile(r"pagefind-(component-|modular-)?ui\.(js|css)|pagefind-highlight\.js")
@@ -79,7 +80,7 @@ def write_index(site_dir: Path, pagefind: Path = PAGEFIND) -> None:
         text=True,
         check=False,
     )
-    if result.returncode != 0 or not (output / "pagefind.js").is_file():
+    if result.returncode != 0 or not (site_dir / ENTRY).is_file():
         raise SearchIndexError(f"Pagefind could not index the site:\n{result.stderr.strip()}")
     for path in output.iterdir():
         if UNUSED.fullmatch(path.name):

@@ -6,7 +6,8 @@
 // emptied at build time), READY, QUERY (the words typed) and RESULT (groups of one page and
 // its sections). Only that one worker is replaced, by an object answering the same
 // messages from Pagefind; every other worker (the calculators') is the browser's own.
-// Pagefind is loaded on the first query, and fetches only the index chunks of its words.
+// Pagefind loads when the search box is focused (or at the first query), and fetches only
+// the index chunks of the words searched.
 (() => {
   const root = new URL("../../", document.currentScript.src);
   const MATERIAL_WORKER = /\/assets\/javascripts\/workers\/search\.[0-9a-f]+\.min\.js$/;
@@ -80,7 +81,6 @@
       pagefind.search(words),
       reading ? pagefind.search(words, { filters: { system: reading } }) : null,
     ]);
-    if (all === null) return null; // a newer query superseded this one
     const first = (own?.results ?? []).slice(0, SHOWN);
     const shown = new Set(first.map((result) => result.id));
     const others = all.results.filter((result) => !shown.has(result.id));
@@ -101,9 +101,8 @@
         const asked = ++this.#latest;
         answer(message.data).then(
           (result) => {
-            if (result !== null && asked === this.#latest) {
-              this.#reply({ type: RESULT, data: result });
-            }
+            // An answer to a query typed over since is dropped: the newest one shows.
+            if (asked === this.#latest) this.#reply({ type: RESULT, data: result });
           },
           (error) => {
             console.error("search:", error);
