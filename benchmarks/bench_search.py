@@ -13,12 +13,9 @@ Run from the repository root after `make build`:
 
 from __future__ import annotations
 
-import functools
-import http.server
 import statistics
 import sys
 import tempfile
-import threading
 from pathlib import Path
 
 from playwright.sync_api import sync_playwright
@@ -28,6 +25,7 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
 from bench_build import build_seconds, copy_project, replicated_project  # noqa: E402
+from bench_calculators import serve  # noqa: E402
 
 CHROMIUM = "/usr/bin/chromium"
 THROTTLE = 4
@@ -49,18 +47,6 @@ TIMING = """() => {
     }
   }).observe(list, { childList: true });
 }"""
-
-
-class _Quiet(http.server.SimpleHTTPRequestHandler):
-    def log_message(self, format, *args):
-        pass
-
-
-def serve(site: Path) -> http.server.ThreadingHTTPServer:
-    handler = functools.partial(_Quiet, directory=str(site))
-    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    threading.Thread(target=httpd.serve_forever, daemon=True).start()
-    return httpd
 
 
 def is_search(url: str) -> bool:
@@ -125,8 +111,7 @@ def main() -> int:
         with sync_playwright() as playwright:
             browser = playwright.chromium.launch(executable_path=CHROMIUM)
             for name, project in (("1x", one), ("10x", ten)):
-                httpd = serve(project / "site")
-                origin = f"http://127.0.0.1:{httpd.server_address[1]}/"
+                httpd, origin = serve(project / "site")
                 results[name] = measure(browser, origin)
                 httpd.shutdown()
             browser.close()
