@@ -8,6 +8,8 @@ COVER = LinkTarget("Cover", "combat.md#cover", 'Harder to "hit".', "combat", "co
 ADVANTAGE = LinkTarget(
     "Combat advantage", "combat.md#combat-advantage", "+2.", "combat", "combat-advantage"
 )
+# The definition as an attribute list value: its quotes as character references.
+COVER_ATTRIBUTES = '{ .term-link data-definition="Harder to &#34;hit&#34;." }'
 MATCHER = TermMatcher({"cover": COVER, "combat advantage": ADVANTAGE})
 ANCHORS = ["combat", "cover", "attacks", "more"]
 
@@ -34,17 +36,14 @@ Some `cover` in code, a [cover](other.md) link, and <span>cover</span> in HTML.
 
 def test_first_mention_per_section_only() -> None:
     out = link(PAGE).split("\n")
-    assert (
-        out[8]
-        == 'Behind [cover](combat.md#cover "Harder to \\"hit\\"."){ .term-link }, and more cover.'
-    )
+    assert out[8] == f"Behind [cover](combat.md#cover){COVER_ATTRIBUTES}, and more cover."
 
 
 def test_not_in_the_defining_section_but_other_terms_are() -> None:
     out = link(PAGE).split("\n")
     assert (
-        out[4] == "Cover protects. [Combat advantage](combat.md#combat-advantage "
-        '"+2."){ .term-link } helps.'
+        out[4] == "Cover protects. [Combat advantage](combat.md#combat-advantage)"
+        '{ .term-link data-definition="&#43;2." } helps.'
     )
 
 
@@ -60,8 +59,7 @@ def test_text_after_a_link_is_found_after_its_destination() -> None:
     source = "# T\n\n## Attacks\n\nSee [x](cover.md) then cover.\n"
     out = link_terms(source, MATCHER, page="p", anchors_of_headings=["t", "attacks"])
     assert (
-        out.split("\n")[4]
-        == 'See [x](cover.md) then [cover](combat.md#cover "Harder to \\"hit\\"."){ .term-link }.'
+        out.split("\n")[4] == f"See [x](cover.md) then [cover](combat.md#cover){COVER_ATTRIBUTES}."
     )
 
 
@@ -69,17 +67,14 @@ def test_whole_words_only_and_case_kept() -> None:
     source = "# T\n\nCOVERED discovery; Cover-up; COVER.\n"
     out = link_terms(source, MATCHER, page="p", anchors_of_headings=["t"])
     assert out.split("\n")[2] == (
-        "COVERED discovery; Cover-up; "
-        '[COVER](combat.md#cover "Harder to \\"hit\\"."){ .term-link }.'
+        f"COVERED discovery; Cover-up; [COVER](combat.md#cover){COVER_ATTRIBUTES}."
     )
 
 
 def test_lists_bold_and_admonitions() -> None:
     source = '# T\n\n- With **cover** here.\n\n!!! erratum "Cover"\n    The cover note.\n'
     out = link_terms(source, MATCHER, page="p", anchors_of_headings=["t"]).split("\n")
-    assert (
-        out[2] == '- With **[cover](combat.md#cover "Harder to \\"hit\\"."){ .term-link }** here.'
-    )
+    assert out[2] == f"- With **[cover](combat.md#cover){COVER_ATTRIBUTES}** here."
     assert out[4] == '!!! erratum "Cover"'  # an admonition title is never rewritten
     assert out[5] == "    The cover note."  # already linked once in this section
 
@@ -129,3 +124,25 @@ def test_a_noun_term_used_as_a_verb_is_left_alone() -> None:
 def test_an_action_term_is_a_verb_and_linked_as_one() -> None:
     assert linked("You can shift one square.")
     assert linked("You may want to shift a square away.")
+
+
+def test_any_definition_reaches_the_page_as_written() -> None:
+    from html.parser import HTMLParser
+
+    import markdown
+
+    definition = 'He said "*no*" {x} <b> & _y_ `z` \\ [a](b) — fine'
+    target = LinkTarget("Cover", "combat.md#cover", definition, "combat", "cover")
+    source = link_terms(
+        "# T\n\nTake cover.\n", TermMatcher({"cover": target}), page="p", anchors_of_headings=["t"]
+    )
+    found: list[dict[str, str | None]] = []
+
+    class Links(HTMLParser):
+        def handle_starttag(self, tag, attrs):
+            if tag == "a":
+                found.append(dict(attrs))
+
+    Links().feed(markdown.markdown(source, extensions=["attr_list"]))
+    assert [link.get("data-definition") for link in found] == [definition]
+    assert found[0]["class"] == "term-link" and "title" not in found[0]

@@ -321,6 +321,9 @@ def test_one_visit_to_the_home_page_keeps_the_whole_site_offline_and_fetches_no_
     expect(page).to_have_url(re.compile(r"/conditions/$"))
     expect(page.locator("h1")).to_contain_text("Conditions")
     # Material's search: its worker and index come from the service worker too.
+    # The theme closes its search 125 ms after any navigation (even one that has drawn its
+    # page): a box opened sooner closes under the first key.
+    page.wait_for_timeout(250)
     # Typed key by key: Material reads the query on keyup, and fill() sends none.
     page.locator(".md-search__input").click()
     page.locator(".md-search__input").press_sequentially("petrified")

@@ -231,9 +231,10 @@ def test_glossary_links_carry_the_short_definition(site: Path, systems, slug: st
     linked = 0
     for name in system.pages:
         text = (site / slug / name / "index.html").read_text(encoding="utf-8")
-        links = re.findall(r'<a class="term-link" href="([^"]+)" title="([^"]+)">', text)
-        for href, title in links:
-            entry = definitions.get(html.unescape(title))
+        links = re.findall(r'<a class="term-link" data-definition="([^"]+)" href="([^"]+)">', text)
+        assert '<a class="term-link" title=' not in text  # no theme tooltip per link
+        for definition, href in links:
+            entry = definitions.get(html.unescape(definition))
             if entry is not None:
                 assert entry.see_anchor is None or href.endswith(f"#{entry.see_anchor}"), href
                 linked += 1

@@ -131,7 +131,7 @@ def term_matcher(system: System) -> TermMatcher:
         target = LinkTarget(
             key=entry.term,
             href=f"{entry.see_page}.md{anchor}",
-            title=entry.definition,
+            definition=entry.definition,
             page=entry.see_page,
             anchor=entry.see_anchor,
             kind=entry.kind,

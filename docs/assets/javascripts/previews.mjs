@@ -3,8 +3,9 @@
 // opens a small panel under the word instead of leaving the page: the definition and
 // "Go to the rule"; for dice, the minimum, average and maximum the rules core computed
 // at build time (data-min, data-mean, data-max), a Roll button and the calculator that
-// fits the sentence. A mouse click still follows the link, and hovering still shows the
-// theme's tooltip. Tapping the word again, Escape or a tap outside closes the panel.
+// fits the sentence. A mouse click still follows the link, and hovering shows the definition
+// (the browser's tooltip) or the figures (the theme's). Tapping the word again, Escape or a
+// tap outside closes the panel.
 //
 // The figures are never computed here: they are the build's. The Roll button only rolls
 // the dice of the canonical expression (data-roll, e.g. "4d6kh3+2").
@@ -18,23 +19,19 @@ panel.id = "preview";
 panel.setAttribute("role", "dialog");
 panel.hidden = true;
 let opener = null; // the word whose preview is open
-const definitions = new WeakMap(); // a term link -> its title, which the theme's tooltip may take
 
-// Remember each definition before the theme's tooltips move the title elsewhere.
-function remember(root) {
-  for (const link of root.querySelectorAll(TRIGGERS)) {
-    if (!definitions.has(link)) definitions.set(link, link.getAttribute("title") || "");
-  }
+// A term link carries its definition as data (hooks/pages/linker.py), so the theme mounts no
+// tooltip per link when a page loads; a hovered or focused link gets it as its title, which
+// the browser shows and reads out.
+function titled(event) {
+  const link = event.target instanceof Element && event.target.closest(".md-typeset a.term-link");
+  if (link && !link.title) link.title = link.dataset.definition || "";
 }
-remember(document);
+document.addEventListener("pointerover", titled);
+document.addEventListener("focusin", titled);
 // A new page (instant navigation, e.g. after "Go to the rule" or the calculator link): a
 // preview of the last page's word must not stay open over it.
-if (window.document$) {
-  window.document$.subscribe(() => {
-    close(false);
-    remember(document);
-  });
-}
+if (window.document$) window.document$.subscribe(() => close(false));
 
 // Capture phase, on window: runs before the theme's own click handlers (instant loading).
 window.addEventListener(
@@ -69,7 +66,6 @@ document.addEventListener("pointerdown", (event) => {
 
 function open(trigger, fromKeyboard) {
   close(false);
-  remember(document);
   opener = trigger;
   const heading = document.createElement("p");
   heading.className = "preview__title";
@@ -97,7 +93,7 @@ function close(returnFocus) {
 
 function term(link) {
   const definition = document.createElement("p");
-  definition.textContent = definitions.get(link) || "";
+  definition.textContent = link.dataset.definition || "";
   const go = document.createElement("a");
   go.href = link.href;
   go.className = "preview__go";
