@@ -49,6 +49,8 @@ class AttackResult:
     crit_fail: Fraction | None  # None where the system has no such rule
     at_least_one_hit: Fraction  # over `attacks` attacks
     expected_damage: Fraction | None
+    # The damage one attack deals, misses (0 or a miss effect) and critical hits included.
+    damage_per_attack: Distribution | None
     sources: Sources = field(compare=False)
     # The roll's terms, then the defense's: ("Attack bonus", 7), ("Combat advantage", 2), ...
     # ("Defense", 15), ("Defense: Half cover (+2 AC)", 2). The terms before ("Defense", ...)
@@ -298,9 +300,9 @@ def attack(system: System, setup: AttackSetup) -> AttackResult:
         ways[outcome] += count
     hit = Fraction(ways["hit"] + ways["crit"], total)
     rule = system.rule("attack", "attack rolls")
-    expected = None
+    dealt = None
     if setup.damage is not None:
-        expected = _expected_damage(system, rule, setup, prepared.applied, counted, sources)
+        dealt = _damage_per_attack(system, rule, setup, prepared.applied, counted, sources)
     return AttackResult(
         roll=prepared.roll,
         attack_modifier=prepared.modifier,
@@ -310,21 +312,22 @@ def attack(system: System, setup: AttackSetup) -> AttackResult:
         miss=1 - hit,
         crit_fail=Fraction(ways["crit_fail"], total) if rule.get("crit_fail") else None,
         at_least_one_hit=1 - (1 - hit) ** setup.attacks,
-        expected_damage=expected,
+        expected_damage=None if dealt is None else dealt.mean(),
+        damage_per_attack=dealt,
         sources=sources,
         breakdown=prepared.breakdown,
     )
 
 
-def _expected_damage(
+def _damage_per_attack(
     system: System,
     rule: dict,
     setup: AttackSetup,
     applied: Applied,
     counted: Sequence[tuple[int, str, int]],
     sources: Sources,
-) -> Fraction:
-    """Mean damage per attack: hit, critical and miss effects, each under the system's rules.
+) -> Distribution:
+    """The damage of one attack: hit, critical and miss effects, each under the system's rules.
 
     The damage calculator applies the critical-hit rule, the situations' multiplier and
     the target's resistance and vulnerability, in the order its rules give.
@@ -337,11 +340,11 @@ def _expected_damage(
         resistance=max(resistances) if resistances else None,
         vulnerability=setup.vulnerability,
     )
-    means: dict[tuple[str, bool], Fraction] = {}
+    dealt: dict[tuple[str, bool], Distribution] = {}
 
-    def mean(outcome: str, halved: bool) -> Fraction:
+    def rolled(outcome: str, halved: bool) -> Distribution:
         key = (outcome, halved)
-        if key not in means:
+        if key not in dealt:
             scale = applied.damage_scale * (Fraction(1, 2) if halved else 1)
             if outcome == "hit":
                 result = damage(system, replace(base, scale=scale))
@@ -352,15 +355,16 @@ def _expected_damage(
             elif outcome == "miss" and setup.miss_damage:
                 result = damage(system, replace(base, expression=setup.miss_damage, scale=scale))
             else:
-                means[key] = Fraction(0)  # a plain miss, or a critical failure (no miss effects)
-                return means[key]
+                # A plain miss, or a critical failure (no miss effects).
+                dealt[key] = Distribution.constant(0)
+                return dealt[key]
             for citation in result.sources.citations:
                 if citation not in sources.citations:
                     sources.citations.append(citation)
             for note in result.sources.interpretations:
                 sources.interpret(note)
-            means[key] = result.mean
-        return means[key]
+            dealt[key] = result.distribution
+        return dealt[key]
 
     resist = rule.get("resist")
     if setup.resist is not None:
@@ -372,4 +376,4 @@ def _expected_damage(
         effect = (outcome, setup.resist is not None and natural < setup.resist)
         ways[effect] = ways.get(effect, 0) + count
     total = sum(ways.values())
-    return sum((Fraction(n, total) * mean(*effect) for effect, n in ways.items()), Fraction(0))
+    return Distribution.mix([(Fraction(n, total), rolled(*effect)) for effect, n in ways.items()])
