@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache
 from html import escape
+from urllib.parse import urlencode
 from typing import Any, ClassVar, Self
 
 from rules_core.calculators import html
@@ -197,8 +198,23 @@ def render(payload: html.Payload, request: Any, base: str) -> html.Rendered:
         for m in payload["monsters"]
     )
     listed = f'<ul class="calc-monsters">{lines}</ul>' if lines else ""
+    listed += _fight_link(payload, base)
     top = html.headline(f"Budget {share}", f"{payload['total_xp']:,} of {payload['budget']:,} XP")
     return html.Rendered(top, html.rows(rows) + listed + html.sources(payload, base))
+
+
+def _fight_link(payload: html.Payload, base: str) -> str:
+    """The same party and monsters in the fight calculator, each monster row a row of
+    opponents: their attack and hit points are the GM's to fill in (the texts give no
+    monster statistics)."""
+    from rules_core.calculators.fight import FORM_ROWS
+
+    inputs = {"system": payload["system"], "c1_side": "party", "c1_count": payload["party"]}
+    for row, monster in enumerate(payload["monsters"][: FORM_ROWS - 1], start=2):
+        inputs |= {f"c{row}_side": "opponents", f"c{row}_count": monster["count"]}
+        inputs |= {f"c{row}_{name}": "" for name in ("bonus", "damage", "defense", "hp")}
+    href = escape(f"{base}calculators/fight/?{urlencode(inputs)}")
+    return f'<p><a class="calc-link" href="{href}">Fight odds for these monsters</a></p>'
 
 
 CALCULATOR = Calculator(EncounterRequest, run, render, about=__doc__ or "")

@@ -116,12 +116,13 @@ class Calculator {
 
   onEdit(event) {
     const target = event.target;
-    if (target.dataset.situation !== undefined) this.collectSituations();
-    const name = target.name || (target.dataset.situation !== undefined ? "situations" : "");
+    const situations = target.dataset.situation !== undefined ? listOf(target) : null;
+    if (situations) this.collectSituations();
+    const name = target.name || situations?.name || "";
     if (name === "system") this.showFieldsFor();
     // Widgets on one page share a field of the same name (the system, on the abilities page).
     for (const other of this.siblings) {
-      if (other === this || !name || name === "situations") continue;
+      if (other === this || !name || situations) continue;
       const twin = other.form.querySelector(named(name));
       if (twin && twin.value !== target.value) {
         twin.value = target.value;
@@ -219,13 +220,15 @@ class Calculator {
   }
 
   collectSituations() {
-    const hidden = this.form.querySelector('input[type="hidden"][name="situations"]');
-    if (!hidden) return;
+    // Each situations field (the attack's; a fight's, one per side) is a hidden input that
+    // holds the names of the boxes ticked in its own block.
     const applies = (box) => box.checked && !box.closest("[data-systems]")?.hidden;
-    hidden.value = [...this.form.querySelectorAll("[data-situation]")]
-      .filter(applies)
-      .map((box) => box.dataset.situation)
-      .join(",");
+    for (const hidden of this.form.querySelectorAll('input[type="hidden"]')) {
+      hidden.value = [...boxesOf(hidden)]
+        .filter(applies)
+        .map((box) => box.dataset.situation)
+        .join(",");
+    }
     // A closed side still says how many of its situations are ticked.
     for (const side of this.form.querySelectorAll("details.calc-side")) {
       const ticked = [...side.querySelectorAll("[data-situation]")].filter(applies).length;
@@ -254,9 +257,10 @@ class Calculator {
       else if (control.tagName !== "SELECT") control.value = value;
       else if ([...control.options].some((option) => option.value === value)) control.value = value;
     }
-    if (params.has("situations")) {
-      const situations = params.get("situations").split(",");
-      for (const box of this.form.querySelectorAll("[data-situation]")) {
+    for (const hidden of this.form.querySelectorAll('input[type="hidden"]')) {
+      if (!params.has(hidden.name)) continue;
+      const situations = params.get(hidden.name).split(",");
+      for (const box of boxesOf(hidden)) {
         box.checked = ofSystem(box) && situations.includes(box.dataset.situation);
         // What the address ticks is shown, not folded away.
         if (box.checked) box.closest("details.calc-side")?.setAttribute("open", "");
@@ -399,4 +403,13 @@ function settled() {
   // offline.mjs waits for this before it precaches the site beside Python's download.
   document.documentElement.dataset.calculators = "settled";
   document.dispatchEvent(new Event("calculators-settled"));
+}
+
+// A situations field's hidden input (the names ticked) and its boxes share the field's block.
+function boxesOf(hidden) {
+  return hidden.closest(".calc-field")?.querySelectorAll("[data-situation]") ?? [];
+}
+
+function listOf(box) {
+  return box.closest(".calc-field")?.querySelector('input[type="hidden"]') ?? null;
 }

@@ -1,0 +1,581 @@
+"""Fight odds: the exact chance the party wins a fight, round by round, and who drops.
+
+Each side attacks the other's combatants one at a time, in the order given, until each
+drops; every attack has the attack calculator's odds and damage under the system's rules.
+The answer is a Markov chain over the hit points left on each side, followed exactly for
+a number of rounds you choose: what is still undecided after them is said, never guessed.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from functools import cache
+from html import escape
+from typing import Any, ClassVar, Self
+
+from rules_core.attacks import AttackSetup, attack
+from rules_core.calculators import html
+from rules_core.calculators.base import Answer, Calculator, percent, sourced
+from rules_core.charts import bar_chart
+from rules_core.fields import Field, Requires
+from rules_core.requests import InputErrors, Request, system_field
+from rules_core.systems import RulesError, Sources, System, get_system
+
+RULE = Requires(("attack",), "attack", "attack rolls")
+SIDES = (("party", "Party"), ("opponents", "Opponents"))
+FORM_ROWS = 5  # combatant rows (the party, and the encounter form's 4 monsters); the command line takes up to MAX_ROWS
+# The exact chain's size: hit-point states of one side times the other's, followed for
+# every round. Beyond it the answer would take too long in a phone's browser: refused.
+MAX_STATES = 20_000
+MAX_WORK = 400_000  # states x rounds
+
+
+@dataclass(frozen=True)
+class Combatant:
+    """One row of the form: a combatant, or `count` of the same."""
+
+    side: str
+    count: int
+    bonus: int
+    damage: str
+    attacks: int
+    defense: int
+    hp: int
+
+
+@cache
+def combatant_fields(row: int) -> tuple[Field, ...]:
+    group = f"Combatant {row}"
+    examples = {1: ("party", "4", "6", "1d8+3", "16", "24"), 2: ("opponents", "5", "4", "1d6+2")}
+    side, count, bonus, damage, defense, hp = (*examples.get(row, ("", "0")), "", "", "", "")[:6]
+    if row == 2:
+        defense, hp = "14", "11"
+    return (
+        Field(f"c{row}_side", "Side", "choice", example=side or "opponents", choices=SIDES,
+              optional=True, option="--combatant", requires=RULE, group=group),
+        Field(f"c{row}_count", "Count", "int", default="1", example=count or "0", minimum=0,
+              maximum=20, optional=True, unset="0", option="--combatant", requires=RULE,
+              group=group),
+        Field(f"c{row}_bonus", "Attack bonus", "int", example=bonus, minimum=-100, maximum=100,
+              optional=True, option="--combatant", requires=RULE, group=group),
+        Field(f"c{row}_damage", "Damage", "dice", example=damage, optional=True,
+              option="--combatant", requires=RULE, group=group),
+        Field(f"c{row}_attacks", "Attacks a round", "int", default="1", minimum=1, maximum=10,
+              optional=True, option="--combatant", requires=RULE, group=group),
+        Field(f"c{row}_defense", "Defense", "int", example=defense, minimum=-100, maximum=200,
+              optional=True, option="--combatant", requires=RULE, group=group),
+        Field(f"c{row}_hp", "Hit points", "int", example=hp, minimum=1, maximum=1000,
+              optional=True, option="--combatant", requires=RULE, group=group),
+    )  # fmt: skip
+
+
+@dataclass(frozen=True)
+class FightRequest(Request):
+    NAME: ClassVar[str] = "fight"
+    TITLE: ClassVar[str] = "Fight odds"
+    RULE: ClassVar[Requires | None] = RULE
+    PRIMARY: ClassVar[str] = "c1_count"
+    MAX_ROWS: ClassVar[int] = 12
+    system: str
+    first: str
+    rounds: int
+    party_situations: tuple[str, ...] = ()
+    opponent_situations: tuple[str, ...] = ()
+    combatants: tuple[Combatant, ...] = ()
+
+    @classmethod
+    @cache
+    def form_fields(cls) -> tuple[Field, ...]:
+        return cls._fields(FORM_ROWS)
+
+    @classmethod
+    @cache
+    def _fields(cls, rows: int) -> tuple[Field, ...]:
+        return (
+            system_field(),
+            Field("first", "Acts first", "choice", default="party", choices=SIDES,
+                  option="--first", requires=RULE),
+            Field("rounds", "Rounds to follow", "int", default="10", minimum=1, maximum=50,
+                  option="--rounds", requires=RULE),
+            Field("party_situations", "The party's attacks", "situations",
+                  option="--party-situation", requires=RULE, more=True),
+            Field("opponent_situations", "The opponents' attacks", "situations",
+                  option="--opponent-situation", requires=RULE, more=True),
+            *(field for row in range(1, rows + 1) for field in cls.row_fields(row)),
+        )  # fmt: skip
+
+    @classmethod
+    def row_fields(cls, row: int) -> tuple[Field, ...]:
+        return combatant_fields(row)
+
+    @classmethod
+    def fields_for(cls, inputs: Mapping[str, Any]) -> tuple[Field, ...]:
+        rows = FORM_ROWS
+        while f"c{rows + 1}_count" in inputs and rows < cls.MAX_ROWS:
+            rows += 1
+        return cls._fields(rows)
+
+    @classmethod
+    def from_values(cls, values: dict[str, Any]) -> Self:
+        combatants = []
+        errors: dict[str, str] = {}
+        row = 1
+        while f"c{row}_count" in values:
+            count = values[f"c{row}_count"]
+            if count:
+                given = {
+                    name: values[f"c{row}_{name}"]
+                    for name in ("side", "bonus", "damage", "attacks", "defense", "hp")
+                }
+                for name, value in given.items():
+                    if value is None and name != "attacks":
+                        errors[f"c{row}_{name}"] = (
+                            "Choose a side." if name == "side" else "Enter a value."
+                        )
+                if not any(f"c{row}_" in name for name in errors):
+                    combatants.append(
+                        Combatant(count=count, **{**given, "attacks": given["attacks"] or 1})
+                    )
+            row += 1
+        sides = {combatant.side for combatant in combatants}
+        for side, label in SIDES:
+            if side not in sides and not errors:
+                errors["c1_count"] = f"Give at least one combatant on each side ({label} has none)."
+        if errors:
+            raise InputErrors(errors)
+        return cls(
+            values["system"],
+            values["first"],
+            values["rounds"],
+            values["party_situations"] or (),
+            values["opponent_situations"] or (),
+            tuple(combatants),
+        )
+
+
+# ---------------------------------------------------------------------- the chain
+#
+# A side, as the other side's target, is one position x in [0, H], H its total hit points:
+# its combatants in order, each a block of positions as long as its hit points. x is the
+# damage taken by the combatant under attack (x minus its block's start) after every
+# earlier one dropped; an attack that drops it ends at the next block's start (damage
+# beyond its hit points is lost), and x = H means the whole side is down. So the
+# combatants still standing are those from x's block on: one number says who attacks.
+
+
+@dataclass(frozen=True)
+class _Line:
+    """A side's combatants in the order they are attacked, as blocks of positions."""
+
+    rows: tuple[int, ...]  # each combatant's row in its side's list of Combatant
+    starts: tuple[int, ...]  # each block's first position; then the side's total H
+    block: tuple[int, ...]  # the block of each position 0..H (H: len(rows))
+
+    @classmethod
+    def of(cls, side: Sequence[Combatant]) -> _Line:
+        rows = tuple(index for index, c in enumerate(side) for _ in range(c.count))
+        starts = [0]
+        for row in rows:
+            starts.append(starts[-1] + side[row].hp)
+        block = tuple(b for b, row in enumerate(rows) for _ in range(side[row].hp))
+        return cls(rows, tuple(starts), (*block, len(rows)))
+
+    @property
+    def total(self) -> int:
+        return self.starts[-1]
+
+
+class _Turns:
+    """One side's turn against the other: from where the target side stands and who of
+    the attacking side still stands, where the target side may end up, in whole counts.
+
+    Every attack's counts are scaled to one total per attack (whatever its target), and a
+    combatant who is down makes its attacks as misses: every turn of a side has the same
+    total, so the whole chain keeps one denominator and needs no division."""
+
+    def __init__(
+        self, attackers: Sequence[Combatant], attacker_line: _Line, target_line: _Line,
+        tables: Mapping[tuple[int, int], tuple[tuple[int, ...], int]],
+    ) -> None:  # fmt: skip
+        self.target = target_line
+        # The attacks of each attacking combatant, in order: (its row, the attack's total).
+        self.sequence: list[int] = []
+        self.first_attack: list[int] = []
+        for row in attacker_line.rows:
+            self.first_attack.append(len(self.sequence))
+            self.sequence += [row] * attackers[row].attacks
+        self.first_attack.append(len(self.sequence))
+        targets = sorted(set(target_line.rows))
+        self.totals = [
+            math.lcm(*(tables[row, target][1] for target in targets)) for row in self.sequence
+        ]
+        # Per attack and target row: counts of each damage (scaled), and of "at least d".
+        self.counts: list[dict[int, tuple[tuple[int, ...], tuple[int, ...]]]] = []
+        for row, total in zip(self.sequence, self.totals, strict=True):
+            per_target = {}
+            for target in targets:
+                counts, own_total = tables[row, target]
+                scale = total // own_total
+                scaled = tuple(count * scale for count in counts)
+                tails = [0] * (len(scaled) + 1)
+                for d in range(len(scaled) - 1, -1, -1):
+                    tails[d] = tails[d + 1] + scaled[d]
+                per_target[target] = (scaled, tuple(tails))
+            self.counts.append(per_target)
+        self.full_total = math.prod(self.totals)
+        # A turn of the combatants from the k-th on: the attacks of those down, as misses.
+        self.scale = [
+            math.prod(self.totals[: self.first_attack[k]])
+            for k in range(len(self.first_attack))
+        ]
+        self._memo: dict[tuple[int, int], list[tuple[int, int]]] = {}
+
+    def after(self, standing_from: int, x: int) -> list[tuple[int, int]]:
+        """(position, count) after one turn of the attackers from `standing_from` on,
+        the target side at x; counts total self.full_total."""
+        key = (standing_from, x)
+        found = self._memo.get(key)
+        if found is not None:
+            return found
+        end_of_side = self.target.total
+        now = {x: self.scale[standing_from]}
+        for k in range(self.first_attack[standing_from], len(self.sequence)):
+            total = self.totals[k]
+            step: dict[int, int] = {}
+            for position, mass in now.items():
+                if position == end_of_side:
+                    step[position] = step.get(position, 0) + mass * total
+                    continue
+                block = self.target.block[position]
+                counts, tails = self.counts[k][self.target.rows[block]]
+                room = self.target.starts[block + 1] - position  # damage that drops it
+                if room < len(tails):
+                    end = self.target.starts[block + 1]
+                    step[end] = step.get(end, 0) + mass * tails[room]
+                for d in range(min(room, len(counts))):
+                    if counts[d]:
+                        step[position + d] = step.get(position + d, 0) + mass * counts[d]
+            now = step
+        found = sorted(now.items())
+        self._memo[key] = found
+        return found
+
+
+@dataclass(frozen=True)
+class FightResult:
+    rounds: int  # followed
+    party_wins: Fraction
+    opponents_win: Fraction
+    undecided: Fraction
+    # Round r (1-based) -> the chance the fight ends in it, won by the party / opponents.
+    party_wins_in: tuple[Fraction, ...]
+    opponents_win_in: tuple[Fraction, ...]
+    party_drops: tuple[Fraction, ...]  # each party combatant, in order: drops by the end
+    opponent_drops: tuple[Fraction, ...]
+    # Each opponent: the chance it is down by the end of each round.
+    opponent_down_by: tuple[tuple[Fraction, ...], ...]
+    party_labels: tuple[str, ...]
+    opponent_labels: tuple[str, ...]
+    sources: Sources
+
+    @property
+    def expected_rounds(self) -> Fraction | None:
+        """The mean length of the fights decided within the rounds followed."""
+        decided = self.party_wins + self.opponents_win
+        if not decided:
+            return None
+        weighted = sum(
+            (r * (p + o) for r, (p, o) in enumerate(
+                zip(self.party_wins_in, self.opponents_win_in, strict=True), start=1)),
+            Fraction(0),
+        )  # fmt: skip
+        return weighted / decided
+
+
+def _labels(line: _Line, noun: str) -> tuple[str, ...]:
+    """Each combatant by its place in the order it is attacked: "Opponent 3"."""
+    return tuple(f"{noun} {place}" for place in range(1, len(line.rows) + 1))
+
+
+def _damage_tables(
+    system: System, attackers: Sequence[Combatant], targets: Sequence[Combatant],
+    situations: tuple[str, ...], sources: Sources,
+) -> dict[tuple[int, int], tuple[tuple[int, ...], int]]:  # fmt: skip
+    """Per (attacker row, target row): the counts of each damage 0..max, and their total."""
+    tables = {}
+    for a, attacker in enumerate(attackers):
+        for t, target in enumerate(targets):
+            result = attack(
+                system,
+                AttackSetup(
+                    bonus=attacker.bonus,
+                    defense=target.defense,
+                    damage=attacker.damage,
+                    situations=situations,
+                ),
+            )
+            for citation in result.sources.citations:
+                if citation not in sources.citations:
+                    sources.citations.append(citation)
+            for note in result.sources.interpretations:
+                sources.interpret(note)
+            dealt = result.damage_per_attack
+            assert dealt is not None  # a damage roll was given
+            if dealt.min < 0:
+                raise RulesError("Damage below 0 cannot be followed: check the damage roll.")
+            counts = (0,) * dealt.offset + dealt.counts
+            tables[a, t] = (counts, dealt.total)
+    return tables
+
+
+def fight(
+    system: System,
+    party: Sequence[Combatant],
+    opponents: Sequence[Combatant],
+    *,
+    party_situations: tuple[str, ...] = (),
+    opponent_situations: tuple[str, ...] = (),
+    party_first: bool = True,
+    rounds: int = 10,
+) -> FightResult:
+    sources = Sources()
+    party_line, opponent_line = _Line.of(party), _Line.of(opponents)
+    states = (party_line.total + 1) * (opponent_line.total + 1)
+    if states > MAX_STATES or states * rounds > MAX_WORK:
+        raise RulesError(
+            f"Too big to follow exactly: {party_line.total} hit points against "
+            f"{opponent_line.total} make {states:,} states"
+            + (f" over {rounds} rounds" if states <= MAX_STATES else "")
+            + f" (at most {MAX_STATES:,} states and {MAX_WORK:,} states x rounds). "
+            "Fewer combatants, hit points or rounds."
+        )
+    party_attacks = _Turns(
+        party, party_line, opponent_line,
+        _damage_tables(system, party, opponents, party_situations, sources),
+    )  # fmt: skip
+    opponent_attacks = _Turns(
+        opponents, opponent_line, party_line,
+        _damage_tables(system, opponents, party, opponent_situations, sources),
+    )  # fmt: skip
+    party_end, opponent_end = party_line.total, opponent_line.total
+    width = opponent_end + 1
+    # The chain, flat: index p * width + o (party position p, opponents' o) -> count over
+    # `denominator`. Lists, not dicts: the turns below are the whole cost of an answer.
+    now = [0] * ((party_end + 1) * width)
+    now[0] = 1
+    denominator = 1
+    ended = [0] * len(now)  # where decided fights stopped, over `denominator`
+    wins: dict[str, list[Fraction]] = {"party": [], "opponents": []}
+    down_by: list[list[Fraction]] = [[] for _ in opponent_line.rows]
+    party_block, opponent_block = party_line.block, opponent_line.block
+
+    def party_turn() -> None:
+        nonlocal now, denominator
+        step = [0] * len(now)
+        after = party_attacks.after
+        for index, mass in enumerate(now):
+            if mass:
+                p, o = divmod(index, width)
+                base = p * width
+                for o2, count in after(party_block[p], o):
+                    step[base + o2] += mass * count
+        now, denominator = step, denominator * party_attacks.full_total
+
+    def opponent_turn() -> None:
+        nonlocal now, denominator
+        step = [0] * len(now)
+        after = opponent_attacks.after
+        for index, mass in enumerate(now):
+            if mass:
+                p, o = divmod(index, width)
+                for p2, count in after(opponent_block[o], p):
+                    step[p2 * width + o] += mass * count
+        now, denominator = step, denominator * opponent_attacks.full_total
+
+    def rescale(factor: int) -> None:
+        for index, mass in enumerate(ended):
+            if mass:
+                ended[index] = mass * factor
+
+    def settle(side: str) -> Fraction:
+        """Take out the fights that side's turn just won."""
+        won = 0
+        decided = (
+            range(opponent_end, len(now), width)
+            if side == "party"
+            else range(party_end * width, len(now))
+        )
+        for index in decided:
+            if now[index]:
+                won += now[index]
+                ended[index] += now[index]
+                now[index] = 0
+        return Fraction(won, denominator)
+
+    order = ("party", "opponents") if party_first else ("opponents", "party")
+    for _ in range(rounds):
+        won = {"party": Fraction(0), "opponents": Fraction(0)}
+        for side in order:
+            if not any(now):
+                break
+            if side == "party":
+                party_turn()
+                rescale(party_attacks.full_total)
+            else:
+                opponent_turn()
+                rescale(opponent_attacks.full_total)
+            won[side] += settle(side)
+        wins["party"].append(won["party"])
+        wins["opponents"].append(won["opponents"])
+        standing = [0] * width  # the opponents' positions, over every fight
+        for index, mass in enumerate(now):
+            if mass:
+                standing[index % width] += mass
+        for index, mass in enumerate(ended):
+            if mass:
+                standing[index % width] += mass
+        for b in range(len(opponent_line.rows)):
+            dropped_at = opponent_line.starts[b + 1]
+            down_by[b].append(Fraction(sum(standing[dropped_at:]), denominator))
+    final = [a + b for a, b in zip(now, ended, strict=True)]
+
+    def dropped(line: _Line, position: Any) -> tuple[Fraction, ...]:
+        at = [0] * (line.total + 1)
+        for index, mass in enumerate(final):
+            if mass:
+                at[position(index)] += mass
+        return tuple(
+            Fraction(sum(at[line.starts[b + 1] :]), denominator) for b in range(len(line.rows))
+        )
+
+    party_wins = sum(wins["party"], Fraction(0))
+    opponents_win = sum(wins["opponents"], Fraction(0))
+    return FightResult(
+        rounds=rounds,
+        party_wins=party_wins,
+        opponents_win=opponents_win,
+        undecided=1 - party_wins - opponents_win,
+        party_wins_in=tuple(wins["party"]),
+        opponents_win_in=tuple(wins["opponents"]),
+        party_drops=dropped(party_line, lambda index: index // width),
+        opponent_drops=dropped(opponent_line, lambda index: index % width),
+        opponent_down_by=tuple(tuple(by) for by in down_by),
+        party_labels=_labels(party_line, "Party member"),
+        opponent_labels=_labels(opponent_line, "Opponent"),
+        sources=sources,
+    )
+
+
+def _model(first: str, rounds: int) -> list[str]:
+    """The model, said with every answer: each assumption a GM could change."""
+    acting = dict(SIDES)[first].lower()
+    return [
+        "Each side attacks the other's combatants one at a time, in the order of the rows "
+        "(a row's count in turn), until each drops; damage beyond what drops one is lost.",
+        "A combatant drops at 0 hit points and takes no further part: no healing, death "
+        "saves, movement, conditions or other actions are followed.",
+        f"Sides alternate, the {acting} first: each round every standing combatant of one "
+        "side makes all its attacks, then the other side does.",
+        "Each attack has the attack calculator's odds and damage for that attacker against "
+        "that target's defense, with its side's situations.",
+        f"The fight is followed for {rounds} rounds; one still going then is undecided.",
+    ]
+
+
+def run(request: FightRequest) -> Answer:
+    system = get_system(request.system)
+    party = [c for c in request.combatants if c.side == "party"]
+    opponents = [c for c in request.combatants if c.side == "opponents"]
+    result = fight(
+        system,
+        party,
+        opponents,
+        party_situations=request.party_situations,
+        opponent_situations=request.opponent_situations,
+        party_first=request.first == "party",
+        rounds=request.rounds,
+    )
+    for note in _model(request.first, request.rounds):
+        result.sources.interpret(note)
+    expected = result.expected_rounds
+    payload: dict[str, Any] = {
+        "system": system.slug,
+        "rounds": result.rounds,
+        "party_wins": str(result.party_wins),
+        "opponents_win": str(result.opponents_win),
+        "undecided": str(result.undecided),
+        "expected_rounds": None if expected is None else str(expected),
+        "ends_in_round": [
+            {"round": r, "party_wins": str(p), "opponents_win": str(o)}
+            for r, (p, o) in enumerate(
+                zip(result.party_wins_in, result.opponents_win_in, strict=True), start=1
+            )
+        ],
+        "party": [
+            {"name": name, "drops": str(p)}
+            for name, p in zip(result.party_labels, result.party_drops, strict=True)
+        ],
+        "opponents": [
+            {"name": name, "drops": str(p), "down_by_round": [str(x) for x in by]}
+            for name, p, by in zip(
+                result.opponent_labels, result.opponent_drops, result.opponent_down_by,
+                strict=True,
+            )
+        ],
+    }  # fmt: skip
+    within = f"within {result.rounds} rounds"
+    text = [
+        f"{system.title}: {len(result.party_labels)} against {len(result.opponent_labels)}",
+        f"  party wins {within}      {percent(result.party_wins)}",
+        f"  opponents win {within}   {percent(result.opponents_win)}",
+        f"  still fighting after {result.rounds}   {percent(result.undecided)}",
+    ]
+    if expected is not None:
+        text.append(f"  rounds, fights decided {within}: {float(expected):.2f} on average")
+    text += [
+        f"  {name} drops: {percent(p)}"
+        for name, p in zip(result.party_labels, result.party_drops, strict=True)
+    ]
+    for name, p, by in zip(
+        result.opponent_labels, result.opponent_drops, result.opponent_down_by, strict=True
+    ):
+        median = next((r for r, x in enumerate(by, start=1) if x >= Fraction(1, 2)), None)
+        when = f", down by round {median} in half the fights or more" if median else ""
+        text.append(f"  {name} drops: {percent(p)}{when}")
+    text.append("  exact fractions: --json")
+    return sourced(payload, text, result.sources)
+
+
+def render(payload: html.Payload, request: Any, base: str) -> html.Rendered:
+    rounds = payload["rounds"]
+    rows = [
+        (f"Party wins within {rounds} rounds", html.percent(payload["party_wins"])),
+        (f"Opponents win within {rounds} rounds", html.percent(payload["opponents_win"])),
+        (f"Still fighting after {rounds} rounds", html.percent(payload["undecided"])),
+    ]
+    if payload["expected_rounds"] is not None:
+        average = float(Fraction(payload["expected_rounds"]))
+        rows.append(("Rounds, fights decided in that time", f"{average:.2f} on average"))
+    rows += [(f"{escape(c['name'])} drops", html.percent(c["drops"])) for c in payload["party"]]
+    for c in payload["opponents"]:
+        by = c["down_by_round"]
+        median = next((r for r, x in enumerate(by, start=1) if Fraction(x) >= Fraction(1, 2)), None)
+        when = f" · down by round {median} in half the fights" if median else ""
+        rows.append((f"{escape(c['name'])} drops", html.percent(c["drops"]) + when))
+    ends = [
+        (entry["round"], str(Fraction(entry["party_wins"]) + Fraction(entry["opponents_win"])))
+        for entry in payload["ends_in_round"]
+    ]
+    chart = bar_chart(ends, caption="Chance the fight ends in each round", label="Round")
+    top = html.headline(
+        f"Party wins {html.percent(payload['party_wins'])}",
+        f"loses {html.percent(payload['opponents_win'])}",
+        f"undecided {html.percent(payload['undecided'])}",
+    )
+    return html.Rendered(top, html.rows(rows) + chart + html.sources(payload, base))
+
+
+CALCULATOR = Calculator(FightRequest, run, render, about=__doc__ or "")
