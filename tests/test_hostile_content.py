@@ -92,6 +92,7 @@ def poison(content: Path) -> dict[str, str]:
         "page": f"{slug}/{page_name}/",
         "landing": f"{slug}/",
         "terms": f"{slug}/terms/",
+        "gm-screen": f"{slug}/gm-screen/",
         "compare": f"compare/{concept_slug}/",
     }
 

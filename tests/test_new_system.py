@@ -154,7 +154,7 @@ def project(tmp_path_factory) -> Path:
 
 def test_its_pages_tab_home_row_and_compare_column_are_built(project: Path) -> None:
     site = project / "site"
-    for page in ("", "combat/", "terms/", "source/"):
+    for page in ("", "combat/", "terms/", "source/", "gm-screen/"):
         assert (site / SLUG / page / "index.html").exists(), page
     home = (site / "index.html").read_text(encoding="utf-8")
     assert re.search(r'class="md-tabs__link"[^>]*>\s*Tiny Skirmish\s*<', home) or re.search(
@@ -192,6 +192,17 @@ def test_its_glossary_joins_the_terms_across_systems(project: Path) -> None:
     assert section.count("</strong> <em>") >= 2  # and at least one other system's
     terms = (site / SLUG / "terms" / "index.html").read_text(encoding="utf-8")
     assert 'href="../../compare/terms/#term-critical-hit"' in terms
+
+
+def test_its_gm_screen_comes_from_its_content(project: Path) -> None:
+    """The screen shows what the new system's data has, cited, and no part it lacks."""
+    screen = (project / "site" / SLUG / "gm-screen" / "index.html").read_text(encoding="utf-8")
+    assert 'id="gm-rolls"' in screen
+    assert 'href="../combat/#critical-hits"' in screen
+    for absent in ("gm-situations", "gm-conditions", "gm-actions", "gm-dying", "gm-tables"):
+        assert f'id="{absent}"' not in screen, absent
+    landing = (project / "site" / SLUG / "index.html").read_text(encoding="utf-8")
+    assert 'href="gm-screen/"' in landing
 
 
 def _handle(project: Path, name: str, inputs: dict[str, str]) -> dict:

@@ -46,7 +46,7 @@ GLOSSARY_KINDS = (
 )
 TABLE_PLACEHOLDER = re.compile(r"^\[\[table:([a-z0-9-]+)\]\]$")
 HEADING_ID = re.compile(r"\s*\{\s*#([A-Za-z0-9_-]+)\s*\}\s*$")
-GENERATED_PAGES = ("index", "terms", "source")
+GENERATED_PAGES = ("index", "terms", "source", "gm-screen")
 
 _markdown = MarkdownIt("commonmark")
 

@@ -217,8 +217,8 @@ def render_calculator(name: str, base: str, titled: bool = True) -> str:
 
 def add_page_assets(html: str, base: str, bundle: str) -> str:
     """On a page with a calculator, start its worker from the head, before anything else,
-    and link the calculators' styles there; on a comparison page, link its styles. No
-    other page loads them. Each widget names the build's Pyodide bundle (served under
+    and link the calculators' styles there; on a comparison page or a GM screen, link its
+    styles. No other page loads them. Each widget names the build's Pyodide bundle (served under
     assets/pyodide/<bundle>/): instant navigation brings the page's body, not its head."""
     styles = []
     tag = ""
@@ -233,6 +233,8 @@ def add_page_assets(html: str, base: str, bundle: str) -> str:
         )
     if 'class="compare"' in html:  # with its own numbers or not: its columns, its tabs
         styles.append("compare.css")
+    if 'class="gm-screen"' in html:  # its three printed panels
+        styles.append("gm-screen.css")
     if not styles:
         return html
     links = "".join(

@@ -22,7 +22,17 @@ from hooks.content.yaml_lines import ContentError
 from hooks.pages import shared_terms
 from hooks.pages.calculators import calculator_pages, expand_calculators
 from hooks.pages.compare import load_compare, render_compare
-from hooks.pages.site import expand_systems_table, navigation, render_site, section_links, site_root
+from hooks.pages.gm_screen import PAGE as GM_SCREEN_PAGE
+from hooks.pages.gm_screen import render_gm_screen
+from hooks.pages.site import (
+    expand_systems_table,
+    front_matter,
+    navigation,
+    render_site,
+    section_links,
+    site_root,
+    system_line,
+)
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -42,6 +52,10 @@ def generate(root: Path, docs: Path, home_nav: list | None = None) -> GeneratedS
     compiled = {slug: compile_system(system) for slug, system in systems.items()}
     links = section_links(compiled, calculator_pages(docs), concepts)
     pages = render_site(systems, links)
+    for slug, system in systems.items():
+        pages[f"{slug}/{GM_SCREEN_PAGE}.md"] = render_gm_screen(
+            system, compiled[slug], front_matter(system), system_line(system)
+        )
     compare_pages, compare_nav = render_compare(
         concepts, systems, also=[(shared_terms.TITLE, shared_terms.PAGE, shared_terms.SUMMARY)]
     )

@@ -18,6 +18,8 @@ from typing import Any
 
 from hooks.content.loader import TABLE_PLACEHOLDER, Page, System, table_placeholders
 from hooks.pages.dice_chips import dice_rewriter
+from hooks.pages.gm_screen import PAGE as GM_SCREEN_PAGE
+from hooks.pages.gm_screen import TITLE as GM_SCREEN_TITLE
 from hooks.pages.linker import (
     GlossaryLinker,
     LinkTarget,
@@ -59,7 +61,7 @@ RULES_KEY_CALCULATOR = {
 SectionLinks = Mapping[tuple[str, str, str], list[tuple[str, str]]]
 
 
-def _front_matter(system: System) -> str:
+def front_matter(system: System) -> str:
     # Search shows a page's tags with each result: the tag labels the system, once. The
     # `system` key names it in the window title (overrides/main.html).
     return (
@@ -68,7 +70,7 @@ def _front_matter(system: System) -> str:
     )
 
 
-def _system_line(system: System) -> str:
+def system_line(system: System) -> str:
     # Under the heading of every page, so that /orcus/combat/ and /4e-core/combat/ differ at a
     # glance; left out of the search index, where the tag names the system already.
     return f'<p class="page-system" data-search-exclude>{escape(system.title)}</p>'
@@ -164,7 +166,7 @@ def render_page(
         lines[line - 1] = tables[name]
     # Insert from the bottom up, so that the line numbers of the headings above still hold.
     for heading in sorted(page.headings, key=lambda heading: -heading.line):
-        extra = [_system_line(system)] if heading.level == 1 else []
+        extra = [system_line(system)] if heading.level == 1 else []
         # A citation of the page itself ("combat") belongs under its title.
         anchors = ("", heading.anchor) if heading.level == 1 else (heading.anchor,)
         section = list(
@@ -178,7 +180,7 @@ def render_page(
             extra.append(_links_line(section))
         if extra:
             lines[heading.line : heading.line] = ["", *("\n\n".join(extra).split("\n")), ""]
-    return _front_matter(system) + "\n".join(lines)
+    return front_matter(system) + "\n".join(lines)
 
 
 def errata_notes(page: Page) -> list[ErratumNote]:
@@ -198,7 +200,7 @@ def errata_notes(page: Page) -> list[ErratumNote]:
 def _landing(system: System) -> str:
     source = system.source
     lines = [
-        _front_matter(system) + f"# {escape(system.title)}",
+        front_matter(system) + f"# {escape(system.title)}",
         "",
         system.summary,
         "",
@@ -215,6 +217,8 @@ def _landing(system: System) -> str:
         "## Reference",
         "",
         f"- [Terms]({TERMS_PAGE}.md): {len(system.glossary)} terms with short definitions.",
+        f"- [{GM_SCREEN_TITLE}]({GM_SCREEN_PAGE}.md): the rolls, difficulties, situations, "
+        "conditions, actions, dying rule and tables on one printable page.",
         "- [Source and license](source.md): where the text comes from, its license, "
         "and the errata noted on these pages.",
         "",
@@ -229,9 +233,9 @@ def _terms(system: System, shared: dict[str, str]) -> str:
     for entry in system.glossary:
         by_kind[entry.kind].append(entry)
     lines = [
-        _front_matter(system) + "# Terms",
+        front_matter(system) + "# Terms",
         "",
-        _system_line(system),
+        system_line(system),
         "",
         f"The terms of {system.title} from A to Z, each with its kind, a short definition "
         "and a link to the section of the text that defines it. In the rule pages, the "
@@ -269,9 +273,9 @@ def _letter_id(letter: str) -> str:
 def _source(system: System, notes: list[ErratumNote], table_errata: list[str]) -> str:
     source = system.source
     lines = [
-        _front_matter(system) + "# Source and license",
+        front_matter(system) + "# Source and license",
         "",
-        _system_line(system),
+        system_line(system),
         "",
         f"- **Document:** {escape(source['document'])}",
         f"- **Source file:** `content/{system.slug}/{source['file']}` in the repository"
@@ -399,6 +403,7 @@ def navigation(systems: dict[str, System], home: list) -> list:
         ]
         section += [
             {"Terms": f"{system.slug}/{TERMS_PAGE}.md"},
+            {GM_SCREEN_TITLE: f"{system.slug}/{GM_SCREEN_PAGE}.md"},
             {"Source and license": f"{system.slug}/source.md"},
         ]
         nav.append({escape(system.short_title): section})

@@ -1,0 +1,384 @@
+"""A printable GM screen per system: what a referee looks up at the table, on one page.
+
+Made from the system's data alone: the rolls, difficulties, attack situations with their
+effects and dying rule of its compiled rules.yml, the conditions and actions of its
+glossary, and every one of its tables (drawn by the rules pages' own table renderer).
+A part the data lacks is left out, heading and all, so a new system gets its screen with
+no code. Every entry links the section of the rules page it comes from.
+
+Content is text: each string is escaped for both HTML and Markdown before it is written,
+so nothing a content file holds becomes markup here (the sanitizer stays the guarantee).
+The page is printed from docs/assets/stylesheets/gm-screen.css: three panels a sheet,
+landscape, on A4 or Letter.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from fractions import Fraction
+from html import escape
+from typing import Any
+
+from hooks.content.loader import System, table_placeholders
+from hooks.pages.tables import check_table, render_table
+
+PAGE = "gm-screen"  # each system's screen: <slug>/gm-screen.md
+TITLE = "GM screen"
+
+# Python-Markdown's backslash escapes, with `|` (a table cell) and `{` (attr_list).
+_MARKDOWN_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-.!|])")
+
+
+def text(value: Any) -> str:
+    """A content string as inert Markdown: whitespace collapsed, HTML then Markdown escaped."""
+    plain = " ".join(str(value).split())
+    return _MARKDOWN_SPECIAL.sub(r"\\\1", escape(plain, quote=False))
+
+
+def _signed(number: int) -> str:
+    return f"+{number}" if number > 0 else f"\u2212{-number}" if number < 0 else "0"
+
+
+def _cite_link(citation: dict[str, str]) -> str:
+    """A compiled citation ({page, section, url: "slug/page/#anchor"}) as a link from the
+    screen, which sits among the system's rules pages."""
+    page_path, _, anchor = citation["url"].partition("#")
+    page_name = page_path.strip("/").split("/")[-1]
+    target = f"{page_name}.md" + (f"#{anchor}" if anchor else "")
+    label = citation["page"]
+    if citation["section"] != citation["page"]:
+        label += f" \u203a {citation['section']}"
+    return f"[{text(label)}]({target})"
+
+
+def _cited(citations: Iterable[dict[str, str]] | None) -> str:
+    links = list(dict.fromkeys(_cite_link(citation) for citation in citations or ()))
+    return f' <span class="gm-cite">{" · ".join(links)}</span>' if links else ""
+
+
+def _entry(label: str, body: str, citations: Iterable[dict[str, str]] | None) -> str:
+    """One list item: the label in bold, what it says, where the text says it. `label` and
+    `body` are already escaped."""
+    said = f": {body}" if body else ""
+    return f"- **{label}**{said}{_cited(citations)}"
+
+
+def _section(title: str, anchor: str, lines: list[str]) -> list[str]:
+    if not lines:
+        return []
+    return [
+        '<section class="gm-part" markdown="1">',
+        "",
+        f"## {title} {{#{anchor}}}",
+        "",
+        *lines,
+        "",
+        "</section>",
+        "",
+    ]
+
+
+# --------------------------------------------------------------------------- the rolls
+
+
+def _naturals(rule: dict | None) -> str:
+    return ", ".join(str(number) for number in (rule or {}).get("naturals", []))
+
+
+def _rolls(rules: dict) -> list[str]:
+    lines = []
+    attack = rules.get("attack")
+    if attack:
+        lines.append(_entry("Attack roll", text(attack["roll"]), attack.get("cite")))
+        if attack.get("always_hit"):
+            hit = attack["always_hit"]
+            lines.append(_entry("Always hits", f"natural {text(_naturals(hit))}", hit.get("cite")))
+        if attack.get("always_miss"):
+            miss = attack["always_miss"]
+            lines.append(
+                _entry("Always misses", f"natural {text(_naturals(miss))}", miss.get("cite"))
+            )
+        critical = attack["critical"]
+        said = f"natural {critical['from']}" + ("" if critical["from"] >= _top(attack) else "+")
+        if critical.get("requires_hit"):
+            said += ", if it would hit anyway"
+        lines.append(_entry("Critical hit", text(said), critical.get("cite")))
+        if attack.get("crit_fail"):
+            fail = attack["crit_fail"]
+            lines.append(
+                _entry("Critical miss", f"natural {text(_naturals(fail))}", fail.get("cite"))
+            )
+        if attack.get("escalation"):
+            escalation = attack["escalation"]
+            lines.append(
+                _entry(
+                    "Escalation die",
+                    text(f"up to +{escalation['max']}"),
+                    escalation.get("cite"),
+                )
+            )
+        if attack.get("advantage"):
+            advantage = attack["advantage"]
+            said = f"advantage {advantage['advantage']}, disadvantage {advantage['disadvantage']}. "
+            lines.append(_entry("Advantage", text(said + advantage["both"]), advantage.get("cite")))
+    for key in ("checks", "saves"):
+        roll = rules.get(key)
+        if roll:
+            said = str(roll["roll"])
+            if roll.get("target") is not None:
+                said += f", {roll['target']} or more succeeds"
+            lines.append(_entry(text(roll["label"]), text(said), roll.get("cite")))
+            repeat = roll.get("repeat")
+            if repeat:
+                lines.append(
+                    _entry(
+                        text(repeat["label"]), "a save at the end of each turn", repeat.get("cite")
+                    )
+                )
+    return lines
+
+
+def _top(attack: dict) -> int:
+    """The highest natural of the attack roll's die ("1d20" -> 20, "3d6" -> 18)."""
+    match = re.fullmatch(r"(\d+)d(\d+)", str(attack["roll"]).strip())
+    return int(match[1]) * int(match[2]) if match else 0
+
+
+# --------------------------------------------------------------------------- difficulties
+
+
+def _difficulty_rows(difficulties: dict) -> list[tuple[str, str]]:
+    if "rows" in difficulties:
+        rows = []
+        for row in difficulties["rows"]:
+            label = str(row["label"])
+            if row.get("levels"):
+                low, high = row["levels"]
+                label += f" (levels {low}\u2013{high})"
+            rows.append((label, str(row["value"])))
+        return rows
+    table = difficulties.get("table")
+    if table:
+        return [
+            (str(row[difficulties["label_column"]]), str(row[difficulties["value_column"]]))
+            for row in table["rows"]
+        ]
+    return []
+
+
+def _difficulties(rules: dict) -> list[str]:
+    lines = []
+    for key in ("checks", "saves"):
+        roll = rules.get(key) or {}
+        difficulties = roll.get("difficulties")
+        if not difficulties:
+            continue
+        rows = _difficulty_rows(difficulties)
+        listed = "; ".join(f"{text(label)} **{text(value)}**" for label, value in rows)
+        lines.append(_entry(text(roll["label"]), listed, difficulties.get("cite")))
+    missing = (rules.get("not_defined") or {}).get("difficulties")
+    if not lines and missing:
+        lines.append(_entry("Difficulties", text(missing["note"]), missing.get("cite")))
+    return lines
+
+
+# --------------------------------------------------------------------------- situations
+
+
+def _names(names: list[str], situations: dict) -> str:
+    """Situation keys as their labels; attack types and other names as written."""
+    return ", ".join(str((situations.get(name) or {}).get("label", name)) for name in names)
+
+
+def _effects(effects: dict, situations: dict, critical_from: int) -> list[str]:
+    """What a situation (or one of its `when` cases) does, in words; `crit_from` shifts
+    the attack's printed critical range (`critical_from`)."""
+    said = []
+    if effects.get("attack"):
+        said.append(f"{_signed(effects['attack'])} to the attack roll")
+    if effects.get("defense"):
+        said.append(f"{_signed(effects['defense'])} to the defense")
+    if effects.get("crit_from"):
+        said.append(f"critical hit on a natural {critical_from + effects['crit_from']}+")
+    for kind in ("advantage", "disadvantage"):
+        count = effects.get(kind)
+        if count:
+            said.append(kind if count == 1 else f"{count} {kind}")
+    if effects.get("hit_is_critical"):
+        said.append("a hit is a critical hit")
+    if effects.get("always_critical"):
+        said.append("always a critical hit")
+    if effects.get("ignores_escalation"):
+        said.append("no escalation die")
+    if effects.get("damage_multiplier"):
+        said.append(f"damage \u00d7 {Fraction(str(effects['damage_multiplier']))}")
+    if "resistance" in effects:
+        amount = effects["resistance"]
+        said.append(f"resistance {amount}" if amount else "resistance")
+    if effects.get("confers"):
+        said.append(f"counts as {_names(effects['confers'], situations)}")
+    if effects.get("prevents"):
+        said.append(f"rules out {_names(effects['prevents'], situations)}")
+    filters = []
+    if effects.get("attack_types"):
+        filters.append(f"{_names(effects['attack_types'], situations)} attacks only")
+    if effects.get("if"):
+        filters.append(f"only with {_names(effects['if'], situations)}")
+    if effects.get("unless"):
+        filters.append(f"not with {_names(effects['unless'], situations)}")
+    if said and filters:
+        said[-1] += f" ({'; '.join(filters)})"
+    return said
+
+
+def _situations(rules: dict) -> list[str]:
+    attack = rules.get("attack") or {}
+    situations = attack.get("situations") or {}
+    critical_from = (attack.get("critical") or {}).get("from", 0)
+    lines = []
+    for situation in situations.values():
+        said = _effects(situation, situations, critical_from)
+        for case in situation.get("when") or []:
+            said += _effects(case, situations, critical_from)
+        if said and situation.get("attack_type"):
+            said[-1] += f" ({situation['attack_type']} attack)"
+        if not said:
+            continue  # a fact other situations test (e.g. adjacent), with no effect itself
+        lines.append(_entry(text(situation["label"]), text("; ".join(said)), situation.get("cite")))
+    return lines
+
+
+# --------------------------------------------------------------------------- glossary kinds
+
+
+def _glossary(system: System, kind: str) -> list[str]:
+    lines = []
+    for entry in sorted(
+        (entry for entry in system.glossary if entry.kind == kind),
+        key=lambda entry: entry.term.casefold(),
+    ):
+        page = system.pages[entry.see_page]
+        section = next(
+            (heading.text for heading in page.headings if heading.anchor == entry.see_anchor),
+            page.title,
+        )
+        citation = {
+            "page": page.title,
+            "section": section,
+            "url": f"{system.slug}/{entry.see_page}/"
+            + (f"#{entry.see_anchor}" if entry.see_anchor else ""),
+        }
+        lines.append(_entry(text(entry.term), text(entry.definition), [citation]))
+    return lines
+
+
+# --------------------------------------------------------------------------- dying
+
+
+def _dying(rules: dict) -> list[str]:
+    dying = rules.get("dying")
+    if not dying:
+        return []
+    lines = [
+        _entry(
+            text(dying["label"]),
+            text(f"{dying['roll']}, {dying['target']} or more succeeds"),
+            dying.get("cite"),
+        )
+    ]
+    failures = dying["failures"]
+    lines.append(_entry("Failures", text(f"{failures['count']}: dead"), failures.get("cite")))
+    successes = dying.get("successes")
+    if successes:
+        said = f"{successes['count']}: {successes['result']} ({successes['label']})"
+        lines.append(_entry("Successes", text(said), successes.get("cite")))
+    for special in dying.get("special") or []:
+        if special.get("naturals"):
+            when = f"natural {', '.join(str(number) for number in special['naturals'])}"
+        elif special.get("natural_from") is not None:
+            when = f"natural {special['natural_from']}+"
+        elif special.get("total_from") is not None:
+            when = f"total {special['total_from']}+"
+        else:
+            when = "special"
+        lines.append(_entry(text(when.capitalize()), text(special["label"]), special.get("cite")))
+    first = dying.get("first_save")
+    options = dying.get("options") or {}
+    if first:
+        option = options.get(first["option"], {})
+        dice = "disadvantage" if first.get("disadvantage") else "advantage"
+        said = f"{option.get('label', first['option'])}: the first save has {dice}"
+        lines.append(_entry("First save", text(said), first.get("cite")))
+    for name, option in options.items():
+        if first and name == first["option"]:
+            continue
+        said = option.get("note", "")
+        lines.append(_entry(text(option["label"]), text(said), option.get("cite")))
+    return lines
+
+
+# --------------------------------------------------------------------------- tables
+
+
+def _tables(system: System) -> list[str]:
+    """Every table of the system, as its rules page draws it, with the page it is on."""
+    lines = []
+    for page in system.pages.values():
+        for name, _ in table_placeholders(page):
+            table = system.tables[name]
+            citation = {
+                "page": page.title,
+                "section": table.title or page.title,
+                "url": f"{system.slug}/{page.name}/#table-{name}",
+            }
+            lines += [
+                '<div class="gm-table" markdown="1">',
+                "",
+                render_table(table, check_table(table)),
+                f'<p class="gm-cite" markdown="1">{_cite_link(citation)}</p>',
+                "",
+                "</div>",
+                "",
+            ]
+    return lines
+
+
+# --------------------------------------------------------------------------- the page
+
+
+def render_gm_screen(
+    system: System, compiled: dict[str, Any], front_matter: str, system_line: str
+) -> str:
+    """The system's GM screen as Markdown; `compiled` is its compile_system() result,
+    `front_matter` and `system_line` those of its other pages (hooks/pages/site.py)."""
+    rules = compiled.get("rules") or {}
+    parts = [
+        ("Rolls", "gm-rolls", _rolls(rules)),
+        ("Difficulties", "gm-difficulties", _difficulties(rules)),
+        ("Attack situations", "gm-situations", _situations(rules)),
+        ("Conditions", "gm-conditions", _glossary(system, "condition")),
+        ("Death and dying", "gm-dying", _dying(rules)),
+        ("Actions", "gm-actions", _glossary(system, "action")),
+    ]
+    lines = [
+        front_matter.rstrip("\n").removesuffix("---") + "hide:\n  - navigation\n  - toc\n---",
+        "",
+        f"# {TITLE}",
+        "",
+        system_line,
+        "",
+        "What a referee looks up during play, from this text's rules, each entry linked to "
+        "the section it comes from. Print it landscape, on A4 or Letter: three panels a sheet.",
+        '{: .gm-intro data-search-exclude="" }',
+        "",
+        '<div class="gm-screen" markdown="1">',
+        "",
+    ]
+    for title, anchor, entries in parts:
+        lines += _section(title, anchor, entries)
+    tables = _tables(system)
+    if tables:
+        lines += _section("Tables", "gm-tables", tables)
+    lines += ["</div>", ""]
+    return "\n".join(lines)
