@@ -76,6 +76,7 @@ bench: build
 	$(PY) benchmarks/bench_calculators.py
 	$(PY) benchmarks/bench_search.py
 	$(PY) benchmarks/bench_lighthouse.py
+	node benchmarks/bench_fight.mjs
 	node benchmarks/bench_snapshot.mjs
 
 clean:

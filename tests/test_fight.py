@@ -39,14 +39,14 @@ def enumerate_fight(
     }
 
     def damage(attacker: Combatant, target: Combatant) -> list[tuple[int, Fraction]]:
-        dealt = attack(
-            system, AttackSetup(bonus=attacker.bonus, defense=target.defense, damage=attacker.damage)
-        ).damage_per_attack
+        setup = AttackSetup(bonus=attacker.bonus, defense=target.defense, damage=attacker.damage)
+        dealt = attack(system, setup).damage_per_attack
         assert dealt is not None
         return [(value, p) for value, p in dealt.items() if p]
 
     # Every history, one attack at a time: (party hit points, opponents' hit points) -> chance.
-    states = {(tuple(c.hp for c in sides["party"]), tuple(c.hp for c in sides["opponents"])): Fraction(1)}
+    start = (tuple(c.hp for c in sides["party"]), tuple(c.hp for c in sides["opponents"]))
+    states = {start: Fraction(1)}
     wins: dict[str, list[Fraction]] = {"party": [], "opponents": []}
     order = ["party", "opponents"] if party_first else ["opponents", "party"]
     finished: dict = {}
@@ -83,8 +83,10 @@ def enumerate_fight(
 
 FIGHTS = [
     # (party, opponents, party first, rounds)
-    ([Combatant("party", 1, 3, "1d4", 1, 12, 3)], [Combatant("opponents", 1, 2, "1d4", 1, 11, 4)], True, 3),
-    ([Combatant("party", 1, 5, "1d6", 2, 14, 5)], [Combatant("opponents", 2, 1, "1d4+1", 1, 10, 3)], False, 3),
+    ([Combatant("party", 1, 3, "1d4", 1, 12, 3)], [Combatant("opponents", 1, 2, "1d4", 1, 11, 4)],
+     True, 3),
+    ([Combatant("party", 1, 5, "1d6", 2, 14, 5)],
+     [Combatant("opponents", 2, 1, "1d4+1", 1, 10, 3)], False, 3),
     (
         [Combatant("party", 1, 4, "1d4", 1, 13, 4), Combatant("party", 1, 0, "1d3", 1, 9, 2)],
         [Combatant("opponents", 1, 6, "1d6", 1, 12, 5)],
@@ -163,7 +165,7 @@ def test_page_and_command_line_give_the_same_exact_answer(slug: str, capsys) -> 
     assert page["ok"], page
     status = main(
         ["fight", "--system", slug, "--rounds", "4", "--json",
-         "--combatant", "party:2:5:1d6+1:1:14:9", "--combatant", "opponents:3:3:1d4:1:12:5"]
+         "--combatant", "party:5:1d6+1:14:9:2", "--combatant", "opponents:3:1d4:12:5:3"]
     )  # fmt: skip
     assert status == 0
     printed = json.loads(capsys.readouterr().out)
@@ -175,10 +177,10 @@ def test_page_and_command_line_give_the_same_exact_answer(slug: str, capsys) -> 
 
 
 def test_each_side_needs_a_combatant_and_a_row_its_stats(capsys) -> None:
-    status = main(["fight", "--system", SYSTEMS[0], "--combatant", "party:1:5:1d6:1:14:9"])
+    status = main(["fight", "--system", SYSTEMS[0], "--combatant", "party:5:1d6:14:9"])
     assert status == 2
     assert "at least one combatant on each side" in capsys.readouterr().err
-    status = main(["fight", "--system", SYSTEMS[0], "--combatant", "party:1:5:1d6:1:14:9",
-                   "--combatant", "opponents:1:5:1d6:1:14:0"])  # fmt: skip
+    status = main(["fight", "--system", SYSTEMS[0], "--combatant", "party:5:1d6:14:9",
+                   "--combatant", "opponents:5:1d6:14:0"])  # fmt: skip
     assert status == 2
     assert "--combatant" in capsys.readouterr().err

@@ -108,14 +108,14 @@ def to_argv(name: str, inputs: dict[str, str]) -> list[str]:
             argv += [] if value == "normal" else [f"--{value}"]
         elif field.name == "roll":  # check or save: the CLI's --save flag
             argv += [field.option] if value == "save" else []
-        elif field.name == "situations":
+        elif field.kind == "situations":
             argv += [f"{field.option}={part}" for part in value.split(",") if part]
         elif field.name == "rolled":
             argv += ["--odds-only"] if value != "on" else []
         elif field.name in ("resistant", "vulnerable") or field.kind == "check":
             argv += [field.option] if value == "on" else []
         elif (name == "pointbuy" and field.name != "system") or (
-            name == "encounter" and field.name.startswith("m")
+            name in ("encounter", "fight") and field.group
         ):
             continue
         else:
@@ -129,6 +129,13 @@ def to_argv(name: str, inputs: dict[str, str]) -> list[str]:
             if count.strip() not in ("", "0"):
                 level, rank = inputs[f"m{row}_level"], inputs[f"m{row}_rank"]
                 argv.append(f"--monster={level}:{rank}:{count}")
+    if name == "fight":
+        for field in CALCULATORS[name].fields:
+            if field.group and field.name.endswith("_side"):
+                # Every row, unused ones too: the form checks each field it shows.
+                row = field.name.removesuffix("_side")
+                parts = ("side", "bonus", "damage", "defense", "hp", "count", "attacks")
+                argv.append("--combatant=" + ":".join(inputs[f"{row}_{p}"] for p in parts))
     return argv + (["--", *positional] if positional else [])
 
 

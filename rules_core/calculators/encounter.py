@@ -7,8 +7,8 @@ from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache
 from html import escape
-from urllib.parse import urlencode
 from typing import Any, ClassVar, Self
+from urllib.parse import urlencode
 
 from rules_core.calculators import html
 from rules_core.calculators.base import Answer, Calculator, fraction_text, percent, sourced

@@ -26,7 +26,9 @@ from rules_core.systems import RulesError, Sources, System, get_system
 
 RULE = Requires(("attack",), "attack", "attack rolls")
 SIDES = (("party", "Party"), ("opponents", "Opponents"))
-FORM_ROWS = 5  # combatant rows (the party, and the encounter form's 4 monsters); the command line takes up to MAX_ROWS
+# Combatant rows the form shows: the party and the encounter form's 4 monsters (the command
+# line takes up to MAX_ROWS).
+FORM_ROWS = 5
 # The exact chain's size: hit-point states of one side times the other's, followed for
 # every round. Beyond it the answer would take too long in a phone's browser: refused.
 MAX_STATES = 20_000
@@ -49,25 +51,29 @@ class Combatant:
 @cache
 def combatant_fields(row: int) -> tuple[Field, ...]:
     group = f"Combatant {row}"
-    examples = {1: ("party", "4", "6", "1d8+3", "16", "24"), 2: ("opponents", "5", "4", "1d6+2")}
-    side, count, bonus, damage, defense, hp = (*examples.get(row, ("", "0")), "", "", "", "")[:6]
-    if row == 2:
-        defense, hp = "14", "11"
+    # What the form starts from: four characters against five weaker opponents.
+    examples = {
+        1: ("party", "4", "6", "1d8+3", "16", "24"),
+        2: ("opponents", "5", "4", "1d6+2", "14", "11"),
+    }
+    side, count, bonus, damage, defense, hp = examples.get(row, ("", "0", "", "", "", ""))
+    # The fields a row needs first, those with a default last: the command line's
+    # --combatant SIDE:BONUS:DAMAGE:DEFENSE:HP[:COUNT][:ATTACKS] leaves those out.
     return (
         Field(f"c{row}_side", "Side", "choice", example=side or "opponents", choices=SIDES,
               optional=True, option="--combatant", requires=RULE, group=group),
-        Field(f"c{row}_count", "Count", "int", default="1", example=count or "0", minimum=0,
-              maximum=20, optional=True, unset="0", option="--combatant", requires=RULE,
-              group=group),
         Field(f"c{row}_bonus", "Attack bonus", "int", example=bonus, minimum=-100, maximum=100,
               optional=True, option="--combatant", requires=RULE, group=group),
         Field(f"c{row}_damage", "Damage", "dice", example=damage, optional=True,
               option="--combatant", requires=RULE, group=group),
-        Field(f"c{row}_attacks", "Attacks a round", "int", default="1", minimum=1, maximum=10,
-              optional=True, option="--combatant", requires=RULE, group=group),
         Field(f"c{row}_defense", "Defense", "int", example=defense, minimum=-100, maximum=200,
               optional=True, option="--combatant", requires=RULE, group=group),
         Field(f"c{row}_hp", "Hit points", "int", example=hp, minimum=1, maximum=1000,
+              optional=True, option="--combatant", requires=RULE, group=group),
+        Field(f"c{row}_count", "Count", "int", default="1", example=count or "0", minimum=0,
+              maximum=20, optional=True, unset="0", option="--combatant", requires=RULE,
+              group=group),
+        Field(f"c{row}_attacks", "Attacks a round", "int", default="1", minimum=1, maximum=10,
               optional=True, option="--combatant", requires=RULE, group=group),
     )  # fmt: skip
 
@@ -228,8 +234,7 @@ class _Turns:
         self.full_total = math.prod(self.totals)
         # A turn of the combatants from the k-th on: the attacks of those down, as misses.
         self.scale = [
-            math.prod(self.totals[: self.first_attack[k]])
-            for k in range(len(self.first_attack))
+            math.prod(self.totals[: self.first_attack[k]]) for k in range(len(self.first_attack))
         ]
         self._memo: dict[tuple[int, int], list[tuple[int, int]]] = {}
 
@@ -570,12 +575,17 @@ def render(payload: html.Payload, request: Any, base: str) -> html.Rendered:
         for entry in payload["ends_in_round"]
     ]
     chart = bar_chart(ends, caption="Chance the fight ends in each round", label="Round")
+    digits = len(payload["party_wins"].partition("/")[2])
+    exact = (
+        f'<p class="calc-interpretation">Each percentage is rounded from an exact fraction (up to '
+        f"{digits} digits here): the command line prints them with --json.</p>"
+    )
     top = html.headline(
         f"Party wins {html.percent(payload['party_wins'])}",
         f"loses {html.percent(payload['opponents_win'])}",
         f"undecided {html.percent(payload['undecided'])}",
     )
-    return html.Rendered(top, html.rows(rows) + chart + html.sources(payload, base))
+    return html.Rendered(top, html.rows(rows) + exact + chart + html.sources(payload, base))
 
 
 CALCULATOR = Calculator(FightRequest, run, render, about=__doc__ or "")

@@ -52,6 +52,13 @@ const WEB_REQUESTS = [
   },
   { calculator: "attack", inputs: { system: "orcus", mode: "disadvantage" }, base: "" },
   { calculator: "damage", inputs: {}, base: "" },
+  { calculator: "fight", inputs: {}, base: "" },
+  {
+    calculator: "fight",
+    inputs: { first: "opponents", rounds: "4", party_situations: "combat-advantage", c2_hp: "x" },
+    base: "../",
+  },
+  { calculator: "fight", inputs: { first: "opponents", rounds: "3", c1_count: "2" }, base: "" },
   {
     calculator: "damage",
     inputs: { expression: "1dW+4", weapon: "d10", crit: "on", extra_crit: "1d6", hp: "15" },
