@@ -166,8 +166,23 @@ class Calculator {
     const key = JSON.stringify(inputs);
     this.markPending(key);
     if (!isReady()) return;
+    // One request in flight per calculator: edits made meanwhile wait for it and then go as
+    // one, the newest inputs. A slow answer (a whole fight) is never followed by a queue
+    // of answers to inputs already gone.
+    if (this.inFlight) {
+      this.waiting = extra;
+      return;
+    }
+    this.inFlight = true;
     const id = ++this.latest;
     ask(this.name, { ...inputs, ...extra }).then((data) => {
+      this.inFlight = false;
+      if (this.waiting !== undefined) {
+        const next = this.waiting;
+        this.waiting = undefined;
+        this.compute(next);
+        return;
+      }
       if (this.latest !== id) return; // a newer request is on its way
       if (data.failed) {
         this.statusText().textContent = "The calculation failed: " + data.failed;
