@@ -184,3 +184,29 @@ def test_each_side_needs_a_combatant_and_a_row_its_stats(capsys) -> None:
                    "--combatant", "opponents:5:1d6:14:0"])  # fmt: skip
     assert status == 2
     assert "--combatant" in capsys.readouterr().err
+
+
+def test_the_encounter_budget_links_its_party_and_monsters_to_the_fight() -> None:
+    from html import unescape
+    from re import search
+    from urllib.parse import parse_qsl, urlsplit
+
+    linked = 0
+    for slug in system_slugs():
+        budget = handle("encounter", {"system": slug}, "../../")
+        if not (budget["ok"] and "data" in budget):
+            continue  # this system's text has no encounter budget
+        link = search(r'href="([^"]*calculators/fight/[^"]*)"', budget["html"])
+        assert link, slug
+        inputs = dict(parse_qsl(urlsplit(unescape(link.group(1))).query, keep_blank_values=True))
+        monsters = budget["data"]["monsters"]
+        assert inputs["c1_count"] == str(budget["data"]["party"])
+        assert [inputs[f"c{row}_count"] for row in range(2, len(monsters) + 2)] == [
+            str(monster["count"]) for monster in monsters
+        ]
+        # The monsters' attacks are the GM's to give: the fight asks for them, at their fields.
+        fight_form = handle("fight", inputs, "")
+        assert not fight_form["ok"] or "data" not in fight_form
+        assert "c2_bonus" in fight_form["errors"] and "c2_hp" in fight_form["errors"]
+        linked += 1
+    assert linked
