@@ -110,6 +110,8 @@ class Request:
     RULE: ClassVar[Requires | None] = None
     PRIMARY: ClassVar[str]  # the field an error belongs to when it names none
     MAX_ROWS: ClassVar[int] = 0  # how many times `row_fields` may repeat (0: no rows)
+    FORM_ROWS: ClassVar[int] = 0  # the rows the form shows; the command line takes MAX_ROWS
+    ROW_KEY: ClassVar[str] = ""  # the field whose presence gives a row: "m{row}_count"
 
     @classmethod
     def row_fields(cls, row: int) -> tuple[Field, ...]:
@@ -117,8 +119,19 @@ class Request:
         return ()
 
     @classmethod
+    def fields_with_rows(cls, rows: int) -> tuple[Field, ...]:
+        """A request with rows: its fields with `rows` repeated groups."""
+        raise NotImplementedError
+
+    @classmethod
     def fields_for(cls, inputs: Mapping[str, Any]) -> tuple[Field, ...]:
-        return cls.form_fields()
+        """The form's fields, and the rows the inputs give beyond the form's."""
+        if not cls.MAX_ROWS:
+            return cls.form_fields()
+        rows = cls.FORM_ROWS
+        while rows < cls.MAX_ROWS and cls.ROW_KEY.format(row=rows + 1) in inputs:
+            rows += 1
+        return cls.fields_with_rows(rows)
 
     @classmethod
     def form_fields(cls) -> tuple[Field, ...]:  # fixed by the rules data: subclasses cache it

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache
@@ -12,12 +11,12 @@ from urllib.parse import urlencode
 
 from rules_core.calculators import html
 from rules_core.calculators.base import Answer, Calculator, fraction_text, percent, sourced
+from rules_core.calculators.fight import FightRequest
 from rules_core.encounters import Monster, encounter
 from rules_core.fields import Field, Requires
 from rules_core.requests import InputErrors, Request, system_field
 from rules_core.systems import get_system, system_slugs
 
-ENCOUNTER_ROWS = 4  # monster rows the form shows; the command line takes up to MAX_ROWS
 RULE = Requires(("encounter",), "encounter", "an encounter budget")
 
 
@@ -83,6 +82,8 @@ class EncounterRequest(Request):
     RULE: ClassVar[Requires | None] = RULE
     PRIMARY: ClassVar[str] = "party"
     MAX_ROWS: ClassVar[int] = 100
+    FORM_ROWS: ClassVar[int] = 4  # monster rows the form shows
+    ROW_KEY: ClassVar[str] = "m{row}_count"
     system: str
     party: int
     level: int
@@ -91,11 +92,11 @@ class EncounterRequest(Request):
     @classmethod
     @cache
     def form_fields(cls) -> tuple[Field, ...]:
-        return cls._fields(ENCOUNTER_ROWS)
+        return cls.fields_with_rows(cls.FORM_ROWS)
 
     @classmethod
     @cache
-    def _fields(cls, rows: int) -> tuple[Field, ...]:
+    def fields_with_rows(cls, rows: int) -> tuple[Field, ...]:
         return (
             system_field(),
             Field(
@@ -126,18 +127,11 @@ class EncounterRequest(Request):
         return monster_fields(row)
 
     @classmethod
-    def fields_for(cls, inputs: Mapping[str, Any]) -> tuple[Field, ...]:
-        rows = ENCOUNTER_ROWS
-        while f"m{rows + 1}_count" in inputs and rows < cls.MAX_ROWS:
-            rows += 1
-        return cls._fields(rows)
-
-    @classmethod
     def from_values(cls, values: dict[str, Any]) -> Self:
         monsters = []
         errors: dict[str, str] = {}
         row = 1
-        while f"m{row}_count" in values:
+        while cls.ROW_KEY.format(row=row) in values:
             count = values[f"m{row}_count"]
             if count:
                 level, rank = values[f"m{row}_level"], values[f"m{row}_rank"]
@@ -207,10 +201,8 @@ def _fight_link(payload: html.Payload, base: str) -> str:
     """The same party and monsters in the fight calculator, each monster row a row of
     opponents: their attack and hit points are the GM's to fill in (the texts give no
     monster statistics)."""
-    from rules_core.calculators.fight import FORM_ROWS
-
     inputs = {"system": payload["system"], "c1_side": "party", "c1_count": payload["party"]}
-    for row, monster in enumerate(payload["monsters"][: FORM_ROWS - 1], start=2):
+    for row, monster in enumerate(payload["monsters"][: FightRequest.FORM_ROWS - 1], start=2):
         inputs |= {f"c{row}_side": "opponents", f"c{row}_count": monster["count"]}
         inputs |= {f"c{row}_{name}": "" for name in ("bonus", "damage", "defense", "hp")}
     href = escape(f"{base}calculators/fight/?{urlencode(inputs)}")

@@ -26,9 +26,6 @@ from rules_core.systems import RulesError, Sources, System, get_system
 
 RULE = Requires(("attack",), "attack", "attack rolls")
 SIDES = (("party", "Party"), ("opponents", "Opponents"))
-# Combatant rows the form shows: the party and the encounter form's 4 monsters (the command
-# line takes up to MAX_ROWS).
-FORM_ROWS = 5
 # The exact chain's size: hit-point states of one side times the other's, followed for
 # every round. Beyond it the answer would take too long in a phone's browser: refused.
 MAX_STATES = 20_000
@@ -85,6 +82,9 @@ class FightRequest(Request):
     RULE: ClassVar[Requires | None] = RULE
     PRIMARY: ClassVar[str] = "c1_count"
     MAX_ROWS: ClassVar[int] = 12
+    # The party and the encounter form's 4 monsters.
+    FORM_ROWS: ClassVar[int] = 5
+    ROW_KEY: ClassVar[str] = "c{row}_count"
     system: str
     first: str
     rounds: int
@@ -95,11 +95,11 @@ class FightRequest(Request):
     @classmethod
     @cache
     def form_fields(cls) -> tuple[Field, ...]:
-        return cls._fields(FORM_ROWS)
+        return cls.fields_with_rows(cls.FORM_ROWS)
 
     @classmethod
     @cache
-    def _fields(cls, rows: int) -> tuple[Field, ...]:
+    def fields_with_rows(cls, rows: int) -> tuple[Field, ...]:
         return (
             system_field(),
             Field("first", "Acts first", "choice", default="party", choices=SIDES,
@@ -118,18 +118,11 @@ class FightRequest(Request):
         return combatant_fields(row)
 
     @classmethod
-    def fields_for(cls, inputs: Mapping[str, Any]) -> tuple[Field, ...]:
-        rows = FORM_ROWS
-        while f"c{rows + 1}_count" in inputs and rows < cls.MAX_ROWS:
-            rows += 1
-        return cls._fields(rows)
-
-    @classmethod
     def from_values(cls, values: dict[str, Any]) -> Self:
         combatants = []
         errors: dict[str, str] = {}
         row = 1
-        while f"c{row}_count" in values:
+        while cls.ROW_KEY.format(row=row) in values:
             count = values[f"c{row}_count"]
             if count:
                 given = {
