@@ -358,11 +358,7 @@ def _damage_per_attack(
                 # A plain miss, or a critical failure (no miss effects).
                 dealt[key] = Distribution.constant(0)
                 return dealt[key]
-            for citation in result.sources.citations:
-                if citation not in sources.citations:
-                    sources.citations.append(citation)
-            for note in result.sources.interpretations:
-                sources.interpret(note)
+            sources.include(result.sources)
             dealt[key] = result.distribution
         return dealt[key]
 

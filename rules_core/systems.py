@@ -61,6 +61,14 @@ class Sources:
         if text and text not in self.interpretations:
             self.interpretations.append(text)
 
+    def include(self, other: Sources) -> None:
+        """What another result relied on (a damage roll inside an attack), once each."""
+        for citation in other.citations:
+            if citation not in self.citations:
+                self.citations.append(citation)
+        for note in other.interpretations:
+            self.interpret(note)
+
     def to_json(self) -> dict[str, Any]:
         return {
             "citations": [citation.to_json() for citation in self.citations],

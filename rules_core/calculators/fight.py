@@ -315,11 +315,7 @@ def _damage_tables(
                     situations=situations,
                 ),
             )
-            for citation in result.sources.citations:
-                if citation not in sources.citations:
-                    sources.citations.append(citation)
-            for note in result.sources.interpretations:
-                sources.interpret(note)
+            sources.include(result.sources)
             dealt = result.damage_per_attack
             assert dealt is not None  # a damage roll was given
             if dealt.min < 0:
