@@ -364,44 +364,35 @@ def fight(
     ended = [0] * len(now)  # where decided fights stopped, over `denominator`
     wins: dict[str, list[Fraction]] = {"party": [], "opponents": []}
     down_by: list[list[Fraction]] = [[] for _ in opponent_line.rows]
-    party_block, opponent_block = party_line.block, opponent_line.block
 
-    def party_turn() -> None:
+    def turn(side: str) -> Fraction:
+        """One side's turn in every undecided fight; the chance it wins the fight now."""
         nonlocal now, denominator
+        party_acts = side == "party"
+        attacks, acting = (
+            (party_attacks, party_line) if party_acts else (opponent_attacks, opponent_line)
+        )
+        stride = 1 if party_acts else width  # one position of the target side, in the index
         step = [0] * len(now)
-        after = party_attacks.after
+        after = attacks.after
         for index, mass in enumerate(now):
             if mass:
                 p, o = divmod(index, width)
-                base = p * width
-                for o2, count in after(party_block[p], o):
-                    step[base + o2] += mass * count
-        now, denominator = step, denominator * party_attacks.full_total
-
-    def opponent_turn() -> None:
-        nonlocal now, denominator
-        step = [0] * len(now)
-        after = opponent_attacks.after
-        for index, mass in enumerate(now):
-            if mass:
-                p, o = divmod(index, width)
-                for p2, count in after(opponent_block[o], p):
-                    step[p2 * width + o] += mass * count
-        now, denominator = step, denominator * opponent_attacks.full_total
-
-    def rescale(factor: int) -> None:
+                attacker, target = (p, o) if party_acts else (o, p)
+                base = index - target * stride
+                for position, count in after(acting.block[attacker], target):
+                    step[base + position * stride] += mass * count
+        now, denominator = step, denominator * attacks.full_total
         for index, mass in enumerate(ended):
             if mass:
-                ended[index] = mass * factor
-
-    def settle(side: str) -> Fraction:
-        """Take out the fights that side's turn just won."""
-        won = 0
+                ended[index] = mass * attacks.full_total
+        # The fights this turn won: the other side all down.
         decided = (
             range(opponent_end, len(now), width)
-            if side == "party"
+            if party_acts
             else range(party_end * width, len(now))
         )
+        won = 0
         for index in decided:
             if now[index]:
                 won += now[index]
@@ -411,17 +402,10 @@ def fight(
 
     order = ("party", "opponents") if party_first else ("opponents", "party")
     for _ in range(rounds):
-        won = {"party": Fraction(0), "opponents": Fraction(0)}
+        won = dict.fromkeys(order, Fraction(0))
         for side in order:
-            if not any(now):
-                break
-            if side == "party":
-                party_turn()
-                rescale(party_attacks.full_total)
-            else:
-                opponent_turn()
-                rescale(opponent_attacks.full_total)
-            won[side] += settle(side)
+            if any(now):
+                won[side] = turn(side)
         wins["party"].append(won["party"])
         wins["opponents"].append(won["opponents"])
         standing = [0] * width  # the opponents' positions, over every fight
