@@ -364,8 +364,7 @@ def _damage_per_attack(
 
     resist = rule.get("resist")
     if setup.resist is not None:
-        sources.cite(resist.get("cite"))
-        sources.interpret(resist.get("interpretation"))
+        sources.rest_on(resist)
     # The ways to roll each effect (outcome, halved or not), in the order first rolled.
     ways: dict[tuple[str, bool], int] = {}
     for natural, outcome, count in counted:

@@ -215,8 +215,7 @@ def _escalation(system: System, entry: dict, escalation: int, sources: Sources) 
         raise system.not_defined("escalation", f"an escalation bonus to a {entry['label'].lower()}")
     if not 0 <= escalation <= int(rule["max"]):
         raise RulesError(f"The escalation die runs from 0 to {rule['max']}.")
-    sources.cite(rule.get("cite"))
-    sources.interpret(rule.get("interpretation"))
+    sources.rest_on(rule)
 
 
 def _cite_section(entry: dict, sources: Sources) -> None:
@@ -505,8 +504,7 @@ def extended_challenge(system: System, setup: CheckSetup, successes: int) -> Ext
         raise RulesError(f"The successes needed must be from 1 to {MAX_ROUNDS}.")
     one = check(system, replace(setup, kind="check", rounds=1))
     sources = one.sources
-    sources.cite(rule.get("cite"))
-    sources.interpret(rule.get("interpretation"))
+    sources.rest_on(rule)
     failures = int(rule["failures"])
     p = one.success
     # The last check is the n-th success, after f < failures failures in any order.

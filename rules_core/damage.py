@@ -60,8 +60,7 @@ def parse_for(
         for name in sorted(expression.notations):
             entry = defined.get(name) if isinstance(defined, Mapping) else None
             if entry:
-                sources.cite(entry.get("cite"))
-                sources.interpret(entry.get("interpretation"))
+                sources.rest_on(entry)
     return expression
 
 
@@ -108,8 +107,7 @@ def _critical(
 ) -> tuple[Expression, Distribution | None, int]:
     """The expression rolled on a critical hit, any extra rolled dice, and a total multiplier."""
     critical = rule["critical"]
-    sources.cite(critical.get("cite"))
-    sources.interpret(critical.get("interpretation"))
+    sources.rest_on(critical)
     extra = None
     if setup.extra_crit:
         if critical.get("extra_dice") != "rolled":
@@ -140,8 +138,7 @@ def _resist(system: System, rule: dict, setup: DamageSetup, sources: Sources):
         entry = rule.get(name)
         if entry is None:
             raise system.not_defined(name, f"damage {name}")
-        sources.cite(entry.get("cite"))
-        sources.interpret(entry.get("interpretation"))
+        sources.rest_on(entry)
         kind = entry["kind"]
         if kind in ("subtract", "add"):
             if value < 1:
@@ -185,14 +182,12 @@ def damage(system: System, setup: DamageSetup) -> DamageResult:
     elif setup.extra_crit:
         raise RulesError("Extra critical-hit dice apply only to a critical hit (add --crit).")
     floor = rule["floor"]
-    sources.cite(floor.get("cite"))
-    sources.interpret(floor.get("interpretation"))
+    sources.rest_on(floor)
     lowest = int(floor["value"])
     steps = _resist(system, rule, setup, sources)
     if setup.scale != 1:
         halving = rule.get("halving") or {}
-        sources.cite(halving.get("cite"))
-        sources.interpret(halving.get("interpretation"))
+        sources.rest_on(halving)
 
     def apply(total: int) -> int:
         total = max(lowest, total * multiplier)

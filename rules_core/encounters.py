@@ -45,8 +45,7 @@ def encounter(
 ) -> EncounterResult:
     rule = system.rule("encounter", "an encounter budget")
     sources = Sources()
-    sources.cite(rule.get("cite"))
-    sources.interpret(rule.get("interpretation"))
+    sources.rest_on(rule)
     table = xp_table(system)
     if party < 1:
         raise RulesError("The party needs at least one character.")
@@ -67,8 +66,7 @@ def encounter(
     ranks = {monster.rank for monster, _ in lines}
     for note in rule.get("ambiguities", []):
         if note["when"]["rank"] in ranks:
-            sources.cite(note.get("cite"))
-            sources.interpret(note.get("interpretation"))
+            sources.rest_on(note)
     budget = party * table[level][rule["budget_rank"]]
     total = sum(xp for _, xp in lines)
     return EncounterResult(

@@ -72,8 +72,7 @@ def level_for_xp(system: System, xp: int) -> LevelResult:
     sources.cite(bonus_rule.get("cite"))
     for note in rule.get("ambiguities", []):
         if current.level in parse_printed_range(str(note["when"]["levels"])):
-            sources.cite(note.get("cite"))
-            sources.interpret(note.get("interpretation"))
+            sources.rest_on(note)
     return LevelResult(
         xp=xp,
         level=current.level,

@@ -139,8 +139,7 @@ def resolve(
     ignores_escalation = None
     for name in applying:
         entry = resolver.entry(name)
-        sources.cite(entry.get("cite"))
-        sources.interpret(entry.get("interpretation"))
+        sources.rest_on(entry)
         holding = resolver.holding(name, applying)
         effects += holding
         on_roll = sum(int(effect.get("attack", 0)) for effect in holding)

@@ -61,6 +61,11 @@ class Sources:
         if text and text not in self.interpretations:
             self.interpretations.append(text)
 
+    def rest_on(self, entry: Mapping[str, Any]) -> None:
+        """A rules entry the answer applied: its sections cited, its interpretation said."""
+        self.cite(entry.get("cite"))
+        self.interpret(entry.get("interpretation"))
+
     def include(self, other: Sources) -> None:
         """What another result relied on (a damage roll inside an attack), once each."""
         for citation in other.citations:

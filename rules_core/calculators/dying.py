@@ -233,12 +233,10 @@ def _odds(ended: dict[Ending, Fraction], dying: Fraction) -> Odds:
 
 def _chain(rule: dict, sources: Sources) -> _Chain:
     failures = rule["failures"]
-    sources.cite(failures.get("cite"))
-    sources.interpret(failures.get("interpretation"))
+    sources.rest_on(failures)
     successes = rule.get("successes")
     if successes:
-        sources.cite(successes.get("cite"))
-        sources.interpret(successes.get("interpretation"))
+        sources.rest_on(successes)
     return _Chain(
         failures=int(failures["count"]),
         successes=int(successes["count"]) if successes else None,
@@ -281,12 +279,10 @@ def dying(system: System, setup: DyingSetup) -> DyingResult:
     bonus_reading(rule, setup.bonus, sources)
     options = tuple(dict.fromkeys(setup.options))
     for special in rule.get("special", []):
-        sources.cite(special.get("cite"))
-        sources.interpret(special.get("interpretation"))
+        sources.rest_on(special)
     timing = rule.get("timing")
     if timing:
-        sources.cite(timing.get("cite"))
-        sources.interpret(timing.get("interpretation"))
+        sources.rest_on(timing)
     for note in rule.get("unstated", []):
         sources.interpret(note)
     chain = _chain(rule, sources)
