@@ -149,6 +149,11 @@ def test_a_fight_too_big_to_follow_exactly_is_refused_not_sampled() -> None:
     opponents = [Combatant("opponents", 10, 5, "1d8", 1, 15, 200)]
     with pytest.raises(RulesError, match="Too big to follow exactly"):
         fight(get_system(SYSTEMS[0]), party, opponents)
+    # Few hit points, but many attacks a round over many rounds: as slow, as refused.
+    party = [Combatant("party", 4, 5, "1d8", 2, 15, 24)]
+    opponents = [Combatant("opponents", 10, 5, "1d6", 2, 14, 11)]
+    with pytest.raises(RulesError, match="attacks a round"):
+        fight(get_system(SYSTEMS[0]), party, opponents, rounds=10)
 
 
 @pytest.mark.parametrize("slug", SYSTEMS)
