@@ -27,6 +27,7 @@ from hooks.package.offline import OfflineError  # noqa: E402
 from hooks.package.pyodide_bundle import bundle, bundle_files, bundle_id, is_stale  # noqa: E402
 from hooks.pages.calculators import expand_calculators  # noqa: E402
 from hooks.pages.generate import GeneratedSite, generate  # noqa: E402
+from hooks.pages.sentences import Quote, SentenceNotFound, mark_sentences  # noqa: E402
 from hooks.pages.site import (  # noqa: E402
     describe,
     edit_source,
@@ -45,6 +46,7 @@ log = logging.getLogger("mkdocs.hooks")
 
 _systems: dict[str, System] = {}
 _pages: dict[str, str] = {}
+_quotes: dict[str, list[Quote]] = {}  # page path -> the sentences citations point at
 _bundle = ""  # the Pyodide bundle's id: it is served under assets/pyodide/<id>/
 _theme_scripts: tuple = ()  # the inline scripts the policy allows, read from the theme
 _serving = False  # under `mkdocs serve`: a rules.yml edit recompiles what reads it
@@ -68,14 +70,14 @@ def _refresh_rules(site: GeneratedSite) -> None:
 
 
 def on_config(config):
-    global _systems, _pages, _theme_scripts
+    global _systems, _pages, _quotes, _theme_scripts
     # Before any content is read: the allow-list of inline scripts comes from the theme.
     _theme_scripts = theme_scripts(config["theme"].dirs)
     try:
         site = generate(ROOT, Path(config["docs_dir"]), config.get("nav") or [])
     except ContentError as error:
         raise PluginError(f"content error: {error}") from None
-    _systems, _pages = site.systems, site.pages
+    _systems, _pages, _quotes = site.systems, site.pages, site.quotes
     config["nav"] = site.nav
     if _serving:
         _refresh_rules(site)
@@ -116,6 +118,13 @@ def on_page_content(html: str, page, config, files) -> str:
     # Every page built from content/ passes the allow-list, whatever its text held.
     if page.file.src_uri in _pages:
         html = clean(html)
+    # Each cited sentence gets its anchor; MkDocs then checks every link to one.
+    if page.file.src_uri in _quotes:
+        try:
+            html, ids = mark_sentences(html, _quotes[page.file.src_uri])
+        except SentenceNotFound as error:
+            raise PluginError(f"{page.file.src_uri}: a cited sentence is gone: {error}") from None
+        page.present_anchor_ids = (page.present_anchor_ids or set()) | ids
     # Without a public address (SITE_URL) MkDocs would leave the sitemap empty, and Material's
     # instant loading reads it: list each page by its path, which
     # assets/javascripts/sitemap-paths.js resolves wherever the site is served.

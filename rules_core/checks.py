@@ -179,7 +179,7 @@ def _named_difficulty(system: System, entry: dict, setup: CheckSetup, sources: S
             raise NotDefined(
                 f"{system.title} names difficulties for {KINDS[other][1]}, not for "
                 f"{KINDS[setup.kind][1]}: give the target instead.",
-                [Citation(**cited) for cited in named_elsewhere.get("cite", [])],
+                [Citation.of(cited) for cited in named_elsewhere.get("cite", [])],
             )
         raise system.not_defined("difficulties", "named difficulties")
     named = [row for row in rows if row.label.casefold() == str(setup.difficulty).casefold()]
@@ -200,7 +200,7 @@ def _named_difficulty(system: System, entry: dict, setup: CheckSetup, sources: S
             raise NotDefined(
                 f"{system.title} gives the {named[0].label} difficulty for levels {spans} "
                 f"only, not for level {setup.level}.",
-                [Citation(**cited) for cited in entry["difficulties"].get("cite", [])],
+                [Citation.of(cited) for cited in entry["difficulties"].get("cite", [])],
             )
         named = fitting
     sources.interpret(named[0].interpretation)

@@ -35,10 +35,16 @@ class NotDefined(RulesError):
 class Citation:
     page: str
     section: str
-    url: str  # relative to the site root, e.g. "orcus/combat/#cover"
+    url: str  # to the quoted sentence, relative to the site root: "orcus/combat/#said-..."
+    quote: str = ""  # the sentence the answer rests on, word for word
+
+    @classmethod
+    def of(cls, entry: Mapping[str, str]) -> Citation:
+        """A `cite` entry of the compiled rules data."""
+        return cls(entry["page"], entry["section"], entry["url"], entry.get("quote", ""))
 
     def to_json(self) -> dict[str, str]:
-        return {"page": self.page, "section": self.section, "url": self.url}
+        return {"page": self.page, "section": self.section, "url": self.url, "quote": self.quote}
 
     def __str__(self) -> str:
         return f"{self.page} › {self.section}" if self.section != self.page else self.page
@@ -53,7 +59,7 @@ class Sources:
 
     def cite(self, entries: list[dict[str, str]] | None) -> None:
         for entry in entries or []:
-            citation = Citation(entry["page"], entry["section"], entry["url"])
+            citation = Citation.of(entry)
             if citation not in self.citations:
                 self.citations.append(citation)
 
@@ -209,7 +215,7 @@ class System:
         message = f"{self.title} does not define {what} in its text."
         if said.get("note"):
             message += f" {said['note']}"
-        citations = [Citation(c["page"], c["section"], c["url"]) for c in said.get("cite", [])]
+        citations = [Citation.of(cited) for cited in said.get("cite", [])]
         return NotDefined(message, citations)
 
 

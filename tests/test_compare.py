@@ -9,8 +9,9 @@ from pathlib import Path
 import pytest
 
 from hooks.content.loader import load_content
+from hooks.content.quotes import section_text, sentence_id
 from hooks.content.yaml_lines import ContentError
-from hooks.pages.compare import load_compare, render_compare, section_text
+from hooks.pages.compare import load_compare, render_compare
 from rules_core.web import handle
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -94,7 +95,9 @@ def test_pages_quote_and_answer_for_each_system(tmp_path: Path) -> None:
     pages, nav = render_compare(load_compare(write(tmp_path, GOOD), SYSTEMS), SYSTEMS)
     page = pages["compare/natural-rolls.md"]
     assert "> If the d20 roll for an attack is a 1, the attack misses" in page
-    assert "(../orcus/combat.md#rolling-1-or-20)" in page
+    # The quote links to its own sentence, not only to the section.
+    quoted = re.search(r"> (If the d20 roll for an attack is a 1, .*)", page).group(1)
+    assert f"(../orcus/combat.md#{sentence_id(quoted)})" in page
     assert page.count("*This text has no rule on this.*") == len(OTHERS)
     # Every system's answer in one table under the form, each in a cell the page's own
     # numbers refill live; the build-time answer, of the concept's own attack, until then.

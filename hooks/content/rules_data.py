@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from hooks.content.loader import System, load_content, resolve_target, target_hint
+from hooks.content.quotes import normalise, sentence_id
 from hooks.content.rules_schema import RULES, check_rules
 from hooks.content.specs import skeleton
 from hooks.content.yaml_lines import ContentError, LineDict, line_of, one_of
@@ -23,14 +24,17 @@ from hooks.content.yaml_lines import ContentError, LineDict, line_of, one_of
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def _citation(system: System, target: Any, path: Path) -> dict[str, str]:
+def _citation(system: System, cited: Any, path: Path) -> dict[str, str]:
+    """A citation as the core reads it: the page and section titles, the sentence quoted,
+    `url` to the sentence on its page and `section_url` to its section."""
+    target, quote = (cited["see"], cited["quote"]) if isinstance(cited, dict) else (cited, "")
     if not isinstance(target, str):
-        raise ContentError(path, line_of(target), "a citation is text such as 'combat#cover'")
+        raise ContentError(path, line_of(cited), "a citation names its section: see: combat#cover")
     resolved = resolve_target(system, target)
     if resolved is None:
         raise ContentError(
             path,
-            line_of(target),
+            line_of(cited),
             f"cited section '{target}' does not exist" + target_hint(system, target),
         )
     page_name, anchor = resolved
@@ -38,8 +42,16 @@ def _citation(system: System, target: Any, path: Path) -> dict[str, str]:
     section = next(
         (heading.text for heading in page.headings if heading.anchor == anchor), page.title
     )
-    url = f"{system.slug}/{page_name}/" + (f"#{anchor}" if anchor else "")
-    return {"page": page.title, "section": section, "url": url}
+    page_url = f"{system.slug}/{page_name}/"
+    section_url = page_url + (f"#{anchor}" if anchor else "")
+    quote = normalise(str(quote))
+    return {
+        "page": page.title,
+        "section": section,
+        "quote": quote,
+        "url": f"{page_url}#{sentence_id(quote)}" if quote else section_url,
+        "section_url": section_url,
+    }
 
 
 def _table_rows(system: System, name: Any, path: Path) -> dict[str, Any]:

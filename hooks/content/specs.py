@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from hooks.content.loader import System, resolve_target, target_hint
+from hooks.content.quotes import quote_problem
 from hooks.content.tables import Table
 from hooks.content.yaml_lines import (
     ContentError,
@@ -25,6 +26,10 @@ from hooks.content.yaml_lines import (
     one_of,
 )
 from rules_core.dice import parse as parse_dice
+
+CITATION_EXAMPLE = "'- see: combat#cover' with 'quote: \"the sentence, word for word\"'"
+# Until every rules.yml quotes its sentences, a bare 'page#anchor' still cites the section.
+LEGACY_CITATIONS = True
 
 
 @dataclass(frozen=True)
@@ -349,25 +354,44 @@ class SectionOrName:
 
 @dataclass(frozen=True)
 class Citations:
-    """A list of 'page#anchor' (or 'page'), each resolving to a page and heading."""
+    """A list of citations, each a section ('page#anchor', or 'page') and the sentence
+    there that the entry rests on, quoted word for word."""
 
     def check(self, value: Any, where: Where) -> None:
         if not isinstance(value, list) or not value:
-            raise where.fail("must be a list of sections, e.g. cite: [combat#cover]")
+            raise where.fail(f"must be a list of sections, each {CITATION_EXAMPLE}")
         lines = value.item_lines if isinstance(value, LineList) else [where.line] * len(value)
-        for target, line in zip(value, lines, strict=True):
-            if not isinstance(target, str):
-                raise replace(where, line=line).fail(
-                    f"lists {_shown(target)}: a citation is text such as combat#cover"
+        for item, line in zip(value, lines, strict=True):
+            here = replace(where, line=line)
+            if isinstance(item, str) and LEGACY_CITATIONS:
+                target, quote = item, None
+            elif isinstance(item, LineDict | dict) and set(item) == {"see", "quote"}:
+                target, quote = item["see"], item["quote"]
+                if isinstance(item, LineDict):
+                    here = replace(where, line=item.line_of("quote"))
+            else:
+                raise here.fail(
+                    f"lists {_shown(item)}: a citation has exactly 'see' (the section) and "
+                    f"'quote' (the sentence it rests on): {CITATION_EXAMPLE}"
                 )
-            if resolve_target(where.system, target) is None:
+            if not isinstance(target, str) or resolve_target(where.system, target) is None:
                 raise replace(where, line=line).fail(
                     f"cites '{target}', which is no page or heading of "
-                    f"{where.system.slug}" + target_hint(where.system, target)
+                    f"{where.system.slug}" + target_hint(where.system, str(target))
                 )
+            if quote is None:
+                continue
+            page, anchor = resolve_target(where.system, target)
+            problem = (
+                quote_problem(where.system, page, anchor, quote)
+                if isinstance(quote, str)
+                else "the quote is text: put it in double quotes"
+            )
+            if problem:
+                raise here.fail(f"quotes a sentence that is not in {target}: {problem}")
 
     def describe(self) -> str:
-        return "sections, e.g. `[combat#cover]`"
+        return "citations: `see` (a section, e.g. `combat#cover`) and `quote` (its sentence)"
 
 
 @dataclass(frozen=True)

@@ -13,9 +13,8 @@ from html import escape
 from pathlib import Path
 from urllib.parse import urlencode
 
-from markdown_it.token import Token
-
 from hooks.content.loader import System, resolve_target, target_hint
+from hooks.content.quotes import normalise, quote_problem, sentence_id
 from hooks.content.yaml_lines import (
     ContentError,
     LineDict,
@@ -28,8 +27,6 @@ from hooks.content.yaml_lines import (
 from hooks.pages.calculators import calculator_pages
 from rules_core.calculators import CALCULATORS
 from rules_core.web import handle
-
-_SPACES = re.compile(r"\s+")
 
 
 @dataclass(frozen=True)
@@ -48,62 +45,6 @@ class Concept:
     calculator: str | None
     inputs: dict[str, str]
     passages: dict[str, list[Passage]]  # system slug -> passages (empty: the text is silent)
-
-
-def section_text(system: System, page_name: str, anchor: str | None) -> str:
-    """The plain text of a section (its subsections included), whitespace collapsed."""
-    page = system.pages[page_name]
-    tokens = page.tokens
-    parts: list[str] = []
-    inside = anchor is None
-    level = 0
-    heading_number = -1
-    for index, token in enumerate(tokens):
-        if token.type == "heading_open":
-            heading_number += 1
-            heading = page.headings[heading_number]
-            if inside and anchor is not None and heading.level <= level:
-                break
-            if heading.anchor == anchor:
-                inside, level = True, heading.level
-        if (
-            inside
-            and token.type == "inline"
-            and not (index and tokens[index - 1].type == "heading_open")
-        ):
-            parts.append(_plain(token))
-    return _SPACES.sub(" ", " ".join(parts)).strip()
-
-
-def _plain(inline: Token) -> str:
-    words = []
-    for child in inline.children or []:
-        if child.type in ("text", "code_inline"):
-            words.append(child.content)
-        elif child.type in ("softbreak", "hardbreak"):
-            words.append(" ")
-    return "".join(words)
-
-
-def _normalise(text: str) -> str:
-    return _SPACES.sub(" ", text).strip()
-
-
-def _divergence(quote: str, section: str) -> str:
-    """Where a quote stops matching its section, to say what to fix."""
-    words = quote.split(" ")
-    matched = 0
-    while matched < len(words) and " ".join(words[: matched + 1]) in section:
-        matched += 1
-    if matched == 0:
-        return (
-            "not even its first word stands there; copy the words from the section "
-            "(emphasis and link targets dropped), or cite the section that holds them"
-        )
-    return (
-        f"it matches up to '{' '.join(words[max(0, matched - 4) : matched])}', then the "
-        f"section does not go on with '{words[matched]}'; copy the words exactly"
-    )
 
 
 def load_compare(path: Path, systems: dict[str, System]) -> list[Concept]:
@@ -216,13 +157,13 @@ def _passages(path: Path, system: System, raw: object) -> list[Passage]:
                 + target_hint(system, str(item["see"])),
             )
         page, anchor = target
-        quote = _normalise(str(item["quote"]))
-        section = section_text(system, page, anchor)
-        if quote not in section:
+        quote = normalise(str(item["quote"]))
+        problem = quote_problem(system, page, anchor, quote)
+        if problem:
             raise ContentError(
                 path,
                 item.line_of("quote"),
-                f"the quote is not in {system.slug}/{item['see']}: {_divergence(quote, section)}",
+                f"the quote is not in {system.slug}/{item['see']}: {problem}",
             )
         passages.append(Passage(system.slug, page, anchor, quote))
     return passages
@@ -350,12 +291,12 @@ def render_concept(concept: Concept, systems: dict[str, System]) -> str:
             heading = next(
                 (h.text for h in page.headings if h.anchor == passage.anchor), page.title
             )
-            anchor = f"#{passage.anchor}" if passage.anchor else ""
+            # The link goes to the sentence itself (hooks/pages/sentences.py marks it).
             body += [
                 f"> {_escape_markdown(passage.quote)}",
                 "",
                 f"— [{escape(page.title)} › {escape(heading)}]"
-                f"(../{slug}/{passage.page}.md{anchor})",
+                f"(../{slug}/{passage.page}.md#{sentence_id(passage.quote)})",
                 "",
             ]
         if concept.calculator:

@@ -24,6 +24,7 @@ from hooks.pages.calculators import calculator_pages, expand_calculators
 from hooks.pages.compare import load_compare, render_compare
 from hooks.pages.gm_screen import PAGE as GM_SCREEN_PAGE
 from hooks.pages.gm_screen import render_gm_screen
+from hooks.pages.sentences import Quote, quoted_sentences
 from hooks.pages.site import (
     expand_systems_table,
     front_matter,
@@ -43,6 +44,7 @@ class GeneratedSite:
     compiled: dict[str, Any]  # each system's rules data, as compile_system() gives it
     pages: dict[str, str]  # docs-relative path -> Markdown
     nav: list
+    quotes: dict[str, list[Quote]]  # docs-relative path -> the sentences cited on that page
 
 
 def generate(root: Path, docs: Path, home_nav: list | None = None) -> GeneratedSite:
@@ -61,7 +63,13 @@ def generate(root: Path, docs: Path, home_nav: list | None = None) -> GeneratedS
     )
     pages.update(compare_pages)
     nav = navigation(systems, [*(home_nav or []), compare_nav])
-    return GeneratedSite(systems, compiled, pages, nav)
+    passages = [
+        passage
+        for concept in concepts
+        for listed in concept.passages.values()
+        for passage in listed
+    ]
+    return GeneratedSite(systems, compiled, pages, nav, quoted_sentences(compiled, passages))
 
 
 def page_url(path: str) -> str:

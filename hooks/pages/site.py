@@ -81,17 +81,18 @@ def _links_line(links: list[tuple[str, str]]) -> str:
     return f'{joined}\n{{: .section-links data-search-exclude="" }}'
 
 
-def _citations(value: Any) -> Iterator[str]:
-    """The section URLs ("orcus/combat/#cover") cited anywhere in a compiled rules value."""
+def citations(value: Any) -> Iterator[dict[str, str]]:
+    """The citations anywhere in a compiled rules value ({page, section, quote, url,
+    section_url}, as hooks/content/rules_data.py compiles them)."""
     if isinstance(value, dict):
         for key, item in value.items():
             if key == "cite" and isinstance(item, list):
-                yield from (cited["url"] for cited in item if isinstance(cited, dict))
+                yield from (cited for cited in item if isinstance(cited, dict))
             else:
-                yield from _citations(item)
+                yield from citations(item)
     elif isinstance(value, list):
         for item in value:
-            yield from _citations(item)
+            yield from citations(item)
 
 
 def section_links(
@@ -111,7 +112,7 @@ def section_links(
                 continue
             title, path = calculator
             target = f"../{path}?system={slug}"
-            for url in dict.fromkeys(_citations(value)):
+            for url in dict.fromkeys(cited["section_url"] for cited in citations(value)):
                 page_path, _, anchor = url.partition("#")
                 key_of = (slug, page_path.strip("/").split("/")[-1], anchor)
                 if (f"Calculator: {title}", target) not in links[key_of]:
