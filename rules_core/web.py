@@ -26,9 +26,7 @@ _BASE = re.compile(r"(?:/(?!/))?(?:[A-Za-z0-9._~-]+/)*")
 
 
 def _undefined(error: NotDefined, base: str) -> dict[str, Any]:
-    links = "".join(
-        f'<li><a href="{escape(base + c.url)}">{escape(str(c))}</a></li>' for c in error.citations
-    )
+    links = "".join(html.citation_item(cited.to_json(), base) for cited in error.citations)
     more = f"<p>What the text does say:</p><ul>{links}</ul>" if links else ""
     rendered = html.Rendered(
         html.headline("Not in this system's text"),

@@ -12,7 +12,7 @@ import re
 
 from markdown_it.token import Token
 
-from hooks.content.loader import System
+from hooks.content.loader import TABLE_PLACEHOLDER, System
 
 _SPACES = re.compile(r"\s+")
 _WORDS = re.compile(r"[a-z0-9]+")
@@ -53,8 +53,21 @@ def section_text(system: System, page_name: str, anchor: str | None) -> str:
             and token.type == "inline"
             and not (index and tokens[index - 1].type == "heading_open")
         ):
-            parts.append(_plain(token))
+            parts.append(_prose(system, token))
     return normalise(" ".join(parts))
+
+
+def _prose(system: System, inline: Token) -> str:
+    """What an inline token says in the text's words: a table placeholder is its header and
+    rows, cell by cell; an erratum note is ours, not the text's, so it is never quoted."""
+    content = inline.content.strip()
+    if content.startswith("!!!"):
+        return ""
+    placeholder = TABLE_PLACEHOLDER.fullmatch(content)
+    if placeholder and placeholder.group(1) in system.tables:
+        table = system.tables[placeholder.group(1)]
+        return " ".join(" ".join(row) for row in [table.columns, *table.rows])
+    return _plain(inline)
 
 
 def _plain(inline: Token) -> str:

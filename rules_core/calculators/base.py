@@ -43,7 +43,10 @@ def sourced(payload: dict[str, Any], text: list[str], sources: Sources) -> Answe
     lines = list(text)
     if sources.citations:
         lines.append("Rules applied:")
-        lines += [f"  - {citation} ({citation.url})" for citation in sources.citations]
+        for citation in sources.citations:
+            lines.append(f"  - {citation} ({citation.url})")
+            if citation.quote:
+                lines.append(f"    “{citation.quote}”")
     lines += [f"Interpretation: {note}" for note in sources.interpretations]
     return Answer(payload, lines)
 

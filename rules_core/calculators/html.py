@@ -78,14 +78,19 @@ def breakdown(parts: list[list[Any]], *, signed_total: bool = True) -> str:
     return f"{listed} = {signed(total) if signed_total else total}"
 
 
+def citation_item(cited: dict[str, str], base: str) -> str:
+    """A citation in a list: the section, linked to the sentence, and the sentence itself."""
+    where = escape(cited["page"])
+    if cited["section"] != cited["page"]:
+        where += f" › {escape(cited['section'])}"
+    quote = f' <q class="calc-quote">{escape(cited["quote"])}</q>' if cited.get("quote") else ""
+    return f'<li><a href="{escape(base + cited["url"])}">{where}</a>{quote}</li>'
+
+
 def sources(payload: Payload, base: str) -> str:
     parts = []
     if payload.get("citations"):
-        links = "".join(
-            f'<li><a href="{escape(base + c["url"])}">{escape(c["page"])} › '
-            f"{escape(c['section'])}</a></li>"
-            for c in payload["citations"]
-        )
+        links = "".join(citation_item(cited, base) for cited in payload["citations"])
         parts.append(
             f'<div class="calc-sources"><strong>Rules applied</strong><ul>{links}</ul></div>'
         )
