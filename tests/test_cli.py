@@ -32,7 +32,12 @@ def run_json(*args: str) -> dict:
 def test_modifier() -> None:
     out = run_json("modifier", "--system", "orcus", "--score", "15")
     assert out["modifier"] == 2
-    assert out["citations"][0]["url"] == "orcus/abilities/#ability-scores-and-modifiers"
+    cited = out["citations"][0]
+    assert cited["url"].startswith("orcus/abilities/#said-")
+    assert cited["quote"] and cited["section"] == "Ability Scores and Modifiers"
+    # The text output quotes the sentence under its link.
+    text = run("modifier", "--system", "orcus", "--score", "15").stdout
+    assert f"({cited['url']})\n    “{cited['quote']}”" in text
 
 
 def test_pointbuy() -> None:

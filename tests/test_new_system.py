@@ -20,6 +20,7 @@ from pathlib import Path
 
 import pytest
 import yaml
+from cited import citations, sentence_at
 
 pytestmark = pytest.mark.site  # each test here builds the site or a copy of the project
 
@@ -65,25 +66,37 @@ Roll the damage dice and add your modifier. Damage is never below 0.
 RULES_YML = """\
 attack:
   roll: 1d20
-  cite: [combat#attack-rolls]
+  cite:
+    - see: combat#attack-rolls
+      quote: "If the total equals or beats the defense, the attack hits."
   critical:
     from: 20
     requires_hit: false
-    cite: [combat#critical-hits]
+    cite:
+      - see: combat#critical-hits
+        quote: "A natural 20 is a critical hit, and a critical hit rolls the damage dice twice."
   advantage:
     advantage: 2d20kh1
     disadvantage: 2d20kl1
     both: "Advantage and disadvantage together cancel."
-    cite: [combat#advantage]
+    cite:
+      - see: combat#advantage
+        quote: "With advantage, roll two d20 and keep the higher."
 
 damage:
-  cite: [combat#damage]
+  cite:
+    - see: combat#damage
+      quote: "Roll the damage dice and add your modifier."
   critical:
     kind: double-dice
-    cite: [combat#critical-hits]
+    cite:
+      - see: combat#critical-hits
+        quote: "A natural 20 is a critical hit, and a critical hit rolls the damage dice twice."
   floor:
     value: 0
-    cite: [combat#damage]
+    cite:
+      - see: combat#damage
+        quote: "Damage is never below 0."
 """
 
 QUOTE = "A natural 20 is a critical hit, and a critical hit rolls the damage dice twice."
@@ -256,3 +269,12 @@ def test_its_calculator_forms_offer_the_fields_its_data_implies(project: Path) -
     assert not _offered(damage, "damage-resistance")
     assert _offered(damage, "damage-crit")
     assert _offered(attack, "attack-mode")
+
+
+def test_its_citations_land_on_their_sentences(project: Path) -> None:
+    data = json.loads((project / "rules_core" / "data" / "systems.json").read_text("utf-8"))
+    cited = list(citations(data["systems"][SLUG]["rules"]))
+    assert len(cited) >= 5
+    for citation in cited:
+        assert "#said-" in citation["url"], citation
+        assert sentence_at(project / "site", citation["url"]) == citation["quote"]

@@ -26,7 +26,7 @@ ability_modifier:
   score_column: Score
   modifier_column: Modifier
   scores: [10, 13]
-  cite: [combat#cover]
+  cite: [{see: combat#cover, quote: "A target with cover is harder to hit."}]
 
 point_buy:
   budget: 32
@@ -35,21 +35,25 @@ point_buy:
   score_column: Score
   cost_column: Modifier
   below: {score: 10, at_most: 1}
-  cite: [combat#cover]
+  cite: [{see: combat#cover, quote: "A target with cover is harder to hit."}]
 
 attack:
   roll: 1d20
-  cite: [combat#attacks]
+  cite: [{see: combat#attacks, quote: "Roll and compare."}]
   critical:
     from: 20
     requires_hit: true
-    cite: [combat#attacks]
+    cite: [{see: combat#attacks, quote: "Roll and compare."}]
   situations:
-    cover: {label: Cover, defense: 2, group: cover, cite: [combat#cover]}
+    cover:
+      label: Cover
+      defense: 2
+      group: cover
+      cite: [{see: combat#cover, quote: "A target with cover is harder to hit."}]
 
 damage:
-  cite: [combat#attacks]
-  critical: {kind: maximise, cite: [combat#attacks]}
+  cite: [{see: combat#attacks, quote: "Roll and compare."}]
+  critical: {kind: maximise, cite: [{see: combat#attacks, quote: "Roll and compare."}]}
   floor: {value: 0}
 
 encounter:
@@ -57,7 +61,7 @@ encounter:
   level_column: Score
   ranks: {standard: Modifier}
   budget_rank: standard
-  cite: [combat#attacks]
+  cite: [{see: combat#attacks, quote: "Roll and compare."}]
 
 not_defined:
   levels: {note: "No XP table."}
@@ -79,9 +83,24 @@ def test_the_valid_rules_compile(tmp_path: Path) -> None:
     compiled = compile_rules(tmp_path, RULES_YML)
     assert compiled["rules"]["point_buy"]["budget"] == 32
     assert compiled["rules"]["encounter"]["table"]["columns"] == ["Score", "Modifier"]
+    # Each citation links to its sentence and keeps its section for the pages.
+    (cited,) = compiled["rules"]["attack"]["cite"]
+    assert cited["quote"] == "Roll and compare."
+    assert cited["section_url"] == "test/combat/#attacks"
+    assert cited["url"].startswith("test/combat/#said-roll-and-compare-")
+
+
+def test_a_table_row_can_be_quoted_cell_by_cell(tmp_path: Path) -> None:
+    quoted = 'quote: "Roll and compare."}]\n  critical'
+    row = RULES_YML.replace(quoted, 'quote: "12-13 +1"}]\n  critical')
+    assert row != RULES_YML
+    assert compile_rules(tmp_path, row)["rules"]["attack"]["cite"][0]["quote"] == "12-13 +1"
 
 
 # (text in RULES_YML, its replacement, words the message must hold)
+GROUP = "group: cover\n"
+COVER_CITE = 'cite: [{see: combat#cover, quote: "A target with cover is harder to hit."}]'
+ATTACKS_CITE = 'cite: [{see: combat#attacks, quote: "Roll and compare."}]'
 BROKEN = [
     ("budget: 32", 'budget: "abc"', ["'point_buy.budget' must be a whole number", "'abc'"]),
     ("budget: 32", "budget: 3.5", ["whole number"]),
@@ -96,8 +115,8 @@ BROKEN = [
     ("roll: 1d20", "roll: 1q20", ["'attack.roll' is not a dice expression"]),
     ("roll: 1d20", "roll: 20", ["'attack.roll' must be non-empty text"]),
     ("from: 20", "from: twenty", ["'attack.critical.from' must be a whole number"]),
-    ("{label: Cover, defense: 2", "{label: Cover, defense: two", ["situations.cover.defense"]),
-    ("{label: Cover,", '{label: "",', ["situations.cover.label' must be non-empty text"]),
+    ("defense: 2\n", "defense: two\n", ["situations.cover.defense"]),
+    ("label: Cover\n", 'label: ""\n', ["situations.cover.label' must be non-empty text"]),
     ("{kind: maximise,", "{kind: maximize,", ["did you mean 'maximise'"]),
     ("floor: {value: 0}", "floor: {value: zero}", ["'damage.floor.value'"]),
     ("budget_rank: standard", "budget_rank: elite", ["no key of 'ranks'"]),
@@ -105,13 +124,22 @@ BROKEN = [
     ("point_buy:", "pointbuy:", ["unknown key 'pointbuy' in rules.yml", "'point_buy'"]),
     ("not_defined:", "spells:", ["unknown key 'spells'", "hooks/content/rules_schema.py"]),
     ("  count: 6\n", "", ["'point_buy' is missing the key 'count'"]),
-    ("  cite: [combat#cover]\n\npoint", "\npoint", ["missing the key 'cite'"]),
-    ("scores: [10, 13]\n  cite: [combat#cover]", "scores: [10, 13]\n  cite: [combat#cuver]",
+    (f"  {COVER_CITE}\n\npoint", "\npoint", ["missing the key 'cite'"]),
+    (f"[10, 13]\n  {COVER_CITE}", f"[10, 13]\n  {COVER_CITE.replace('#cover', '#cuver')}",
      ["'ability_modifier.cite' cites 'combat#cuver'", "did you mean 'combat#cover'"]),
-    ("1d20\n  cite: [combat#attacks]", "1d20\n  cite: [fight#attacks]",
+    (f"1d20\n  {ATTACKS_CITE}", f"1d20\n  {ATTACKS_CITE.replace('combat#', 'fight#')}",
      ["cites 'fight#attacks'", "combat#attacks"]),
-    ("1d20\n  cite: [combat#attacks]", "1d20\n  cite: combat#attacks",
-     ["must be a list of sections"]),
+    (f"1d20\n  {ATTACKS_CITE}", "1d20\n  cite: combat#attacks", ["must be a list of sections"]),
+    (f"1d20\n  {ATTACKS_CITE}", "1d20\n  cite: [combat#attacks]",
+     ["a citation has exactly 'see'", "'quote'"]),
+    (f"1d20\n  {ATTACKS_CITE}", f"1d20\n  {ATTACKS_CITE.replace('compare.', 'compare twice.')}",
+     ["'attack.cite' quotes a sentence that is not in combat#attacks",
+      "matches up to 'Roll and compare', then the section does not go on with 'twice.'"]),
+    (f"[10, 13]\n  {COVER_CITE}", f"[10, 13]\n  {COVER_CITE.replace('with', 'behind')}",
+     ["not in combat#cover", "the section does not go on with 'behind'"]),
+    # A heading is not the text's sentence.
+    (f"1d20\n  {ATTACKS_CITE}", f"1d20\n  {ATTACKS_CITE.replace('Roll', 'Attacks Roll')}",
+     ["not in combat#attacks", "not even its first word"]),
     ("table: modifiers\n  score_column: Score\n  cost",
      "table: modifers\n  score_column: Score\n  cost",
      ["'point_buy.table' names no table", "did you mean 'modifiers'"]),
@@ -120,13 +148,13 @@ BROKEN = [
     ("ranks: {standard: Modifier}", "ranks: {standard: Elite}", ["encounter.ranks.standard"]),
     ("  modifier_column: Modifier\n", "", ["gives table, score_column but not modifier_column"]),
     ("levels: {note:", "levels: {nota:", ["unknown key 'nota'", "'note'"]),
-    ("group: cover,", "group: cover, side: attacking,", ["situations.cover.side", "'attacker'"]),
-    ("group: cover,", "group: cover, damage_multiplier: 0.5,", ['fraction as text, such as "1/2"']),
-    ("group: cover,", "group: cover, advantage: -1,", ["situations.cover.advantage' must be 0"]),
-    ("group: cover,", "group: cover, when: [{atack: 1}],", ["unknown key 'atack'", "'attack'"]),
-    ("Cover, defense: 2", "Cover, defence: 2", ["unknown key 'defence'", "'defense'"]),
-    ("group: cover,", "group: cover, attack_type: melee,", ["no attack type", "attack_type"]),
-    ("group: cover,", "group: cover, confers: prone,", ["cover.confers' must be a list"]),
+    (GROUP, GROUP + "      side: attacking\n", ["situations.cover.side", "'attacker'"]),
+    (GROUP, GROUP + "      damage_multiplier: 0.5\n", ['fraction as text, such as "1/2"']),
+    (GROUP, GROUP + "      advantage: -1\n", ["situations.cover.advantage' must be 0"]),
+    (GROUP, GROUP + "      when: [{atack: 1}]\n", ["unknown key 'atack'", "'attack'"]),
+    ("defense: 2\n", "defence: 2\n", ["unknown key 'defence'", "'defense'"]),
+    (GROUP, GROUP + "      attack_type: melee\n", ["no attack type", "attack_type"]),
+    (GROUP, GROUP + "      confers: prone\n", ["cover.confers' must be a list"]),
 ]  # fmt: skip
 
 
@@ -210,14 +238,16 @@ saves:
   label: Saving throw
   roll: 1d20
   advantage: {advantage}
-  cite: [combat#cover]
+  cite: [{{see: combat#cover, quote: "A target with cover is harder to hit."}}]
 
 dying:
   label: Death save
   roll: 1d20
   target: 10
-  failures: {{count: {failures}, cite: [combat#cover]}}
-  cite: [combat#cover]
+  failures:
+    count: {failures}
+    cite: [{{see: combat#cover, quote: "A target with cover is harder to hit."}}]
+  cite: [{{see: combat#cover, quote: "A target with cover is harder to hit."}}]
 """
 
 
@@ -225,7 +255,7 @@ dying:
     ("advantage", "failures", "line", "words"),
     [
         ("spells", 3, 4, ["'saves.advantage' names 'spells'", "checks, saves"]),
-        ("saves", 0, 11, ["'dying.failures.count' must be 1 or more, not 0"]),
+        ("saves", 0, 12, ["'dying.failures.count' must be 1 or more, not 0"]),
     ],
 )
 def test_saves_and_death_saves_are_checked_too(

@@ -12,6 +12,7 @@ from urllib.parse import parse_qs, unquote, urlsplit
 
 import pytest
 import yaml
+from cited import citations, sentence_at
 
 from hooks.content.loader import load_content
 from hooks.pages.site import write_robots
@@ -191,7 +192,7 @@ def test_sections_link_to_the_calculators_that_cite_them(site: Path, systems) ->
     for slug in systems:
         attack = data["systems"][slug]["rules"].get("attack") or {}
         for cited in attack.get("cite", []):
-            page, _, anchor = cited["url"].partition("#")
+            page, _, anchor = cited["section_url"].partition("#")
             text = (site / page / "index.html").read_text(encoding="utf-8")
             section = text.split(f'id="{anchor}"', 1)[1].split("<h", 1)[0] if anchor else text
             assert f'href="../../calculators/attack/?system={slug}"' in section, cited["url"]
@@ -383,3 +384,30 @@ def test_each_page_links_the_styles_of_what_it_holds(site: Path) -> None:
         if 'class="compare"' in text and '<section class="calc"' not in text
     ]
     assert without_widget, "some Compare page should quote the systems without the widget"
+
+
+def test_every_citation_lands_on_its_sentence(site: Path, systems) -> None:
+    """Each citation of each system's rules data links to a sentence the built page marks,
+    and the words between the markers are the quote, word for word."""
+    data = json.loads((ROOT / "rules_core" / "data" / "systems.json").read_text("utf-8"))
+    for slug in systems:
+        cited = list(citations(data["systems"][slug]["rules"]))
+        assert cited, slug
+        for citation in cited:
+            assert citation["quote"], f"{slug}: {citation['section_url']} quotes no sentence"
+            assert citation["url"].startswith(f"{slug}/") and "#said-" in citation["url"]
+            assert sentence_at(site, citation["url"]) == citation["quote"], citation["url"]
+
+
+def test_every_compare_quote_links_to_its_sentence(site: Path, systems) -> None:
+    checked = 0
+    for page in sorted((site / "compare").glob("*/index.html")):
+        text = page.read_text(encoding="utf-8")
+        quotes = re.findall(r"<blockquote>\s*<p>(.*?)</p>\s*</blockquote>", text, re.S)
+        links = re.findall(r'href="\.\./\.\./([a-z0-9-]+/[a-z0-9-]+/#said-[^"]+)"', text)
+        assert len(quotes) == len(links), page
+        for quote, link in zip(quotes, links, strict=True):
+            said = " ".join(html.unescape(re.sub(r"<[^>]*>", "", quote)).split())
+            assert sentence_at(site, link) == said, link
+            checked += 1
+    assert checked >= len(systems)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+from html import escape as html_escape
 from pathlib import Path
 
 import pytest
@@ -44,7 +45,11 @@ def test_results_match_the_cli_payload() -> None:
     result = handle("attack", {"system": "into-the-unknown", "mode": "advantage"}, "")
     assert (result["data"]["hit"], result["data"]["roll"]) == ("319/400", "2d20kh1")
     assert "79.75%" in result["html"]
-    assert 'href="into-the-unknown/combat/#rolling-1-or-20"' in result["html"]
+    # Each citation links to its sentence and shows it.
+    for cited in result["data"]["citations"]:
+        assert cited["url"].startswith("into-the-unknown/") and "#said-" in cited["url"]
+        assert f'href="{cited["url"]}"' in result["html"]
+        assert html_escape(cited["quote"]) in result["html"]
 
 
 def test_field_errors_name_their_field() -> None:
@@ -79,7 +84,8 @@ def test_not_defined_is_plain_and_links_to_what_the_text_says() -> None:
     result = handle("level", {"system": "into-the-unknown"}, "../../")
     assert result["ok"]
     assert "does not define XP and levels" in result["html"]
-    assert 'href="../../into-the-unknown/adventuring/#gold-for-xp"' in result["html"]
+    assert 'href="../../into-the-unknown/adventuring/#said-gold-can-be-spent-' in result["html"]
+    assert "Gold can be spent to gain XP at a rate of 1 gp = 1 XP." in result["html"]
 
 
 @pytest.mark.parametrize("payload", HOSTILE)

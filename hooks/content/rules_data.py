@@ -2,8 +2,8 @@
 
 The rules core is standard library only, so it cannot read YAML; it reads the JSON this
 module writes. Every `cite` is resolved to the page and section it names (and must
-exist), and every `table` is replaced by the table's rows, so a calculator and a page
-always show the same numbers.
+exist) and links to the sentence it quotes, and every `table` is replaced by the table's
+rows, so a calculator and a page always show the same numbers.
 
 Usage: python -m hooks.content.rules_data rules_core/data/systems.json
 """
@@ -27,9 +27,7 @@ ROOT = Path(__file__).resolve().parents[2]
 def _citation(system: System, cited: Any, path: Path) -> dict[str, str]:
     """A citation as the core reads it: the page and section titles, the sentence quoted,
     `url` to the sentence on its page and `section_url` to its section."""
-    target, quote = (cited["see"], cited["quote"]) if isinstance(cited, dict) else (cited, "")
-    if not isinstance(target, str):
-        raise ContentError(path, line_of(cited), "a citation names its section: see: combat#cover")
+    target, quote = str(cited["see"]), normalise(str(cited["quote"]))
     resolved = resolve_target(system, target)
     if resolved is None:
         raise ContentError(
@@ -44,12 +42,11 @@ def _citation(system: System, cited: Any, path: Path) -> dict[str, str]:
     )
     page_url = f"{system.slug}/{page_name}/"
     section_url = page_url + (f"#{anchor}" if anchor else "")
-    quote = normalise(str(quote))
     return {
         "page": page.title,
         "section": section,
         "quote": quote,
-        "url": f"{page_url}#{sentence_id(quote)}" if quote else section_url,
+        "url": f"{page_url}#{sentence_id(quote)}",
         "section_url": section_url,
     }
 
@@ -83,7 +80,8 @@ def _compile(system: System, value: Any, path: Path) -> Any:
                     raise ContentError(
                         path,
                         line_of(item),
-                        "'cite' must be a list of sections, e.g. cite: [combat#cover]",
+                        "'cite' must be a list of citations, each '- see: combat#cover' with "
+                        "'quote: \"the sentence\"'",
                     )
                 compiled[key] = [_citation(system, target, path) for target in item]
             elif key == "table":

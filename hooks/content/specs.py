@@ -28,8 +28,6 @@ from hooks.content.yaml_lines import (
 from rules_core.dice import parse as parse_dice
 
 CITATION_EXAMPLE = "'- see: combat#cover' with 'quote: \"the sentence, word for word\"'"
-# Until every rules.yml quotes its sentences, a bare 'page#anchor' still cites the section.
-LEGACY_CITATIONS = True
 
 
 @dataclass(frozen=True)
@@ -363,24 +361,19 @@ class Citations:
         lines = value.item_lines if isinstance(value, LineList) else [where.line] * len(value)
         for item, line in zip(value, lines, strict=True):
             here = replace(where, line=line)
-            if isinstance(item, str) and LEGACY_CITATIONS:
-                target, quote = item, None
-            elif isinstance(item, LineDict | dict) and set(item) == {"see", "quote"}:
-                target, quote = item["see"], item["quote"]
-                if isinstance(item, LineDict):
-                    here = replace(where, line=item.line_of("quote"))
-            else:
+            if not isinstance(item, LineDict | dict) or set(item) != {"see", "quote"}:
                 raise here.fail(
                     f"lists {_shown(item)}: a citation has exactly 'see' (the section) and "
                     f"'quote' (the sentence it rests on): {CITATION_EXAMPLE}"
                 )
+            target, quote = item["see"], item["quote"]
             if not isinstance(target, str) or resolve_target(where.system, target) is None:
-                raise replace(where, line=line).fail(
+                raise here.fail(
                     f"cites '{target}', which is no page or heading of "
                     f"{where.system.slug}" + target_hint(where.system, str(target))
                 )
-            if quote is None:
-                continue
+            if isinstance(item, LineDict):
+                here = replace(where, line=item.line_of("quote"))
             page, anchor = resolve_target(where.system, target)
             problem = (
                 quote_problem(where.system, page, anchor, quote)

@@ -40,21 +40,26 @@ def _signed(number: int) -> str:
     return f"+{number}" if number > 0 else f"\u2212{-number}" if number < 0 else "0"
 
 
-def _cite_link(citation: dict[str, str]) -> str:
-    """A compiled citation ({page, section, url: "slug/page/#anchor"}) as a link from the
-    screen, which sits among the system's rules pages."""
+def _cite_link(citation: dict[str, str]) -> tuple[str, str]:
+    """A compiled citation ({page, section, url: "slug/page/#said-..."}) as a label and a
+    link to its sentence from the screen, which sits among the system's rules pages."""
     page_path, _, anchor = citation["url"].partition("#")
     page_name = page_path.strip("/").split("/")[-1]
     target = f"{page_name}.md" + (f"#{anchor}" if anchor else "")
     label = citation["page"]
     if citation["section"] != citation["page"]:
         label += f" \u203a {citation['section']}"
-    return f"[{text(label)}]({target})"
+    return text(label), target
 
 
 def _cited(citations: Iterable[dict[str, str]] | None) -> str:
-    links = list(dict.fromkeys(_cite_link(citation) for citation in citations or ()))
-    return f' <span class="gm-cite">{" · ".join(links)}</span>' if links else ""
+    # A section cited for two sentences is named once, linked to the first.
+    links: dict[str, str] = {}
+    for citation in citations or ():
+        label, target = _cite_link(citation)
+        links.setdefault(label, target)
+    joined = " · ".join(f"[{label}]({target})" for label, target in links.items())
+    return f' <span class="gm-cite">{joined}</span>' if links else ""
 
 
 def _entry(label: str, body: str, citations: Iterable[dict[str, str]] | None) -> str:
@@ -332,11 +337,12 @@ def _tables(system: System) -> list[str]:
                 "section": table.title or page.title,
                 "url": f"{system.slug}/{page.name}/#table-{name}",
             }
+            label, target = _cite_link(citation)
             lines += [
                 '<div class="gm-table" markdown="1">',
                 "",
                 render_table(table, check_table(table)),
-                f'<p class="gm-cite" markdown="1">{_cite_link(citation)}</p>',
+                f'<p class="gm-cite" markdown="1">[{label}]({target})</p>',
                 "",
                 "</div>",
                 "",

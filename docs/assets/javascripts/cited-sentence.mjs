@@ -8,7 +8,7 @@
 
 const NAME = "cited-sentence";
 
-function markCitedSentence() {
+function markCitedSentence(arrived) {
   if (!window.CSS || !CSS.highlights || typeof Highlight !== "function") return;
   CSS.highlights.delete(NAME);
   let id = "";
@@ -25,8 +25,21 @@ function markCitedSentence() {
   range.setStartAfter(start);
   range.setEndBefore(end);
   CSS.highlights.set(NAME, new Highlight(range));
+  // After an instant navigation the theme may scroll to where the last page was (it files
+  // that page's offset under the new history entry when the tap scrolled it): bring the
+  // sentence into view once the frame is drawn. A return by Back or Forward stays where
+  // the reader was.
+  if (arrived) requestAnimationFrame(() => start.scrollIntoView({ block: "start" }));
 }
 
-if (window.document$) window.document$.subscribe(markCitedSentence);
-else markCitedSentence();
-window.addEventListener("hashchange", markCitedSentence);
+let returning = false;
+window.addEventListener("popstate", () => {
+  returning = true;
+});
+function onPage() {
+  markCitedSentence(!returning);
+  returning = false;
+}
+if (window.document$) window.document$.subscribe(onPage);
+else onPage();
+window.addEventListener("hashchange", () => markCitedSentence(false));
