@@ -22,6 +22,8 @@ import pytest
 import yaml
 from cited import citations, sentence_at
 
+from hooks.content.quotes import sentence_id
+
 pytestmark = pytest.mark.site  # each test here builds the site or a copy of the project
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -211,7 +213,8 @@ def test_its_gm_screen_comes_from_its_content(project: Path) -> None:
     """The screen shows what the new system's data has, cited, and no part it lacks."""
     screen = (project / "site" / SLUG / "gm-screen" / "index.html").read_text(encoding="utf-8")
     assert 'id="gm-rolls"' in screen
-    assert 'href="../combat/#critical-hits"' in screen
+    # Its critical hit rule, linked to the sentence that states it.
+    assert f'href="../combat/#{sentence_id(QUOTE)}"' in screen
     for absent in ("gm-situations", "gm-conditions", "gm-actions", "gm-dying", "gm-tables"):
         assert f'id="{absent}"' not in screen, absent
     landing = (project / "site" / SLUG / "index.html").read_text(encoding="utf-8")
