@@ -82,3 +82,12 @@ def test_a_sentence_the_page_no_longer_holds_fails_the_build() -> None:
 def test_headings_are_not_quotable() -> None:
     with pytest.raises(SentenceNotFound):
         mark_sentences(PAGE, [Quote(None, "Prone A prone target")])
+
+
+def test_content_cannot_claim_a_sentence_id() -> None:
+    quote = "A target behind a wall has cover: attacks against it take a −2 penalty."
+    forged = PAGE.replace(
+        '<h2 id="prone">', f'<p><span id="{sentence_id(quote)}"></span></p><h2 id="prone">'
+    )
+    with pytest.raises(SentenceNotFound, match="choose another id"):
+        mark_sentences(forged, [Quote("cover", quote)])

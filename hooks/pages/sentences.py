@@ -21,7 +21,7 @@ from html import unescape
 from html.parser import HTMLParser
 from typing import Any
 
-from hooks.content.quotes import normalise, sentence_id
+from hooks.content.quotes import SENTENCE_PREFIX, normalise, sentence_id
 from hooks.pages.site import citations
 
 # Elements that separate text as a space would (the Markdown's paragraphs and items).
@@ -140,6 +140,15 @@ class _TextStream(HTMLParser):
 
 def mark_sentences(html: str, quotes: Iterable[Quote]) -> tuple[str, set[str]]:
     """The page's HTML with each quote marked, and the ids it now holds."""
+    # The ids are the build's: a page that already holds one (raw HTML in the content)
+    # could make a citation land on words it chose.
+    claimed = re.search(rf"""\bid\s*=\s*["']?{SENTENCE_PREFIX}""", html)
+    if claimed:
+        raise SentenceNotFound(
+            f"the page itself holds an id starting with '{SENTENCE_PREFIX}' "
+            f"(…{html[max(0, claimed.start() - 40) : claimed.end() + 20]}…): "
+            "those ids mark cited sentences; choose another id"
+        )
     stream = _TextStream(html)
     text = stream.text()
     inserts: list[tuple[int, int, str]] = []  # (offset, order, markup)
