@@ -8,6 +8,7 @@ other host. Screenshots at desktop and phone widths go to test-artifacts/.
 
 from __future__ import annotations
 
+import json
 import time
 from fractions import Fraction
 from urllib.parse import parse_qs, urlsplit
@@ -17,6 +18,7 @@ from conftest import (
     ARTIFACTS,
     CALCULATOR_PAGES,
     DEVICES,
+    ROOT,
     Device,
     HeldWheel,
     Watched,
@@ -235,8 +237,12 @@ def test_a_system_without_the_rule_says_so(browser: Browser, server: str) -> Non
     result = page.locator("#level-result")
     expect(result).to_contain_text("does not define XP and levels")
     link = result.locator("a").first
-    # Made absolute on the page, as Material makes every link for instant navigation.
-    expect(link).to_have_attribute("href", f"{server}into-the-unknown/adventuring/#gold-for-xp")
+    # What the text does say: the sentence its data cites, linked and quoted. The link is
+    # made absolute on the page, as Material makes every link for instant navigation.
+    data = json.loads((ROOT / "rules_core" / "data" / "systems.json").read_text("utf-8"))
+    (cited,) = data["systems"]["into-the-unknown"]["rules"]["not_defined"]["levels"]["cite"]
+    expect(link).to_have_attribute("href", server + cited["url"])
+    expect(result.locator(".calc-quote")).to_have_text(cited["quote"])
     watched.close()
 
 
