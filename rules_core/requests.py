@@ -119,9 +119,18 @@ class Request:
         return ()
 
     @classmethod
+    def fields_before_rows(cls) -> tuple[Field, ...]:
+        """A request with rows: the fields that come once, before the repeated groups."""
+        raise NotImplementedError
+
+    @classmethod
+    @cache
     def fields_with_rows(cls, rows: int) -> tuple[Field, ...]:
         """A request with rows: its fields with `rows` repeated groups."""
-        raise NotImplementedError
+        return (
+            *cls.fields_before_rows(),
+            *(field for row in range(1, rows + 1) for field in cls.row_fields(row)),
+        )
 
     @classmethod
     def fields_for(cls, inputs: Mapping[str, Any]) -> tuple[Field, ...]:
@@ -134,8 +143,11 @@ class Request:
         return cls.fields_with_rows(rows)
 
     @classmethod
-    def form_fields(cls) -> tuple[Field, ...]:  # fixed by the rules data: subclasses cache it
-        raise NotImplementedError
+    def form_fields(cls) -> tuple[Field, ...]:
+        """The form's fields. Fixed by the rules data: a request without rows caches its own."""
+        if not cls.MAX_ROWS:
+            raise NotImplementedError
+        return cls.fields_with_rows(cls.FORM_ROWS)
 
     @classmethod
     def from_inputs(cls, inputs: Mapping[str, Any]) -> Self:

@@ -90,13 +90,7 @@ class EncounterRequest(Request):
     monsters: tuple[Monster, ...] = ()
 
     @classmethod
-    @cache
-    def form_fields(cls) -> tuple[Field, ...]:
-        return cls.fields_with_rows(cls.FORM_ROWS)
-
-    @classmethod
-    @cache
-    def fields_with_rows(cls, rows: int) -> tuple[Field, ...]:
+    def fields_before_rows(cls) -> tuple[Field, ...]:
         return (
             system_field(),
             Field(
@@ -119,7 +113,6 @@ class EncounterRequest(Request):
                 option="--level",
                 requires=RULE,
             ),
-            *(field for row in range(1, rows + 1) for field in cls.row_fields(row)),
         )
 
     @classmethod

@@ -95,13 +95,7 @@ class FightRequest(Request):
     combatants: tuple[Combatant, ...] = ()
 
     @classmethod
-    @cache
-    def form_fields(cls) -> tuple[Field, ...]:
-        return cls.fields_with_rows(cls.FORM_ROWS)
-
-    @classmethod
-    @cache
-    def fields_with_rows(cls, rows: int) -> tuple[Field, ...]:
+    def fields_before_rows(cls) -> tuple[Field, ...]:
         return (
             system_field(),
             Field("first", "Acts first", "choice", default="party", choices=SIDES,
@@ -112,7 +106,6 @@ class FightRequest(Request):
                   option="--party-situation", requires=RULE, more=True),
             Field("opponent_situations", "The opponents' attacks", "situations",
                   option="--opponent-situation", requires=RULE, more=True),
-            *(field for row in range(1, rows + 1) for field in cls.row_fields(row)),
         )  # fmt: skip
 
     @classmethod
