@@ -36,12 +36,12 @@ class Citation:
     page: str
     section: str
     url: str  # to the quoted sentence, relative to the site root: "orcus/combat/#said-..."
-    quote: str = ""  # the sentence the answer rests on, word for word
+    quote: str  # the sentence the answer rests on, word for word
 
     @classmethod
     def of(cls, entry: Mapping[str, str]) -> Citation:
         """A `cite` entry of the compiled rules data."""
-        return cls(entry["page"], entry["section"], entry["url"], entry.get("quote", ""))
+        return cls(entry["page"], entry["section"], entry["url"], entry["quote"])
 
     def to_json(self) -> dict[str, str]:
         return {"page": self.page, "section": self.section, "url": self.url, "quote": self.quote}

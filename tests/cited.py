@@ -1,31 +1,17 @@
-"""Read a cited sentence back from a built page, independently of the build's own code."""
+"""Read a cited sentence back from a built page, independently of the build's own code
+(hooks/pages/sentences.py)."""
 
 from __future__ import annotations
 
 import html
 import re
-from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 # A block's edge separates words; an inline element (a glossary link, emphasis) does not.
 _BLOCK_TAG = re.compile(
     r"</?(?:p|li|ul|ol|dl|dd|dt|div|blockquote|br|table|thead|tbody|tr|td|th|h[1-6])\b[^>]*>"
 )
 _TAG = re.compile(r"<[^>]*>")
-
-
-def citations(value: Any) -> Iterator[dict[str, str]]:
-    """Every citation in a compiled rules value (rules_core/data/systems.json)."""
-    if isinstance(value, dict):
-        for key, item in value.items():
-            if key == "cite":
-                yield from item
-            else:
-                yield from citations(item)
-    elif isinstance(value, list):
-        for item in value:
-            yield from citations(item)
 
 
 def sentence_at(site: Path, url: str) -> str:

@@ -20,9 +20,10 @@ from pathlib import Path
 
 import pytest
 import yaml
-from cited import citations, sentence_at
+from cited import sentence_at
 
 from hooks.content.quotes import sentence_id
+from hooks.pages.site import citations
 
 pytestmark = pytest.mark.site  # each test here builds the site or a copy of the project
 

@@ -12,10 +12,10 @@ from urllib.parse import parse_qs, unquote, urlsplit
 
 import pytest
 import yaml
-from cited import citations, sentence_at
+from cited import sentence_at
 
 from hooks.content.loader import load_content
-from hooks.pages.site import write_robots
+from hooks.pages.site import citations, write_robots
 from rules_core.dice import parse
 
 ROOT = Path(__file__).resolve().parent.parent

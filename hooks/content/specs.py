@@ -367,16 +367,16 @@ class Citations:
                     f"'quote' (the sentence it rests on): {CITATION_EXAMPLE}"
                 )
             target, quote = item["see"], item["quote"]
-            if not isinstance(target, str) or resolve_target(where.system, target) is None:
+            resolved = resolve_target(where.system, target) if isinstance(target, str) else None
+            if resolved is None:
                 raise here.fail(
                     f"cites '{target}', which is no page or heading of "
                     f"{where.system.slug}" + target_hint(where.system, str(target))
                 )
             if isinstance(item, LineDict):
                 here = replace(where, line=item.line_of("quote"))
-            page, anchor = resolve_target(where.system, target)
             problem = (
-                quote_problem(where.system, page, anchor, quote)
+                quote_problem(where.system, *resolved, quote)
                 if isinstance(quote, str)
                 else "the quote is text: put it in double quotes"
             )

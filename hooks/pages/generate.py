@@ -63,13 +63,7 @@ def generate(root: Path, docs: Path, home_nav: list | None = None) -> GeneratedS
     )
     pages.update(compare_pages)
     nav = navigation(systems, [*(home_nav or []), compare_nav])
-    passages = [
-        passage
-        for concept in concepts
-        for listed in concept.passages.values()
-        for passage in listed
-    ]
-    return GeneratedSite(systems, compiled, pages, nav, quoted_sentences(compiled, passages))
+    return GeneratedSite(systems, compiled, pages, nav, quoted_sentences(compiled, concepts))
 
 
 def page_url(path: str) -> str:

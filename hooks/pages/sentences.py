@@ -22,6 +22,7 @@ from html.parser import HTMLParser
 from typing import Any
 
 from hooks.content.quotes import SENTENCE_PREFIX, normalise, sentence_id
+from hooks.pages.compare import Concept
 from hooks.pages.site import citations
 
 # Elements that separate text as a space would (the Markdown's paragraphs and items).
@@ -59,7 +60,6 @@ class _TextStream(HTMLParser):
 
     def __init__(self, html: str) -> None:
         super().__init__(convert_charrefs=False)
-        self.html = html
         self.line_starts = [0]
         for line in html.split("\n")[:-1]:
             self.line_starts.append(self.line_starts[-1] + len(line) + 1)
@@ -175,17 +175,19 @@ def mark_sentences(html: str, quotes: Iterable[Quote]) -> tuple[str, set[str]]:
 
 
 def quoted_sentences(
-    compiled: Mapping[str, Any], passages: Iterable[Any]
+    compiled: Mapping[str, Any], concepts: Iterable[Concept]
 ) -> dict[str, list[Quote]]:
     """Every quote a citation or a Compare passage points at, by the docs-relative path of
     its page ("orcus/combat.md"): from each system's compiled rules data, and from the
-    Compare pages' passages (system, page, anchor, quote)."""
+    passages of the Compare pages' concepts."""
     quotes: dict[str, list[Quote]] = defaultdict(list)
     for system in compiled.values():
         for cited in citations(system.get("rules") or {}):
-            if cited.get("quote"):
-                page, _, anchor = cited["section_url"].partition("#")
-                quotes[page.strip("/") + ".md"].append(Quote(anchor or None, cited["quote"]))
-    for passage in passages:
-        quotes[f"{passage.system}/{passage.page}.md"].append(Quote(passage.anchor, passage.quote))
-    return {path: list(dict.fromkeys(listed)) for path, listed in quotes.items()}
+            page, _, anchor = cited["section_url"].partition("#")
+            quotes[page.strip("/") + ".md"].append(Quote(anchor or None, cited["quote"]))
+    for concept in concepts:
+        for passages in concept.passages.values():
+            for passage in passages:
+                page = f"{passage.system}/{passage.page}.md"
+                quotes[page].append(Quote(passage.anchor, passage.quote))
+    return {page: list(dict.fromkeys(listed)) for page, listed in quotes.items()}

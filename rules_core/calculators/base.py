@@ -44,9 +44,7 @@ def sourced(payload: dict[str, Any], text: list[str], sources: Sources) -> Answe
     if sources.citations:
         lines.append("Rules applied:")
         for citation in sources.citations:
-            lines.append(f"  - {citation} ({citation.url})")
-            if citation.quote:
-                lines.append(f"    “{citation.quote}”")
+            lines += [f"  - {citation} ({citation.url})", f"    “{citation.quote}”"]
     lines += [f"Interpretation: {note}" for note in sources.interpretations]
     return Answer(payload, lines)
 

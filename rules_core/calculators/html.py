@@ -12,6 +12,7 @@ from html import escape
 from typing import Any
 
 from rules_core.charts import bar_chart
+from rules_core.systems import Citation
 
 Payload = dict[str, Any]
 
@@ -80,11 +81,11 @@ def breakdown(parts: list[list[Any]], *, signed_total: bool = True) -> str:
 
 def citation_item(cited: dict[str, str], base: str) -> str:
     """A citation in a list: the section, linked to the sentence, and the sentence itself."""
-    where = escape(cited["page"])
-    if cited["section"] != cited["page"]:
-        where += f" › {escape(cited['section'])}"
-    quote = f' <q class="calc-quote">{escape(cited["quote"])}</q>' if cited.get("quote") else ""
-    return f'<li><a href="{escape(base + cited["url"])}">{where}</a>{quote}</li>'
+    citation = Citation.of(cited)
+    return (
+        f'<li><a href="{escape(base + citation.url)}">{escape(str(citation))}</a> '
+        f'<q class="calc-quote">{escape(citation.quote)}</q></li>'
+    )
 
 
 def sources(payload: Payload, base: str) -> str:
