@@ -368,6 +368,16 @@ def test_save_data_keeps_only_what_is_read(browser: Browser, counting: CountingS
     watched.close()
 
 
+# Notes what the calculators had reached when the page registered its service worker.
+REGISTERED_WHEN = """
+const register = ServiceWorkerContainer.prototype.register;
+ServiceWorkerContainer.prototype.register = function (...args) {
+  window.registeredWhen = document.documentElement.dataset.calculators ?? "before Python";
+  return register.apply(this, args);
+};
+"""
+
+
 def test_a_first_calculator_visit_fetches_python_once_and_keeps_it(
     browser: Browser, counting: CountingServer, tmp_path: Path
 ) -> None:
@@ -380,6 +390,7 @@ def test_a_first_calculator_visit_fetches_python_once_and_keeps_it(
         viewport={"width": 375, "height": 812},
     )
     page = context.pages[0] if context.pages else context.new_page()
+    page.add_init_script(REGISTERED_WHEN)
     page.goto(counting.origin + "calculators/attack/")
     wait_live(page, "attack")
     expect(footer_status(page)).to_contain_text("Calculators available offline", timeout=60_000)
@@ -390,6 +401,8 @@ def test_a_first_calculator_visit_fetches_python_once_and_keeps_it(
         f"{served}{path.name}" for path in bundle_files(ROOT / "build" / "pyodide")
     }
     assert max(bodies.values()) == 1, bodies  # each Python file fetched once
+    # The site is stored once Python has started, not beside its download and start.
+    assert page.evaluate("window.registeredWhen") == "settled"
     # Offline, a calculator reloads from what was kept.
     context.set_offline(True)
     page.goto(counting.origin + "calculators/damage/")

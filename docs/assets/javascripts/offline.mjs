@@ -1,10 +1,11 @@
 // Offline: registers the service worker the build writes at the site root (sw.js, from
-// hooks/package/service_worker_template.mjs), on every page at once, and shows in the footer
-// what it holds, counted from its caches: "Every page and the search are stored for
-// offline use" once the whole reading site is kept (fetched in the background after the
-// first page), and a button that stores the calculators' Python ahead of time (its size
-// comes from the build). When a new version of the site has been downloaded and is
-// waiting, the page says so and offers to reload into it.
+// hooks/package/service_worker_template.mjs) on every page, once the page has loaded (and
+// Python started, on a page with calculators), and shows in the footer what it holds,
+// counted from its caches: "Every page and the search are stored for offline use" once the
+// whole reading site is kept (fetched in the background after the first page), and a
+// button that stores the calculators' Python ahead of time (its size comes from the
+// build). When a new version of the site has been downloaded and is waiting, the page says
+// so and offers to reload into it.
 //
 // Data plans: when the browser asks to save data (navigator.connection.saveData), no page
 // is fetched in the background; pages are kept as they are read, and Python only once a
@@ -22,7 +23,20 @@ if ("serviceWorker" in navigator && /^https?:$/.test(location.protocol)) {
   // edit: no worker keeps them, and one left from an earlier visit is removed.
   if (document.documentElement.hasAttribute("data-dev-server")) {
     navigator.serviceWorker.getRegistrations().then((all) => all.forEach((r) => r.unregister()));
-  } else register();
+  } else pageSettled().then(register);
+}
+
+// The page the reader opened comes first: storing the whole site beside it would slow its
+// load, and on a calculator page Python's download and start (the first live answer took
+// 1.5 times as long). calculators.mjs says when Python is ready, or could not start.
+function pageSettled() {
+  return new Promise((resolve) => {
+    const python = document.querySelector(".calc[data-calculator], .calc[data-compare]");
+    if (python && document.documentElement.dataset.calculators !== "settled") {
+      document.addEventListener("calculators-settled", resolve, { once: true });
+    } else if (document.readyState === "complete") resolve();
+    else window.addEventListener("load", resolve, { once: true });
+  });
 }
 
 function savingData() {
