@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import ast
 import json
 import re
+import subprocess
+import sys
 from html import escape as html_escape
 from pathlib import Path
 
@@ -397,3 +400,31 @@ def test_saves_in_a_row_put_the_expected_rounds_in_the_headline() -> None:
         once = handle("check", {"system": slug, "rounds": "1"})["summary"]
         assert "rounds expected" not in once
     assert checked, "no system answered a save: nothing was checked"
+
+
+def test_every_calculator_module_is_listed_under_its_own_name() -> None:
+    package = ROOT / "rules_core" / "calculators"
+    declaring = {
+        path.stem for path in package.glob("*.py") if "\nCALCULATOR = " in path.read_text("utf-8")
+    }
+    assert set(CALCULATORS) == declaring
+    for name, calculator in CALCULATORS.items():
+        assert calculator.name == name
+    assert "html" not in CALCULATORS and CALCULATORS.get("base") is None
+    assert handle("html", {})["message"] == "Unknown calculator 'html'."
+
+
+def test_the_worker_imports_only_the_calculator_it_is_asked_for() -> None:
+    """A calculator page's first answer waits for the rules core's import in Pyodide."""
+    probe = (
+        "import json, sys\n"
+        "from rules_core.web import handle_json\n"
+        "print(json.loads(handle_json(json.dumps({'calculator': 'damage', 'inputs': {}})))['ok'])\n"
+        "print(sorted(m for m in sys.modules if m.startswith('rules_core.calculators.')))\n"
+    )
+    shown = subprocess.run(
+        [sys.executable, "-c", probe], cwd=ROOT, capture_output=True, text=True, check=True
+    ).stdout.splitlines()
+    assert shown[0] == "True"
+    imported = {name.rsplit(".", 1)[1] for name in ast.literal_eval(shown[1])}
+    assert imported & set(CALCULATORS) == {"damage"}
