@@ -84,6 +84,22 @@ def test_a_sentence_link_opened_directly_is_marked(phone: Page, server: str) -> 
     phone.goto(server + cited["url"])
     phone.wait_for_function("() => CSS.highlights.has('cited-sentence')")
     assert phone.evaluate(HIGHLIGHTED) == [cited["quote"]]
+    # Painted in the theme's mark colour, down to the words inside the sentence's links.
+    painted = phone.evaluate(
+        """(id) => {
+          const words = document.getElementById(id).parentElement.querySelectorAll("*");
+          const mark = getComputedStyle(document.body).getPropertyValue("--md-typeset-mark-color");
+          const probe = document.createElement("span");
+          probe.style.backgroundColor = mark;
+          document.body.append(probe);
+          const expected = getComputedStyle(probe).backgroundColor;
+          probe.remove();
+          return [...words].map((element) =>
+            getComputedStyle(element, "::highlight(cited-sentence)").backgroundColor === expected);
+        }""",
+        cited["url"].split("#", 1)[1],
+    )
+    assert painted and all(painted)
     assert _in_view_under_header(phone, cited["url"].split("#", 1)[1])
 
 
