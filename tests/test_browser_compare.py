@@ -134,3 +134,35 @@ def test_compare_interpretations_follow_the_readers_numbers(
             changed += wanted != _notes(system, question)
     assert changed, "the typed numbers should change some system's interpretations"
     watched.close()
+
+
+# Notes every Compare answer marked out of date, and every layout shift, from the start.
+WATCH_MARKS = """
+window.markedStale = 0;
+window.shifted = 0;
+new MutationObserver((records) => {
+  for (const record of records) {
+    if (record.target.classList?.contains("calc-result--stale")) window.markedStale++;
+  }
+}).observe(document, { subtree: true, attributes: true, attributeFilter: ["class"] });
+new PerformanceObserver((list) => {
+  for (const entry of list.getEntries()) window.shifted += entry.value;
+}).observe({ type: "layout-shift", buffered: true });
+"""
+
+
+def test_a_compare_page_asking_its_own_question_keeps_its_answers_still(
+    browser: Browser, server: str, site: Path
+) -> None:
+    """The build-time answers are those of the page's own numbers: while Python starts and
+    answers them (slowly, on a phone's CPU), they are not marked out of date, and nothing
+    on the page moves."""
+    watched = Device(browser, server, "phone")
+    page = watched.page
+    page.add_init_script(WATCH_MARKS)
+    watched.context.new_cdp_session(page).send("Emulation.setCPUThrottlingRate", {"rate": 4})
+    page.goto(server + _compare_pages(site)[0])
+    _wait_compare_live(page)
+    page.wait_for_timeout(500)
+    assert page.evaluate("[window.markedStale, window.shifted]") == [0, 0]
+    watched.close()

@@ -337,7 +337,18 @@ class Comparison {
       const value = params.get(control.name);
       if (value !== null) control.value = value;
     }
-    if (params.size) this.answers.forEach((answer) => answer.classList.add("calc-result--stale"));
+    // The build-time answers are for the form's default numbers: while those are asked,
+    // what is shown is already their answer, and is never marked out of date.
+    this.shownKey = this.keyOf((control) => control.defaultValue);
+    if (this.key() !== this.shownKey) this.staleness.mark(this.answers, { now: true });
+  }
+
+  keyOf(valueOf) {
+    return JSON.stringify([...this.form.querySelectorAll("[name]")].map((c) => [c.name, valueOf(c)]));
+  }
+
+  key() {
+    return this.keyOf((control) => control.value);
   }
 
   onReady() {
@@ -354,16 +365,16 @@ class Comparison {
 
   compute() {
     const inputs = Object.fromEntries(new FormData(this.form));
+    const key = this.key();
     const id = ++this.latest;
     // A system's answer is marked out of date until its answer to these numbers arrives:
     // at once while Python loads, else only if that answer is slow. A quick one replaces
     // it before the mark could be read, and the mark's line would make the rows jump.
     const waiting = new Set(this.answers); // live: the mark falls on those still waiting
-    if (!isReady()) {
-      this.staleness.mark(waiting, { now: true });
-      return;
-    }
-    this.staleness.mark(waiting);
+    if (key === this.shownKey) this.staleness.clear(this.answers);
+    else this.staleness.mark(waiting, { now: !isReady() });
+    if (!isReady()) return;
+    let refused = false;
     clearFieldErrors(this.section);
     const status = this.section.querySelector(".calc-status-text");
     status.textContent = "";
@@ -379,6 +390,7 @@ class Comparison {
           const message = response ? response.message : "The calculation failed: " + data.failed;
           if (message) status.textContent = message;
           answer.classList.add("calc-result--stale"); // the last good answer stays
+          refused = true;
         } else {
           answer.textContent = response.summary; // the short answer, as data
           const parsed = new DOMParser().parseFromString(response.html, "text/html");
@@ -397,6 +409,7 @@ class Comparison {
         }
         if (waiting.size) return;
         this.staleness.clear();
+        this.shownKey = refused ? null : key;
         markFirstLiveResult();
       });
     }
