@@ -276,6 +276,39 @@ def test_dice_roller_rolls_with_a_seed(browser: Browser, server: str) -> None:
     watched.close()
 
 
+# Counts the answers written into the calculators' results once the page has loaded.
+WATCH_RESULTS = """
+window.resultWrites = 0;
+addEventListener("DOMContentLoaded", () => {
+  for (const result of document.querySelectorAll(".calc-result")) {
+    new MutationObserver((records) => { window.resultWrites += records.length; })
+      .observe(result, { childList: true });
+  }
+});
+"""
+
+
+def test_the_built_answer_is_not_written_again_when_python_starts(
+    browser: Browser, server: str
+) -> None:
+    """A calculator opened without inputs shows the build-time result, which is Python's
+    answer to them: Python's start leaves it in place (a phone would lay it out again),
+    and the first edit replaces it."""
+    watched = Device(browser, server, "phone")
+    page = watched.page
+    page.add_init_script(WATCH_RESULTS)
+    page.goto(f"{server}calculators/attack/")
+    # Python has answered (the result is not busy from its start: it is already the answer).
+    page.wait_for_function("() => performance.getEntriesByName('calc-first-live-result').length")
+    wait_live(page, "attack")
+    assert page.evaluate("window.resultWrites") == 0
+    built = page.locator("#attack-result .calc-headline").inner_text()
+    page.fill("#attack-bonus", "+9")
+    expect(page.locator("#attack-result .calc-headline")).not_to_have_text(built)
+    assert page.evaluate("window.resultWrites") > 0
+    watched.close()
+
+
 def test_a_dice_chip_opens_the_damage_calculator(browser: Browser, server: str) -> None:
     watched = Watched(browser, server)
     page = watched.page

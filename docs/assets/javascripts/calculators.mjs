@@ -70,6 +70,7 @@ class Calculator {
     // the fields of its default system.
     this.showFieldsFor(true);
     this.shownKey = JSON.stringify(this.inputs(true));
+    this.builtKey = this.shownKey;
     this.path = location.pathname; // the page this widget belongs to
     result.setAttribute("aria-busy", "true");
     this.setStatus(isReady() ? "" : "Loading the calculator…", !isReady());
@@ -207,6 +208,10 @@ class Calculator {
       return;
     }
     this.statusText().textContent = "";
+    // A first answer to the inputs the page was built with (never a roll: the Roll button
+    // asks only once Python has answered) is the build-time result, from the same rules
+    // core and data (tests/test_web.py): that stays, not written over again.
+    if (this.shownHtml === undefined && key === this.builtKey) this.shownHtml = response.html;
     if (response.html !== this.shownHtml) {
       // A table of the chart the reader opened stays open through the new answer.
       const open = [...result.querySelectorAll("details")].map((details) => details.open);
