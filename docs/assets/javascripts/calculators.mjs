@@ -34,7 +34,7 @@ onStarted(() => {
     if (isReady()) widget.onReady();
     else widget.onFailure();
   }
-  settled();
+  if (!isReady()) settled(); // else once Python has answered
 });
 
 export function bind(page) {
@@ -177,6 +177,7 @@ class Calculator {
     this.inFlight = true;
     const id = ++this.latest;
     ask(this.name, { ...inputs, ...extra }).then((data) => {
+      settled();
       this.inFlight = false;
       if (this.waiting !== undefined) {
         const next = this.waiting;
@@ -386,6 +387,7 @@ class Comparison {
     for (const answer of this.answers) {
       const request = { ...inputs, system: answer.dataset.system };
       ask("attack", request).then((data) => {
+        settled();
         if (this.latest !== id) return;
         waiting.delete(answer);
         const response = data.failed ? null : JSON.parse(data.response);
@@ -433,7 +435,10 @@ function fillNotes(system, parsed, before) {
 }
 
 function settled() {
-  // offline.mjs waits for this before it precaches the site beside Python's download.
+  // Once a visit: Python has given its first answer, or could not start. offline.mjs waits
+  // for this before it stores the site, which would slow Python's download, start and
+  // first answer.
+  if (document.documentElement.dataset.calculators === "settled") return;
   document.documentElement.dataset.calculators = "settled";
   document.dispatchEvent(new Event("calculators-settled"));
 }

@@ -1,6 +1,6 @@
 // Offline: registers the service worker the build writes at the site root (sw.js, from
 // hooks/package/service_worker_template.mjs) on every page, once the page has loaded (and
-// Python started, on a page with calculators), and shows in the footer what it holds,
+// Python has answered, on a page with calculators), and shows in the footer what it holds,
 // counted from its caches: "Every page and the search are stored for offline use" once the
 // whole reading site is kept (fetched in the background after the first page), and a
 // button that stores the calculators' Python ahead of time (its size comes from the
@@ -28,7 +28,7 @@ if ("serviceWorker" in navigator && /^https?:$/.test(location.protocol)) {
 
 // The page the reader opened comes first: storing the whole site beside it would slow its
 // load, and on a calculator page Python's download and start (the first live answer took
-// 1.5 times as long). calculators.mjs says when Python is ready, or could not start.
+// 1.5 times as long). calculators.mjs says when Python has answered, or could not start.
 function pageSettled() {
   return new Promise((resolve) => {
     const python = document.querySelector(".calc[data-calculator], .calc[data-compare]");
