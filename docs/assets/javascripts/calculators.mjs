@@ -390,6 +390,7 @@ class Comparison {
         settled();
         if (this.latest !== id) return;
         waiting.delete(answer);
+        if (key !== this.shownKey) this.shownKey = null; // the answers shown are mixed now
         const response = data.failed ? null : JSON.parse(data.response);
         if (!response?.ok) {
           // The same inputs for every system: one message per field is enough.
