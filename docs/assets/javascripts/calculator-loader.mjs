@@ -3,10 +3,11 @@
 // live through every navigation of the visit, so the worker (and Python) boots once;
 // `document$` emits each new page, and its calculators are bound to that one worker.
 
-const WANTED = ".calc[data-calculator], .calc[data-compare]";
+// The widgets that run Python: calculators and Compare answers.
+export const PYTHON_WIDGETS = ".calc[data-calculator], .calc[data-compare]";
 
 function onPage(page) {
-  if (!page.querySelector(WANTED)) return;
+  if (!page.querySelector(PYTHON_WIDGETS)) return;
   import("./calculators.mjs").then((calculators) => calculators.bind(page));
 }
 

@@ -70,7 +70,6 @@ class Calculator {
     // the fields of its default system.
     this.showFieldsFor(true);
     this.shownKey = JSON.stringify(this.inputs(true));
-    this.builtKey = this.shownKey;
     this.path = location.pathname; // the page this widget belongs to
     result.setAttribute("aria-busy", "true");
     this.setStatus(isReady() ? "" : "Loading the calculator…", !isReady());
@@ -176,8 +175,7 @@ class Calculator {
     }
     this.inFlight = true;
     const id = ++this.latest;
-    ask(this.name, { ...inputs, ...extra }).then((data) => {
-      settled();
+    askPython(this.name, { ...inputs, ...extra }, (data) => {
       this.inFlight = false;
       if (this.waiting !== undefined) {
         const next = this.waiting;
@@ -209,10 +207,11 @@ class Calculator {
       return;
     }
     this.statusText().textContent = "";
-    // A first answer to the inputs the page was built with (never a roll: the Roll button
-    // asks only once Python has answered) is the build-time result, from the same rules
-    // core and data (tests/test_web.py): that stays, not written over again.
-    if (this.shownHtml === undefined && key === this.builtKey) this.shownHtml = response.html;
+    // Before any live answer the result shown is the build-time one, for shownKey's inputs.
+    // A first answer to those (never a roll: the Roll button asks only once Python has
+    // answered) is the same markup, from the same rules core and data (tests/test_web.py):
+    // that stays, not written over again.
+    if (this.shownHtml === undefined && key === this.shownKey) this.shownHtml = response.html;
     if (response.html !== this.shownHtml) {
       // A table of the chart the reader opened stays open through the new answer.
       const open = [...result.querySelectorAll("details")].map((details) => details.open);
@@ -343,18 +342,15 @@ class Comparison {
       const value = params.get(control.name);
       if (value !== null) control.value = value;
     }
-    // The build-time answers are for the form's default numbers: while those are asked,
-    // what is shown is already their answer, and is never marked out of date.
-    this.shownKey = this.keyOf((control) => control.defaultValue);
+    // The build-time answers are those of the page's own question (no number changed):
+    // while that is what is asked, they are already its answer, never marked out of date.
+    this.shownKey = JSON.stringify([]);
     if (this.key() !== this.shownKey) this.staleness.mark(this.answers, { now: true });
   }
 
-  keyOf(valueOf) {
-    return JSON.stringify([...this.form.querySelectorAll("[name]")].map((c) => [c.name, valueOf(c)]));
-  }
-
   key() {
-    return this.keyOf((control) => control.value);
+    // The numbers asked: those the reader changed from the page's own question.
+    return JSON.stringify(this.addressEntries());
   }
 
   onReady() {
@@ -386,8 +382,7 @@ class Comparison {
     status.textContent = "";
     for (const answer of this.answers) {
       const request = { ...inputs, system: answer.dataset.system };
-      ask("attack", request).then((data) => {
-        settled();
+      askPython("attack", request, (data) => {
         if (this.latest !== id) return;
         waiting.delete(answer);
         if (key !== this.shownKey) this.shownKey = null; // the answers shown are mixed now
@@ -433,6 +428,14 @@ function fillNotes(system, parsed, before) {
     (shown[0] ?? before).before(document.adoptNode(note));
   }
   shown.forEach((note) => note.remove());
+}
+
+// Every request of the page's widgets: once the first answer is shown, the visit is settled.
+function askPython(calculator, inputs, show) {
+  ask(calculator, inputs).then((data) => {
+    show(data);
+    settled();
+  });
 }
 
 function settled() {

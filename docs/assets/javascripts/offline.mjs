@@ -16,6 +16,8 @@
 //
 // Safety: everything shown is built with createElement and textContent only.
 
+import { PYTHON_WIDGETS } from "./calculator-loader.mjs";
+
 const root = new URL("../../", import.meta.url); // this file is assets/javascripts/offline.mjs
 
 if ("serviceWorker" in navigator && /^https?:$/.test(location.protocol)) {
@@ -31,7 +33,7 @@ if ("serviceWorker" in navigator && /^https?:$/.test(location.protocol)) {
 // 1.5 times as long). calculators.mjs says when Python has answered, or could not start.
 function pageSettled() {
   return new Promise((resolve) => {
-    const python = document.querySelector(".calc[data-calculator], .calc[data-compare]");
+    const python = document.querySelector(PYTHON_WIDGETS);
     if (python && document.documentElement.dataset.calculators !== "settled") {
       document.addEventListener("calculators-settled", resolve, { once: true });
     } else if (document.readyState === "complete") resolve();
