@@ -7,6 +7,7 @@
 //     node benchmarks/bench_fight.mjs
 
 import { execFileSync } from "node:child_process";
+import { readFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -32,8 +33,13 @@ json.dumps([statistics.median(times), answer["summary"]])
 `;
 
 const { loadPyodide } = await import(path.join(ROOT, "node_modules", "pyodide", "pyodide.mjs"));
-const pyodide = await loadPyodide({ indexURL: path.join(ROOT, "build", "pyodide") + path.sep });
-await pyodide.loadPackage(["rules_core"], { messageCallback: () => {} });
+const { startRulesCore } = await import(
+  path.join(ROOT, "docs", "assets", "javascripts", "calculator-worker.mjs")
+);
+const bundle = path.join(ROOT, "build", "pyodide") + path.sep;
+const pyodide = await startRulesCore(loadPyodide, bundle, async (name) =>
+  new Uint8Array(readFileSync(bundle + name)),
+);
 const [inPyodide, summary] = JSON.parse(pyodide.runPython(TIMED));
 const python = path.join(ROOT, ".venv", "bin", "python");
 const [inCPython] = JSON.parse(

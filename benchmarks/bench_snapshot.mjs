@@ -9,7 +9,7 @@
 // Pyodide upgrade. It makes a snapshot with rules_core imported, then times, each in a
 // fresh Node process (so no compiled WebAssembly is reused), the median of RUNS:
 //   - a bare loadPyodide();
-//   - the worker's boot as built: loadPyodide() with the wheel, the import, a first answer;
+//   - the worker's boot as built (its startRulesCore), the import, a first answer;
 //   - the same answer from a boot restored from the snapshot.
 // It fails if the restored boot's answer differs from the one booted as built.
 //
@@ -37,6 +37,14 @@ async function pyodide(options = {}) {
   return loadPyodide({ indexURL: BUNDLE, ...options });
 }
 
+// Python started as the calculators' worker starts it.
+async function asBuilt() {
+  const worker = path.join(ROOT, "docs", "assets", "javascripts", "calculator-worker.mjs");
+  const { startRulesCore } = await import(worker);
+  const { loadPyodide } = await import(path.join(ROOT, "node_modules", "pyodide", "pyodide.mjs"));
+  return startRulesCore(loadPyodide, BUNDLE, async (name) => new Uint8Array(readFileSync(BUNDLE + name)));
+}
+
 async function makeSnapshot(file) {
   const wheel = readdirSync(BUNDLE).find((name) => name.startsWith("rules_core-"));
   const py = await pyodide({ _makeSnapshot: true });
@@ -59,9 +67,8 @@ async function boot(mode, file) {
   if (mode === "bare") {
     await pyodide();
   } else {
-    const options =
-      mode === "snapshot" ? { _loadSnapshot: readFileSync(file) } : { packages: ["rules_core"] };
-    const py = await pyodide(options);
+    const py =
+      mode === "snapshot" ? await pyodide({ _loadSnapshot: readFileSync(file) }) : await asBuilt();
     answer = py.pyimport("rules_core.web").handle_json(REQUEST);
   }
   console.log(JSON.stringify({ ms: performance.now() - start, answer }));

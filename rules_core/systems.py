@@ -226,8 +226,10 @@ DATA = Path(__file__).with_name("data") / "systems.json"
 def _load() -> dict[str, Any]:
     """The compiled systems, by slug, in the order of content/systems.yml."""
     try:
-        data = json.loads(DATA.read_text(encoding="utf-8"))
-    except FileNotFoundError:
+        # Through the module's loader, which reads it from a folder or, in the browser,
+        # from the wheel itself (imported as a zip archive, never unpacked).
+        data = json.loads(__spec__.loader.get_data(str(DATA)).decode("utf-8"))
+    except OSError:
         raise RuntimeError(
             "rules_core/data/systems.json is missing: run `make data` to compile content/"
         ) from None

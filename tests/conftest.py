@@ -155,9 +155,9 @@ class HeldWheel:
             self.routes.append(route)
 
     def release(self, timeout_ms: int = 60_000) -> None:
-        # The worker asks for the wheel once Pyodide's runtime has loaded, which on a cold
-        # machine can be after the test is done with the page: wait for the request (route
-        # handlers run while Playwright waits, never during a plain sleep).
+        # The worker asks for the wheel once its module and the lock file have loaded,
+        # which on a cold machine can be after the test is done with the page: wait for
+        # the request (route handlers run while Playwright waits, never during a plain sleep).
         waited = 0
         while not self.routes and waited < timeout_ms:
             self.context.pages[0].wait_for_timeout(50)

@@ -8,8 +8,10 @@ other host. Screenshots at desktop and phone widths go to test-artifacts/.
 
 from __future__ import annotations
 
+import io
 import json
 import time
+import zipfile
 from fractions import Fraction
 from urllib.parse import parse_qs, urlsplit
 
@@ -26,7 +28,7 @@ from conftest import (
     settled_address,
     wait_live,
 )
-from playwright.sync_api import Browser, Locator, Page, expect
+from playwright.sync_api import Browser, Locator, Page, Route, expect
 
 from rules_core.situations import attack_types, situations
 from rules_core.systems import get_system, system_slugs
@@ -122,11 +124,22 @@ def test_the_live_result_takes_over_without_a_jump(browser: Browser, server: str
     watched.close()
 
 
+def _another_wheel(route: Route) -> None:
+    # A wheel that works, but is not the one this build's lock file names (one file more).
+    wheel = io.BytesIO(route.fetch().body())
+    with zipfile.ZipFile(wheel, "a") as archive:
+        archive.writestr("rules_core/another.txt", "not this build's")
+    route.fulfill(body=wheel.getvalue(), content_type="application/zip")
+
+
+@pytest.mark.parametrize(
+    "serve_wheel", [lambda route: route.abort(), _another_wheel], ids=["unreachable", "altered"]
+)
 def test_a_calculator_that_cannot_start_keeps_the_build_time_result(
-    browser: Browser, server: str
+    browser: Browser, server: str, serve_wheel
 ) -> None:
     context = browser.new_context()
-    context.route("**/rules_core-*.whl", lambda route: route.abort())
+    context.route("**/rules_core-*.whl", serve_wheel)
     page = context.new_page()
     page.goto(f"{server}calculators/damage/")
     result = page.locator("#damage-result")

@@ -47,7 +47,7 @@ RUNTIME_FILES = (
     "python_stdlib.zip",
     LOCK_FILE,
 )
-PACKAGE = "rules-core"  # the lock file's (normalised) name; loadPackage("rules_core") finds it
+PACKAGE = "rules-core"  # the lock file's (normalised) name
 DATA_MEMBER = "rules_core/data/systems.json"
 # The date of every member of the compiled archives: the earliest a zip can hold. A fixed
 # date, not the commit's, so that the bundle changes only when its sources do.

@@ -7,6 +7,7 @@
 
 import assert from "node:assert/strict";
 import { execFile } from "node:child_process";
+import { createHash } from "node:crypto";
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -16,6 +17,10 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 const BUNDLE = path.join(ROOT, "build", "pyodide");
 const PYTHON = path.join(ROOT, ".venv", "bin", "python");
+// The calculators' worker: Python starts here as it does in a page.
+const { startRulesCore } = await import(
+  pathToFileURL(path.join(ROOT, "docs", "assets", "javascripts", "calculator-worker.mjs")).href
+);
 const CASES = JSON.parse(readFileSync(path.join(ROOT, "tests", "cases", "cli_cases.json"), "utf8"));
 
 // argparse wraps --help text to the terminal width: pin it on both sides.
@@ -188,12 +193,18 @@ function loadBundle() {
       );
     }
     const { loadPyodide } = await import(pathToFileURL(entry).href);
-    const pyodide = await loadPyodide({ indexURL: BUNDLE + path.sep });
-    await pyodide.loadPackage("rules_core", { messageCallback: () => {} });
+    const pyodide = await startRulesCore(loadPyodide, BUNDLE + path.sep, readBundleFile);
     pyodide.runPython(HARNESS);
     return pyodide;
   })();
   return pyodidePromise;
+}
+
+function readBundleFile(name, sha256) {
+  // The browser checks the lock file's digest as it fetches (Subresource Integrity).
+  const bytes = readFileSync(path.join(BUNDLE, name));
+  if (sha256) assert.equal(createHash("sha256").update(bytes).digest("hex"), sha256, `${name}'s digest`);
+  return Promise.resolve(new Uint8Array(bytes));
 }
 
 function pyodideCli(pyodide, argv) {
@@ -207,25 +218,34 @@ function pyodideCli(pyodide, argv) {
 
 // ---------------------------------------------------------------------- tests
 
-test("rules_core is imported from the bundle's compiled wheel", async () => {
+test("rules_core is imported from the bundle's compiled wheel, as it is", async () => {
   const pyodide = await loadBundle();
   const found = JSON.parse(
     pyodide.runPython(`
-import importlib.metadata, importlib.resources, json, pathlib
+import importlib.metadata, importlib.resources, json, zipimport
 import rules_core, rules_core.cli, rules_core.web
-package = pathlib.Path(rules_core.__file__).parent
+
+def files(folder):
+    for item in folder.iterdir():
+        yield from files(item) if item.is_dir() else [item.name]
+
 json.dumps({
     "files": [module.__file__ for module in (rules_core, rules_core.cli, rules_core.web)],
-    "sources": sorted(str(path) for path in package.rglob("*.py")),
+    "zipped": isinstance(rules_core.__spec__.loader, zipimport.zipimporter),
+    "sources": sorted(name for name in files(importlib.resources.files("rules_core")) if name.endswith(".py")),
     "version": importlib.metadata.version("rules_core"),
     "data": importlib.resources.files("rules_core").joinpath("data/systems.json").is_file(),
 })
 `),
   );
+  const lock = JSON.parse(readFileSync(path.join(BUNDLE, "pyodide-lock.json"), "utf8"));
+  const wheel = Object.values(lock.packages).find((entry) => entry.imports.includes("rules_core"));
   for (const file of found.files) {
-    assert.match(file, /\/site-packages\/rules_core\/.*\.pyc$/, `${file} is not compiled`);
+    assert.ok(file.startsWith(`/lib/${wheel.file_name}/rules_core/`), `${file} is not in the wheel`);
+    assert.match(file, /\.pyc$/, `${file} is not compiled`);
   }
-  assert.deepEqual(found.sources, [], "the installed package holds .py sources");
+  assert.equal(found.zipped, true, "rules_core was not imported from the wheel's archive");
+  assert.deepEqual(found.sources, [], "the wheel holds .py sources");
   assert.equal(found.data, true, "rules_core/data/systems.json is not in the wheel");
   const pyproject = readFileSync(path.join(ROOT, "pyproject.toml"), "utf8");
   assert.equal(found.version, /^version = "([^"]+)"/m.exec(pyproject)[1]);
