@@ -94,17 +94,17 @@ class RulesView(Mapping[str, Any]):
     """A section of a system's compiled rules, read by the keys of the rules.yml schema
     (`keys`, compiled beside the data): asking for a key the schema does not have is a
     KeyError naming it, never a silent default, so a misspelt key in the core fails in the
-    tests instead of reading as "not given". Built once per system; read-only."""
+    tests instead of reading as "not given". Read-only. A section's own sections are
+    viewed when first read, so a first answer pays only for the parts it reads."""
 
-    __slots__ = ("_data", "_keys", "_readings", "_where")
+    __slots__ = ("_data", "_keys", "_read", "_readings", "_where")
 
     def __init__(self, data: Mapping[str, Any], keys: Any, where: str = "rules") -> None:
         self._readings: dict[Callable[..., Any], Any] = {}
         self._keys = keys if isinstance(keys, dict) else None
         self._where = where
-        self._data = {
-            key: _view(value, self._shape(key), f"{where}.{key}") for key, value in data.items()
-        }
+        self._data = data
+        self._read: dict[str, Any] = {}  # key -> its value as viewed, once read
 
     def _shape(self, key: str) -> Any:
         if self._keys is None:
@@ -118,16 +118,26 @@ class RulesView(Mapping[str, Any]):
     def _refuse(self, key: str) -> KeyError:
         return KeyError(f"{self._where}.{key} is no key of the rules.yml schema")
 
+    def _view_of(self, key: str) -> Any:
+        value = self._data.get(key, _ABSENT)
+        if value is not _ABSENT:
+            value = self._read[key] = _view(value, self._shape(key), f"{self._where}.{key}")
+        return value
+
     def __getitem__(self, key: str) -> Any:
-        try:
-            return self._data[key]
-        except KeyError:
-            raise self._refuse(key) if not self.allows(key) else KeyError(key) from None
+        value = self._read.get(key, _ABSENT)
+        if value is _ABSENT:
+            value = self._view_of(key)
+        if value is _ABSENT:
+            raise self._refuse(key) if not self.allows(key) else KeyError(key)
+        return value
 
     def get(self, key: str, default: Any = None) -> Any:
         # A key the data holds was checked against the schema when it was compiled: only
         # a key it lacks needs the schema's word (the hot path is one dict lookup).
-        value = self._data.get(key, _ABSENT)
+        value = self._read.get(key, _ABSENT)
+        if value is _ABSENT:
+            value = self._view_of(key)
         if value is not _ABSENT:
             return value
         keys = self._keys
@@ -237,7 +247,7 @@ def _load() -> dict[str, Any]:
     systems = {}
     for slug in data["order"]:
         entry = data["systems"][slug]
-        # The views are built once, here: reading a rule is then one dict lookup.
+        # One view per system, kept: reading a rule read before is one dict lookup.
         rules = RulesView(entry["rules"], schema) if schema else entry["rules"]
         systems[slug] = {**entry, "rules": rules, "schema": schema}
     return systems
