@@ -150,6 +150,17 @@ def test_a_calculator_that_cannot_start_keeps_the_build_time_result(
     expect(result).to_have_attribute("aria-busy", "false")
     expect(page.locator(".calc-status--busy")).to_have_count(0)
     assert result.inner_html() == built
+    # An edit: the figures on screen are no longer for the inputs, and nothing will
+    # compute them. The answer says so where it is read (docked, on a phone), not
+    # "computing", and is never left busy.
+    page.fill("#damage-expression", "2d6+1")
+    expect(result).to_contain_class("calc-result--stale")
+    expect(result).to_have_attribute("aria-busy", "false")
+    mark = result.locator(".calc-headline").evaluate(
+        "headline => getComputedStyle(headline, '::after').content"
+    )
+    assert "could not start" in mark and "computing" not in mark, mark
+    assert result.inner_html() == built
     context.close()
 
 

@@ -166,3 +166,24 @@ def test_a_compare_page_asking_its_own_question_keeps_its_answers_still(
     page.wait_for_timeout(500)
     assert page.evaluate("[window.markedStale, window.shifted]") == [0, 0]
     watched.close()
+
+
+def test_a_compare_page_whose_python_cannot_start_says_so_at_each_answer(
+    browser: Browser, server: str, site: Path
+) -> None:
+    context = browser.new_context()
+    context.route("**/rules_core-*.whl", lambda route: route.abort())
+    page = context.new_page()
+    page.goto(server + _compare_pages(site)[0] + "?bonus=5")
+    expect(page.locator(".calc[data-compare] .calc-status-text")).to_contain_text(
+        "The calculator could not start", timeout=60_000
+    )
+    # The answers on screen are the page's own question's, not the reader's bonus, and
+    # nothing will compute that: each says so, not "computing".
+    answers = page.locator(".compare-answer[data-system]")
+    assert answers.count() == len(system_slugs())
+    for answer in answers.all():
+        expect(answer).to_contain_class("calc-result--stale")
+        mark = answer.evaluate("answer => getComputedStyle(answer, '::after').content")
+        assert "could not start" in mark and "computing" not in mark, mark
+    context.close()

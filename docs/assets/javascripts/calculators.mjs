@@ -111,6 +111,7 @@ class Calculator {
 
   onFailure() {
     this.setStatus("The calculator could not start: " + startFailure(), false);
+    this.section.classList.add("calc--failed"); // the out-of-date mark says why, not "computing"
     this.result.setAttribute("aria-busy", "false"); // no Python: the build-time result is final
   }
 
@@ -155,7 +156,8 @@ class Calculator {
     // Until Python has answered these very inputs the result is not theirs: mark it
     // (busy at once, and out of date if the answer does not follow at once).
     const matches = key === this.shownKey;
-    this.result.setAttribute("aria-busy", String(!matches || !isReady()));
+    // Busy while an answer may come: never once Python could not start.
+    this.result.setAttribute("aria-busy", String((!matches || !isReady()) && !startFailure()));
     if (matches) this.staleness.clear([this.result]);
     else this.staleness.mark([this.result], { now: !isReady() });
   }
@@ -357,7 +359,11 @@ class Comparison {
     this.compute();
   }
 
-  onFailure() {}
+  onFailure() {
+    this.section.querySelector(".calc-status-text").textContent =
+      "The calculator could not start: " + startFailure();
+    this.section.classList.add("calc--failed");
+  }
 
   addressEntries() {
     return [...this.form.querySelectorAll("[name]")]
