@@ -41,8 +41,7 @@ async function pyodide(options = {}) {
 async function asBuilt() {
   const worker = path.join(ROOT, "docs", "assets", "javascripts", "calculator-worker.mjs");
   const { startRulesCore } = await import(worker);
-  const { loadPyodide } = await import(path.join(ROOT, "node_modules", "pyodide", "pyodide.mjs"));
-  return startRulesCore(loadPyodide, BUNDLE, async (name) => new Uint8Array(readFileSync(BUNDLE + name)));
+  return startRulesCore(pyodide, BUNDLE, async (name) => new Uint8Array(readFileSync(BUNDLE + name)));
 }
 
 async function makeSnapshot(file) {

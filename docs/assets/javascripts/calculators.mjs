@@ -110,8 +110,7 @@ class Calculator {
   }
 
   onFailure() {
-    this.setStatus("The calculator could not start: " + startFailure(), false);
-    this.section.classList.add("calc--failed"); // the out-of-date mark says why, not "computing"
+    showStartFailure(this.section);
     this.result.setAttribute("aria-busy", "false"); // no Python: the build-time result is final
   }
 
@@ -360,9 +359,7 @@ class Comparison {
   }
 
   onFailure() {
-    this.section.querySelector(".calc-status-text").textContent =
-      "The calculator could not start: " + startFailure();
-    this.section.classList.add("calc--failed");
+    showStartFailure(this.section);
   }
 
   addressEntries() {
@@ -434,6 +431,16 @@ function fillNotes(system, parsed, before) {
     (shown[0] ?? before).before(document.adoptNode(note));
   }
   shown.forEach((note) => note.remove());
+}
+
+// Python could not start (final for the visit): the widget's status line says why, and so
+// does its out-of-date mark (calc--failed), in place of "computing".
+function showStartFailure(section) {
+  const status = section.querySelector(".calc-status");
+  status.classList.remove("calc-status--busy");
+  status.querySelector(".calc-status-text").textContent =
+    "The calculator could not start: " + startFailure();
+  section.classList.add("calc--failed");
 }
 
 // Every request of the page's widgets: once the first answer is shown, the visit is settled.
