@@ -164,6 +164,37 @@ def test_a_calculator_that_cannot_start_keeps_the_build_time_result(
     context.close()
 
 
+def test_a_refusal_about_no_field_says_why_where_the_answer_is_read(
+    browser: Browser, server: str
+) -> None:
+    """On a phone: an answer refused for a reason no field holds (here a page naming a
+    calculator the rules core does not have) says that reason in the status line and in the
+    docked answer's mark, not "see the marked field" and not "computing" for ever."""
+    watched = Device(browser, server, "phone")
+    page = watched.page
+
+    def rename(route: Route) -> None:
+        built = route.fetch()
+        body = built.text().replace('data-calculator="damage"', 'data-calculator="retired"')
+        route.fulfill(response=built, body=body)
+
+    page.route(f"{server}calculators/damage/", rename)
+    page.goto(f"{server}calculators/damage/")
+    result = page.locator("#damage-result")
+    expect(page.locator(".calc-status-text")).to_have_text(
+        "Unknown calculator 'retired'.", timeout=60_000
+    )
+    expect(result).to_have_attribute("aria-busy", "false")
+    expect(result).to_contain_class("calc-result--stale")
+    expect(result.locator(".calc-headline")).to_be_in_viewport()
+    mark = result.locator(".calc-headline").evaluate(
+        "headline => getComputedStyle(headline, '::after').content"
+    )
+    assert "Unknown calculator 'retired'." in mark, mark
+    assert "marked field" not in mark and "computing" not in mark, mark
+    watched.close()
+
+
 def test_attack_changes_are_kept_in_the_address(browser: Browser, server: str) -> None:
     watched = Watched(browser, server)
     page = watched.page

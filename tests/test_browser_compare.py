@@ -168,6 +168,34 @@ def test_a_compare_page_asking_its_own_question_keeps_its_answers_still(
     watched.close()
 
 
+def test_a_refused_question_marks_each_answer_with_where_to_look(
+    browser: Browser, server: str, site: Path
+) -> None:
+    """A bonus the rules core refuses: its message beside the field, and every system's
+    answer (still the last good one) marked out of date with where to look, not "computing"
+    though nothing computes. The fixed bonus brings every answer back."""
+    watched = Device(browser, server, "phone")
+    page = watched.page
+    page.goto(server + _compare_pages(site)[0])
+    _wait_compare_live(page)
+    answers = page.locator(".compare-answer[data-system]")
+    page.fill("#compare-bonus", "seven")
+    expect(page.locator("#compare-bonus-error")).not_to_be_empty()
+    expect(page.locator("#compare-bonus")).to_have_attribute("aria-invalid", "true")
+    for answer in answers.all():
+        expect(answer).to_contain_class("calc-result--stale")
+        mark = answer.evaluate("answer => getComputedStyle(answer, '::after').content")
+        assert "see the marked field" in mark and "computing" not in mark, mark
+    page.fill("#compare-bonus", "+7")
+    expected = [_short_answer(system, _asked(page)) for system in system_slugs()]
+    shown = [answer.get_attribute("data-system") for answer in answers.all()]
+    for answer, system in zip(answers.all(), shown, strict=True):
+        expect(answer).to_have_text(expected[system_slugs().index(system)])
+        expect(answer).not_to_contain_class("calc-result--stale")
+    expect(page.locator("#compare-bonus-error")).to_be_empty()
+    watched.close()
+
+
 def test_a_compare_page_whose_python_cannot_start_says_so_at_each_answer(
     browser: Browser, server: str, site: Path
 ) -> None:

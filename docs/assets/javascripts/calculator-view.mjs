@@ -31,15 +31,35 @@ export function clearFieldErrors(section) {
   for (const control of section.querySelectorAll("[aria-invalid]")) control.removeAttribute("aria-invalid");
 }
 
-export function showFieldErrors(section, form, errors, slotId) {
+export function showRefusal(section, form, { errors = {}, message = "" }, slotId) {
   // Each message beside its field; slotId(name, control) names the element that holds it.
-  for (const [name, message] of Object.entries(errors || {})) {
+  // Returns whether a field holds one, and the reason to show in the status line: the
+  // refusal's own message and any message no field on screen could hold.
+  const unplaced = [];
+  for (const [name, text] of Object.entries(errors)) {
     const control = form.querySelector(named(name));
     const id = slotId(name, control);
     const slot = id && section.querySelector("#" + CSS.escape(id));
-    if (slot) slot.textContent = message;
-    control?.setAttribute("aria-invalid", "true");
+    if (slot && !slot.closest("[hidden]")) {
+      slot.textContent = text;
+      control?.setAttribute("aria-invalid", "true");
+    } else unplaced.push(text);
   }
+  const atField = unplaced.length < Object.keys(errors).length;
+  return { atField, reason: [message, ...unplaced].filter(Boolean).join(" ") };
+}
+
+// A refused or failed answer: the figures shown are the last answer, and nothing computes
+// until the inputs change. Its out-of-date mark says where to look: at the marked field, or,
+// where no field is the cause, at the reason itself, which `labelled` (the element that
+// bears the mark) holds as text in data-reason for the stylesheet to show.
+export function markRefused(element, labelled, { atField, reason }) {
+  element.classList.add(atField ? "calc-result--refused" : "calc-result--unanswered");
+  if (!atField && labelled) labelled.dataset.reason = reason || "not answered";
+}
+
+export function unmarkRefused(element) {
+  element.classList.remove("calc-result--refused", "calc-result--unanswered");
 }
 
 export function markFirstLiveResult() {

@@ -22,7 +22,9 @@ import {
   addCopyLink,
   clearFieldErrors,
   markFirstLiveResult,
-  showFieldErrors,
+  markRefused,
+  showRefusal,
+  unmarkRefused,
   wrapTables,
 } from "./calculator-view.mjs";
 
@@ -162,7 +164,7 @@ class Calculator {
   }
 
   compute(extra = {}) {
-    this.result.classList.remove("calc-result--refused");
+    unmarkRefused(this.result);
     const inputs = this.inputs();
     const key = JSON.stringify(inputs);
     this.markPending(key);
@@ -185,12 +187,8 @@ class Calculator {
         return;
       }
       if (this.latest !== id) return; // a newer request is on its way
-      if (data.failed) {
-        this.statusText().textContent = "The calculation failed: " + data.failed;
-        this.result.setAttribute("aria-busy", "false");
-        return;
-      }
-      this.show(JSON.parse(data.response), key);
+      const failed = { ok: false, errors: {}, message: "The calculation failed: " + data.failed };
+      this.show(data.failed ? failed : JSON.parse(data.response), key);
     });
   }
 
@@ -199,11 +197,11 @@ class Calculator {
     clearFieldErrors(section);
     if (!response.ok) {
       // The last good result stays visible, marked out of date; each message sits next
-      // to its field.
-      showFieldErrors(section, this.form, response.errors, (name, control) => control && `${control.id}-error`);
-      if (response.message) this.statusText().textContent = response.message;
+      // to its field, and what no field holds in the status line.
+      const refusal = showRefusal(section, this.form, response, (name, control) => control && `${control.id}-error`);
+      if (refusal.reason) this.statusText().textContent = refusal.reason;
       this.staleness.mark([result], { now: true });
-      result.classList.add("calc-result--refused"); // not computing: waiting for a fix
+      markRefused(result, result.querySelector(".calc-headline"), refusal);
       result.setAttribute("aria-busy", "false");
       return;
     }
@@ -381,6 +379,7 @@ class Comparison {
     if (!isReady()) return;
     let refused = false;
     clearFieldErrors(this.section);
+    this.answers.forEach(unmarkRefused);
     const status = this.section.querySelector(".calc-status-text");
     status.textContent = "";
     for (const answer of this.answers) {
@@ -392,10 +391,11 @@ class Comparison {
         const response = data.failed ? null : JSON.parse(data.response);
         if (!response?.ok) {
           // The same inputs for every system: one message per field is enough.
-          showFieldErrors(this.section, this.form, response?.errors, (name) => `compare-${name}-error`);
-          const message = response ? response.message : "The calculation failed: " + data.failed;
-          if (message) status.textContent = message;
+          const failed = { message: "The calculation failed: " + data.failed };
+          const refusal = showRefusal(this.section, this.form, response ?? failed, (name) => `compare-${name}-error`);
+          if (refusal.reason) status.textContent = refusal.reason;
           answer.classList.add("calc-result--stale"); // the last good answer stays
+          markRefused(answer, answer, refusal);
           refused = true;
         } else {
           answer.textContent = response.summary; // the short answer, as data
