@@ -326,8 +326,11 @@ def after_rule_page_ms(browser, base: str) -> float:
     page.evaluate("window.benchVisit = true")
     page.evaluate(FOLLOW, ".calc-result .calc-sources a")
     page.wait_for_url(lambda url: "/calculators/" not in url)
+    # The address changes before instant navigation swaps the content in: wait for the rule.
+    poll(page, "document.querySelector('article .calc') ? null : 1")
     page.wait_for_timeout(300)  # reading the rule, not counted
-    start = page.evaluate(FOLLOW, 'article a[href*="calculators/"]')
+    # The rule page's own link to a calculator (not Material's "edit this page" button).
+    start = page.evaluate(FOLLOW, 'article a[href*="calculators/"]:not(.md-content__button)')
     page.wait_for_url("**/calculators/**")
     if not page.evaluate("window.benchVisit === true"):
         raise RuntimeError("the rule page or the calculator loaded afresh: no instant navigation")
