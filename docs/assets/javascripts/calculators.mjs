@@ -178,7 +178,7 @@ class Calculator {
     }
     this.inFlight = true;
     const id = ++this.latest;
-    askPython(this.name, { ...inputs, ...extra }, (data) => {
+    askPython(this.name, { ...inputs, ...extra }, (response) => {
       this.inFlight = false;
       if (this.waiting !== undefined) {
         const next = this.waiting;
@@ -187,8 +187,7 @@ class Calculator {
         return;
       }
       if (this.latest !== id) return; // a newer request is on its way
-      const failed = { ok: false, errors: {}, message: "The calculation failed: " + data.failed };
-      this.show(data.failed ? failed : JSON.parse(data.response), key);
+      this.show(response, key);
     });
   }
 
@@ -384,15 +383,13 @@ class Comparison {
     status.textContent = "";
     for (const answer of this.answers) {
       const request = { ...inputs, system: answer.dataset.system };
-      askPython("attack", request, (data) => {
+      askPython("attack", request, (response) => {
         if (this.latest !== id) return;
         waiting.delete(answer);
         if (key !== this.shownKey) this.shownKey = null; // the answers shown are mixed now
-        const response = data.failed ? null : JSON.parse(data.response);
-        if (!response?.ok) {
+        if (!response.ok) {
           // The same inputs for every system: one message per field is enough.
-          const failed = { message: "The calculation failed: " + data.failed };
-          const refusal = showRefusal(this.section, this.form, response ?? failed, (name) => `compare-${name}-error`);
+          const refusal = showRefusal(this.section, this.form, response, (name) => `compare-${name}-error`);
           if (refusal.reason) status.textContent = refusal.reason;
           answer.classList.add("calc-result--stale"); // the last good answer stays
           markRefused(answer, answer, refusal);
@@ -443,10 +440,16 @@ function showStartFailure(section) {
   section.classList.add("calc--failed");
 }
 
-// Every request of the page's widgets: once the first answer is shown, the visit is settled.
+// Every request of the page's widgets: show(response) gets rules_core.web's reply, or, where
+// Python failed to answer, a refusal that says so. Once the first answer is shown, the visit
+// is settled.
 function askPython(calculator, inputs, show) {
   ask(calculator, inputs).then((data) => {
-    show(data);
+    show(
+      data.failed
+        ? { ok: false, errors: {}, message: "The calculation failed: " + data.failed }
+        : JSON.parse(data.response),
+    );
     settled();
   });
 }
