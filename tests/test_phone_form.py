@@ -54,6 +54,41 @@ def test_a_focused_field_is_never_under_the_docked_answer(
     device.close()
 
 
+ROWS = """(group) => [...group.querySelectorAll("input, select")]
+  .filter((control) => control.offsetParent !== null)
+  .map((control) => {
+    const r = control.getBoundingClientRect();
+    return { id: control.id, top: Math.round(r.top), bottom: Math.round(r.bottom) };
+  })"""
+
+
+def pages_with_groups() -> list[str]:
+    return [
+        stem
+        for stem, calculators in CALCULATOR_PAGES.items()
+        if any(field.group for name in calculators for field in CALCULATORS[name].fields)
+    ]
+
+
+@pytest.mark.parametrize("stem", pages_with_groups())
+def test_the_boxes_of_a_group_row_are_level(browser: Browser, server: str, stem: str) -> None:
+    """A group's labels take one line or two on a phone ("Attacks a round" wraps beside
+    "Count"): the boxes in a row still share one top, so none reads as the next row's."""
+    device = Device(browser, server, "phone")
+    page = device.page
+    page.goto(f"{server}calculators/{stem}/")
+    for calculator in CALCULATOR_PAGES[stem]:
+        wait_live(page, calculator)
+    groups = page.locator("fieldset.calc-group:visible")
+    assert groups.count()
+    for index in range(groups.count()):
+        controls = groups.nth(index).evaluate(ROWS)
+        for one in controls:
+            beside = [c for c in controls if c["top"] < one["bottom"] and one["top"] < c["bottom"]]
+            assert {c["top"] for c in beside} == {one["top"]}, beside
+    device.close()
+
+
 def systems_with_situations() -> list[str]:
     return [slug for slug in system_slugs() if situations(get_system(slug))]
 
