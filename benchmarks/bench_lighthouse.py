@@ -2,7 +2,9 @@
 
 Pages: the home page, the largest rules page of any system (the most term links to
 set up) and that system's Terms page, the attack calculator and the first Compare page
-(target: >= 0.95 on each). The site is
+(target: >= 0.95 on each). Each page's line ends with its runs' scores; a run marked
+"held" painted first only after its load event (observed, unthrottled), which this machine
+does now and then on any page, so its simulated paints come late. The site is
 served gzipped, as any static host serves it; Lighthouse 12.2.3 (the last release that
 runs on Node 20) comes from the npm registry through npx and drives Debian's chromium.
 Run from the repository root after `make build`:
@@ -97,10 +99,12 @@ def run(url: str, report: Path) -> dict[str, float]:
     )
     result = json.loads(report.read_text(encoding="utf-8"))
     audits = result["audits"]
+    observed = audits["metrics"]["details"]["items"][0]
     return {
         "score": result["categories"]["performance"]["score"],
         "tbt": audits["total-blocking-time"]["numericValue"],
         "lcp": audits["largest-contentful-paint"]["numericValue"],
+        "held": observed["observedFirstContentfulPaint"] > observed["observedLoad"],
     }
 
 
@@ -122,7 +126,8 @@ def main() -> int:
             tbt = statistics.median(r["tbt"] for r in runs)
             lcp = statistics.median(r["lcp"] for r in runs)
             worst = min(worst, score)
-            print(f"  /{page:<34} {score:4.2f}   TBT {tbt:5.0f} ms   LCP {lcp:5.0f} ms")
+            each = " ".join(f"{r['score']:.2f}{' held' if r['held'] else ''}" for r in runs)
+            print(f"  /{page:<34} {score:4.2f}   TBT {tbt:5.0f} ms   LCP {lcp:5.0f} ms   ({each})")
     httpd.shutdown()
     print(f"worst page: {worst:.2f}")
     return 0
