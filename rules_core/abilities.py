@@ -14,6 +14,8 @@ from rules_core.systems import RulesError, Sources, System
 
 @dataclass(frozen=True)
 class ModifierResult:
+    """An ability score's modifier, by the system's rule."""
+
     score: int
     modifier: int
     sources: Sources
@@ -21,6 +23,8 @@ class ModifierResult:
 
 @dataclass(frozen=True)
 class PointBuyResult:
+    """A set of bought ability scores: its cost against the budget, and what breaks the rules."""
+
     scores: tuple[int, ...]
     cost: int
     budget: int

@@ -19,6 +19,8 @@ MAX_MODIFIER = 1000
 
 @dataclass(frozen=True)
 class AttackSetup:
+    """One attack as asked: the roll's bonus against a defense, and what changes it."""
+
     bonus: int
     defense: int
     advantage: bool = False
@@ -40,6 +42,8 @@ class AttackSetup:
 
 @dataclass(frozen=True)
 class AttackResult:
+    """The exact odds of one attack, and the damage it deals."""
+
     roll: str  # the natural roll, e.g. "1d20", "2d20kh1", "3d6"
     attack_modifier: int  # bonus + escalation + situational attack modifiers
     defense: int  # after situational defense modifiers
@@ -175,6 +179,8 @@ def _printed_naturals(rule: Mapping[str, Any]) -> _PrintedNaturals:
 
 @dataclass(frozen=True)
 class _Prepared:
+    """An attack's roll, modifier and defense once its situations are applied."""
+
     roll: str
     modifier: int
     defense: int

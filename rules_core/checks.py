@@ -74,6 +74,8 @@ def success_chance(roll: str, modifier: int, target: int) -> Fraction:
 
 @dataclass(frozen=True)
 class Difficulty:
+    """A named difficulty from the text, and the target number it sets."""
+
     label: str
     value: int
     levels: tuple[int, int] | None
@@ -103,6 +105,8 @@ def difficulties(entry: dict) -> list[Difficulty]:
 
 @dataclass(frozen=True)
 class CheckSetup:
+    """One check or save as asked: the bonus, the target, and what changes the roll."""
+
     kind: str = "check"  # "check" or "save"
     bonus: int = 0
     target: int | None = None  # None: the section's fixed target, or the named difficulty
@@ -116,6 +120,8 @@ class CheckSetup:
 
 @dataclass(frozen=True)
 class CheckResult:
+    """The odds of a check or save, once and over several rounds."""
+
     label: str  # what the text calls the roll
     roll: str  # natural roll after advantage, e.g. "2d20kh1"
     modifier: int  # bonus + escalation
@@ -281,6 +287,8 @@ def check(system: System, setup: CheckSetup) -> CheckResult:
 
 @dataclass(frozen=True)
 class Side:
+    """One side of a contest: its bonus, advantage and disadvantage."""
+
     bonus: int = 0
     advantage: int = 0
     disadvantage: int = 0
@@ -288,6 +296,8 @@ class Side:
 
 @dataclass(frozen=True)
 class ContestResult:
+    """The odds of a contest between two sides, and what the text does with a tie."""
+
     label: str
     rolls: tuple[str, str]
     win: Fraction  # the first side's total is higher
@@ -402,6 +412,8 @@ def group_contest(
 
 @dataclass(frozen=True)
 class GroupResult:
+    """The odds of a group check: each member's, and the group's."""
+
     label: str
     roll: str
     target: int
@@ -476,6 +488,8 @@ def group_check(
 
 @dataclass(frozen=True)
 class ExtendedResult:
+    """The odds of an extended challenge: its successes before its failures."""
+
     label: str
     check: CheckResult
     successes: int  # needed

@@ -66,6 +66,8 @@ def parse_for(
 
 @dataclass(frozen=True)
 class DamageSetup:
+    """A damage roll as asked: a critical hit, the target's resistance or vulnerability, its HP."""
+
     expression: str
     crit: bool = False
     weapon_die: int | None = None
@@ -81,6 +83,8 @@ class DamageSetup:
 
 @dataclass(frozen=True)
 class DamageResult:
+    """A damage roll's exact distribution, after the rules that change it."""
+
     expression: str  # what was rolled, after the critical-hit rule
     distribution: Distribution
     at_least_hp: Fraction | None

@@ -12,6 +12,8 @@ from rules_core.systems import RulesError, Sources, System
 
 @dataclass(frozen=True)
 class Monster:
+    """A group of monsters of one level and rank in an encounter."""
+
     level: int
     rank: str
     count: int = 1
@@ -19,6 +21,8 @@ class Monster:
 
 @dataclass(frozen=True)
 class EncounterResult:
+    """An encounter's XP against the party's budget."""
+
     party: int
     level: int
     budget: int

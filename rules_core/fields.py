@@ -62,6 +62,8 @@ class Requires:
 
 @dataclass(frozen=True)
 class Field:
+    """One input of a calculator, declared once: its form box, command-line option and bounds."""
+
     name: str
     label: str
     kind: str  # system | int | dice | die | choice | check | situations | text

@@ -10,6 +10,8 @@ from rules_core.systems import RulesError, Sources, System
 
 @dataclass(frozen=True)
 class LevelResult:
+    """A character's level from their XP, by the system's table."""
+
     xp: int
     level: int
     level_bonus: int
@@ -22,6 +24,8 @@ class LevelResult:
 
 @dataclass(frozen=True)
 class LevelRow:
+    """One row of a system's level table."""
+
     level: int
     total: int
     grants: dict[str, str]

@@ -33,6 +33,8 @@ class NotDefined(RulesError):
 
 @dataclass(frozen=True)
 class Citation:
+    """The sentence of a rule text an answer rests on, and where it is on the site."""
+
     page: str
     section: str
     url: str  # to the quoted sentence, relative to the site root: "orcus/combat/#said-..."
@@ -207,6 +209,8 @@ def if_allowed(section: Mapping[str, Any], key: str) -> Any:
 
 @dataclass(frozen=True)
 class System:
+    """One game system: its names, its dice and its rules as data."""
+
     slug: str
     title: str
     short_title: str

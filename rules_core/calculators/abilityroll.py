@@ -17,6 +17,8 @@ from rules_core.systems import get_system
 
 @dataclass(frozen=True)
 class AbilityRollRequest(Request):
+    """A system, for the odds of its method of rolling ability scores."""
+
     NAME: ClassVar[str] = "abilityroll"
     TITLE: ClassVar[str] = "Rolled ability scores"
     RULE: ClassVar[Requires | None] = Requires(

@@ -49,6 +49,8 @@ def _attack_type_choices() -> tuple[tuple[str, str], ...]:
 
 @dataclass(frozen=True)
 class AttackRequest(Request):
+    """An attack roll against a defense, as the form and the command line ask it."""
+
     NAME: ClassVar[str] = "attack"
     TITLE: ClassVar[str] = "Attack odds"
     RULE: ClassVar[Requires | None] = Requires(("attack",), "attack", "attack rolls")

@@ -21,6 +21,8 @@ from rules_core.systems import Sources, System, get_system, system_slugs
 
 @dataclass(frozen=True)
 class Answer:
+    """A calculator's answer: the payload the page renders, and the same answer as lines of text."""
+
     payload: dict[str, Any]
     text: list[str]
 

@@ -57,6 +57,8 @@ def _bonuses(text: str | None) -> tuple[int, ...]:
 
 @dataclass(frozen=True)
 class CheckRequest(Request):
+    """A check or a save, and the contests, group checks and challenges built on one."""
+
     NAME: ClassVar[str] = "check"
     TITLE: ClassVar[str] = "Checks and saves"
     PRIMARY: ClassVar[str] = "target"  # most refusals are about the target

@@ -23,6 +23,8 @@ from rules_core.systems import get_system
 
 @dataclass(frozen=True)
 class DamageRequest(Request):
+    """A damage roll, on a critical hit too, and against resistance or vulnerability."""
+
     NAME: ClassVar[str] = "damage"
     TITLE: ClassVar[str] = "Damage"
     RULE: ClassVar[Requires | None] = Requires(("damage",), "damage", "damage")

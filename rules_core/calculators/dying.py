@@ -41,6 +41,8 @@ Event = tuple[int, int] | Ending
 
 @dataclass(frozen=True)
 class DyingSetup:
+    """A dying character's saves as asked: their bonus, what is already marked, the turns."""
+
     bonus: int = 0
     advantage: int = 0
     disadvantage: int = 0
@@ -52,6 +54,8 @@ class DyingSetup:
 
 @dataclass(frozen=True)
 class Odds:
+    """How dying stands: the chances of each way it can end, and of still dying."""
+
     dead: Fraction
     stable: Fraction
     up: Fraction
@@ -63,6 +67,8 @@ class Odds:
 
 @dataclass(frozen=True)
 class DyingResult:
+    """Dying by the system's rules: one save's outcomes, then turn by turn and overall."""
+
     label: str
     roll: str
     target: int
@@ -146,6 +152,8 @@ def _save(rule: dict, roll: str, target: int, modifier: int, options: tuple[str,
 
 @dataclass(frozen=True)
 class _Chain:
+    """How a system counts death saves: the failures that kill, the successes that end dying."""
+
     failures: int  # failures that kill
     successes: int | None  # successes that end dying, None: a success changes nothing
     success_ending: Ending | None
@@ -348,6 +356,8 @@ DYING_OPTIONS = Requires(("dying", "options"), "dying_options", "death-save opti
 
 @dataclass(frozen=True)
 class DyingRequest(Request):
+    """A dying character's death saves, as the form and the command line ask them."""
+
     NAME: ClassVar[str] = "dying"
     TITLE: ClassVar[str] = "Dying"
     RULE: ClassVar[Requires | None] = DYING

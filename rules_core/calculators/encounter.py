@@ -77,6 +77,8 @@ def monster_fields(row: int) -> tuple[Field, Field, Field]:
 
 @dataclass(frozen=True)
 class EncounterRequest(Request):
+    """A party, and the monsters of an encounter by level, rank and count."""
+
     NAME: ClassVar[str] = "encounter"
     TITLE: ClassVar[str] = "Encounter budget"
     RULE: ClassVar[Requires | None] = RULE

@@ -79,6 +79,8 @@ def combatant_fields(row: int) -> tuple[Field, ...]:
 
 @dataclass(frozen=True)
 class FightRequest(Request):
+    """A fight: the party and its opponents, who acts first, and the rounds to follow."""
+
     NAME: ClassVar[str] = "fight"
     TITLE: ClassVar[str] = "Fight odds"
     RULE: ClassVar[Requires | None] = RULE
@@ -259,6 +261,8 @@ class _Turns:
 
 @dataclass(frozen=True)
 class FightResult:
+    """Who wins a fight, round by round, and who drops."""
+
     rounds: int  # followed
     party_wins: Fraction
     opponents_win: Fraction

@@ -17,6 +17,8 @@ from rules_core.systems import get_system
 
 @dataclass(frozen=True)
 class LevelRequest(Request):
+    """A character's total XP, to read their level from the system's table."""
+
     NAME: ClassVar[str] = "level"
     TITLE: ClassVar[str] = "XP and level"
     RULE: ClassVar[Requires | None] = Requires(("levels",), "levels", "XP and levels")

@@ -16,6 +16,8 @@ from rules_core.systems import get_system
 
 @dataclass(frozen=True)
 class ModifierRequest(Request):
+    """An ability score, to read its modifier by the system's rule."""
+
     NAME: ClassVar[str] = "modifier"
     TITLE: ClassVar[str] = "Ability modifier"
     RULE: ClassVar[Requires | None] = Requires(

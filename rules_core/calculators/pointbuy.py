@@ -26,6 +26,8 @@ ABILITIES = (
 
 @dataclass(frozen=True)
 class PointBuyRequest(Request):
+    """Ability scores, to price by the system's point-buy method."""
+
     NAME: ClassVar[str] = "pointbuy"
     TITLE: ClassVar[str] = "Point buy"
     RULE: ClassVar[Requires | None] = Requires(("point_buy",), "point_buy", "a point-buy method")

@@ -20,6 +20,8 @@ MAX_SEED = 2**53  # a whole number JavaScript's numbers hold exactly
 
 @dataclass(frozen=True)
 class RollRequest(Request):
+    """A dice expression: its odds, and a roll only when one is asked for."""
+
     NAME: ClassVar[str] = "roll"
     TITLE: ClassVar[str] = "Dice roller"
     PRIMARY: ClassVar[str] = "expression"
