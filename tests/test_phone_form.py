@@ -99,20 +99,45 @@ TILES = """(form) => [...form.querySelectorAll(".calc-choices .calc-check")]
   })"""
 
 
+CLOSED_SIDES = """(form) => [...form.querySelectorAll("details.calc-side > summary")]
+  .filter((summary) => summary.offsetParent !== null)
+  .map((summary) => Math.round(summary.getBoundingClientRect().top))"""
+
+# For each block of tiles, its last tile's width, whether it is alone on its row, and the
+# row's width.
+LAST_TILES = """(form) => [...form.querySelectorAll(".calc-choices")]
+  .map((choices) => [...choices.children].filter((tile) => tile.offsetParent !== null))
+  .filter((tiles) => tiles.length)
+  .map((tiles) => {
+    const top = (tile) => Math.round(tile.getBoundingClientRect().top);
+    const last = tiles.at(-1);
+    return {
+      alone: tiles.filter((tile) => top(tile) === top(last)).length === 1,
+      width: last.getBoundingClientRect().width,
+      row: last.parentElement.clientWidth,
+    };
+  })"""
+
+
 @pytest.mark.parametrize("slug", systems_with_situations())
 def test_situations_are_tiles_with_room_between_them(
     browser: Browser, server: str, slug: str
 ) -> None:
     """Each situation a tile of its own: a box of at least 24 px, a tile at least 44 px
-    high (all of it ticks the box), and no tile touching another."""
+    high (all of it ticks the box), and no tile touching another. Closed, the sides share
+    one row; a tile alone on its block's last row takes the row (a long label there
+    takes two lines, not five), so a side is in reach without a swipe."""
     assert "attack" in CALCULATORS
     device = Device(browser, server, "phone")
     page = device.page
     page.goto(f"{server}calculators/attack/?system={slug}")
     wait_live(page, "attack")
     form = page.locator('.calc[data-calculator="attack"] form')
+    assert len(set(form.evaluate(CLOSED_SIDES))) <= 1
     for summary in form.locator("details.calc-side:visible > summary").all():
         summary.click()
+    for block in form.evaluate(LAST_TILES):
+        assert not block["alone"] or block["width"] >= block["row"] - 1, block
     tiles = form.evaluate(TILES)
     assert len(tiles) == len(situations(get_system(slug)))
     for tile in tiles:
