@@ -1,0 +1,43 @@
+"""The guides name what the code has: lists a guide repeats are checked against their source."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from rules_core.calculators import CALCULATORS
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def test_contributing_lists_every_calculator_a_table_can_open() -> None:
+    text = (ROOT / "CONTRIBUTING.md").read_text(encoding="utf-8")
+    listed = re.search(
+        r"`name` is a calculator of the registry, `rules_core\.calculators`\s*\(([^)]*)\)", text
+    )
+    assert listed, "CONTRIBUTING.md should list the calculators a table can open"
+    assert re.findall(r"`([a-z]+)`", listed.group(1)) == list(CALCULATORS)
+
+
+def test_the_makefile_command_contributing_names_is_the_one_it_runs() -> None:
+    text = (ROOT / "CONTRIBUTING.md").read_text(encoding="utf-8")
+    recipes = [
+        line
+        for line in (ROOT / "Makefile").read_text(encoding="utf-8").splitlines()
+        if line.startswith("\t")
+    ]
+    for command in ("npm ci", "npm install"):
+        if f"`{command}`" in text:
+            assert any(command in line for line in recipes), command
+
+
+def test_mkdocs_comments_name_functions_that_exist() -> None:
+    """A comment in mkdocs.yml that points at a hook function: the function is there."""
+    config = (ROOT / "mkdocs.yml").read_text(encoding="utf-8")
+    pointers = re.findall(r"\((hooks/[\w/]+\.py) (\w+)\)", config)
+    assert pointers
+    for path, function in pointers:
+        assert re.search(rf"^def {function}\(", (ROOT / path).read_text(encoding="utf-8"), re.M), (
+            path,
+            function,
+        )
