@@ -4,7 +4,8 @@ Made from the system's data alone: the rolls, difficulties, attack situations wi
 effects and dying rule of its compiled rules.yml, the conditions and actions of its
 glossary, and every one of its tables (drawn by the rules pages' own table renderer).
 A part the data lacks is left out, heading and all, so a new system gets its screen with
-no code. Every entry links the section of the rules page it comes from.
+no code. Every entry links the section of the rules page it comes from; a row of links at
+the top leads to each part, and each table is titled by a heading of its own.
 
 Content is text: each string is escaped for both HTML and Markdown before it is written,
 so nothing a content file holds becomes markup here (the sanitizer stays the guarantee).
@@ -370,11 +371,12 @@ def _jump_list(parts: list[tuple[str, str]]) -> list[str]:
     and Material's table of contents is out of reach in the drawer. Material's back-to-top
     button (navigation.top), shown as the reader scrolls back up, brings them here again.
     A div in the navigation role: the content allow-list (hooks/postprocess/sanitize.py)
-    has no <nav>."""
+    has no <nav>. Left out of search (Pagefind's index, Material's): its words are the
+    parts' headings, already indexed where they stand."""
     links = "".join(f'<li><a href="#{anchor}">{escape(title)}</a></li>' for title, anchor in parts)
     return [
         '<div class="gm-jump" role="navigation" aria-label="Parts of this screen" '
-        f'data-search-exclude=""><ul>{links}</ul></div>',
+        f'data-pagefind-ignore="" data-search-exclude=""><ul>{links}</ul></div>',
         "",
     ]
 
