@@ -1,7 +1,8 @@
 """Each system's GM screen: built from its data for every system of content/systems.yml,
-every entry cited to a section that exists, every table of the system on it, content kept
-as text, and in Chromium, printed landscape on A4 and on Letter in three panels with
-nothing past the page's edge."""
+every entry cited to a section that exists, every table of the system on it and titled,
+a jump list to its parts at the top, content kept as text, and in Chromium, printed
+landscape on A4 and on Letter in three panels with nothing past the page's edge, and no
+table header broken inside a word on a phone, on screen or printed."""
 
 from __future__ import annotations
 
@@ -17,7 +18,7 @@ import pytest
 from conftest import ARTIFACTS
 from playwright.sync_api import Browser
 
-from hooks.content.loader import load_content
+from hooks.content.loader import load_content, table_placeholders
 from hooks.content.rules_data import compile_system
 from hooks.pages.gm_screen import PAGE, render_gm_screen
 from hooks.pages.site import front_matter, system_line
@@ -92,6 +93,104 @@ def test_every_table_of_the_system_is_on_its_screen(site: Path, slug: str) -> No
         assert f"table-{name}" in screen.ids, name
     landing = (site / slug / "index.html").read_text("utf-8")
     assert f'href="{PAGE}/"' in landing, "the landing page does not link the screen"
+
+
+VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "wbr"}
+
+
+class Outline(HTMLParser):
+    """A GM screen page's parts (the ids of their headings), the targets of its jump list,
+    and each table with the title it is shown under: the heading of its .gm-table
+    wrapper, or its own <caption>."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.part_headings: list[str] = []
+        self.jump_targets: list[str] = []
+        self.tables: list[dict[str, str]] = []  # {"name": the table's, "title": shown}
+        self._open: list[tuple[str, set[str]]] = []  # the open elements: tag, classes
+        self._wrapper: dict[str, str] | None = None  # the .gm-table being read
+        self._wrapper_depth = 0
+        self._text: list[str] | None = None  # a heading's or caption's text, as read
+
+    def _inside(self, tag: str, css_class: str) -> bool:
+        return any(t == tag and css_class in c for t, c in self._open)
+
+    def handle_starttag(self, tag, attrs):
+        attributes = dict(attrs)
+        classes = set((attributes.get("class") or "").split())
+        if tag == "h2" and self._inside("section", "gm-part"):
+            self.part_headings.append(str(attributes.get("id")))
+        if tag == "a" and self._inside("div", "gm-jump"):
+            self.jump_targets.append(str(attributes.get("href")))
+        if tag == "div" and "gm-table" in classes:
+            self._wrapper, self._wrapper_depth = {"name": "", "title": ""}, len(self._open)
+        anchor = str(attributes.get("id") or "")
+        if self._wrapper is not None and not self._wrapper["name"] and anchor[:6] == "table-":
+            self._wrapper["name"] = anchor.removeprefix("table-")  # the first: its errata follow
+        if tag == "table":
+            shown = self._wrapper or {"name": "", "title": ""}
+            self.tables.append({"name": shown["name"], "title": shown["title"]})
+        if re.fullmatch(r"h[1-6]|caption", tag):
+            self._text = []
+        if tag not in VOID:
+            self._open.append((tag, classes))
+
+    def handle_data(self, data):
+        if self._text is not None:
+            self._text.append(data)
+
+    def handle_endtag(self, tag):
+        if tag in VOID:
+            return
+        if re.fullmatch(r"h[1-6]|caption", tag) and self._text is not None:
+            said = " ".join("".join(self._text).replace("\u00b6", "").split())
+            if tag == "caption" and self.tables:
+                self.tables[-1]["title"] = said
+            elif self._wrapper is not None:
+                self._wrapper["title"] = said
+            self._text = None
+        while self._open:
+            if self._open.pop()[0] == tag:
+                break
+        if self._wrapper is not None and len(self._open) <= self._wrapper_depth:
+            self._wrapper = None
+
+
+def outline(path: Path) -> Outline:
+    parser = Outline()
+    parser.feed(path.read_text("utf-8"))
+    return parser
+
+
+@pytest.mark.parametrize("slug", list(SYSTEMS))
+def test_a_jump_list_at_the_top_leads_to_every_part(site: Path, slug: str) -> None:
+    """On a phone the screen is one long column: its top links each part's heading."""
+    screen = outline(site / slug / PAGE / "index.html")
+    assert screen.part_headings, "no part on the screen"
+    assert screen.jump_targets == [f"#{anchor}" for anchor in screen.part_headings]
+
+
+@pytest.mark.parametrize("slug", [slug for slug, system in SYSTEMS.items() if system.tables])
+def test_every_table_on_the_screen_has_a_title_from_its_data(site: Path, slug: str) -> None:
+    """Its own title, or for a table printed without one the heading of the section its
+    rules page shows it under."""
+    system = SYSTEMS[slug]
+    screen = outline(site / slug / PAGE / "index.html")
+    assert len(screen.tables) == len(system.tables)
+    for shown in screen.tables:
+        table = system.tables[shown["name"]]
+        assert shown["title"], f"table {shown['name']} has no title"
+        if table.title:
+            assert shown["title"] == " ".join(table.title.split())
+        else:
+            page = next(
+                page
+                for page in system.pages.values()
+                if shown["name"] in dict(table_placeholders(page))
+            )
+            headings = {" ".join(heading.text.split()) for heading in page.headings}
+            assert shown["title"] in headings, shown
 
 
 HOSTILE = "<script>window.pwned=1</script> *em* [x](javascript:alert(1)) {: .evil } | a"
@@ -186,5 +285,48 @@ def test_printed_screen_fits_three_panels_a_sheet(
         # different place), so it may count one sheet more than the printer makes.
         expected = math.ceil(measured["columns"] / 3)
         assert expected - 1 <= sheets <= expected, measured
+    finally:
+        context.close()
+
+
+# Each word of each table header cell of the screen, and the lines it takes: one per word
+# unless the word is broken ("Le / vel"). A Range over the word gives one box per line.
+# A hyphen is where a line may break ("1- / mile", "[Hex- / Crawls]"): the parts a hyphen
+# joins count as words.
+BROKEN_HEADER_WORDS = """() => {
+  const broken = [];
+  let words = 0;
+  for (const header of document.querySelectorAll('.gm-screen table th')) {
+    const walker = document.createTreeWalker(header, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      for (const word of node.data.matchAll(/[^\\s\\-\u2010\u2013\u2014]+/g)) {
+        const range = document.createRange();
+        range.setStart(node, word.index);
+        range.setEnd(node, word.index + word[0].length);
+        const lines = new Set([...range.getClientRects()].map((box) => Math.round(box.top)));
+        words += 1;
+        if (lines.size > 1) broken.push(`${header.textContent.trim()}: ${word[0]}`);
+      }
+    }
+  }
+  return {words, broken};
+}"""
+
+
+@pytest.mark.parametrize("slug", [slug for slug, system in SYSTEMS.items() if system.tables])
+def test_no_table_header_breaks_inside_a_word_on_a_phone(
+    browser: Browser, server: str, slug: str
+) -> None:
+    """At 375 px, on screen and printed: a header wraps between its words ("XP to Reach /
+    Next Level"), never inside one ("Le / vel")."""
+    context = browser.new_context(viewport={"width": 375, "height": 812})
+    try:
+        page = context.new_page()
+        page.goto(f"{server}{slug}/{PAGE}/")
+        for media in ("screen", "print"):
+            page.emulate_media(media=media)
+            measured = page.evaluate(BROKEN_HEADER_WORDS)
+            assert measured["words"], "no header word measured"
+            assert measured["broken"] == [], (media, measured["broken"][:5])
     finally:
         context.close()

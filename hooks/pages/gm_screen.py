@@ -4,7 +4,8 @@ Made from the system's data alone: the rolls, difficulties, attack situations wi
 effects and dying rule of its compiled rules.yml, the conditions and actions of its
 glossary, and every one of its tables (drawn by the rules pages' own table renderer).
 A part the data lacks is left out, heading and all, so a new system gets its screen with
-no code. Every entry links the section of the rules page it comes from.
+no code. Every entry links the section of the rules page it comes from; a row of links at
+the top leads to each part, and each table is titled by a heading of its own.
 
 Content is text: each string is escaped for both HTML and Markdown before it is written,
 so nothing a content file holds becomes markup here (the sanitizer stays the guarantee).
@@ -16,11 +17,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
+from dataclasses import replace
 from fractions import Fraction
 from html import escape
 from typing import Any
 
-from hooks.content.loader import System, table_placeholders
+from hooks.content.loader import Heading, Page, System, table_placeholders
 from hooks.pages.tables import check_table, render_table
 
 PAGE = "gm-screen"  # each system's screen: <slug>/gm-screen.md
@@ -326,28 +328,57 @@ def _dying(rules: dict) -> list[str]:
 # --------------------------------------------------------------------------- tables
 
 
+def _section_of(page: Page, line: int) -> Heading | None:
+    """The heading a line of the page sits under (None before the first)."""
+    above = [heading for heading in page.headings if heading.line <= line]
+    return above[-1] if above else None
+
+
 def _tables(system: System) -> list[str]:
-    """Every table of the system, as its rules page draws it, with the page it is on."""
+    """Every table of the system, as its rules page draws it, with the page it is on.
+
+    Each is titled by a heading of its own: its title, or for a table printed without one
+    the heading of the section it sits under on its page (which names it there)."""
     lines = []
     for page in system.pages.values():
-        for name, _ in table_placeholders(page):
+        for name, line in table_placeholders(page):
             table = system.tables[name]
+            heading = _section_of(page, line)
+            section = heading.text if heading else page.title
             citation = {
                 "page": page.title,
-                "section": table.title or page.title,
+                "section": table.title or section,
                 "url": f"{system.slug}/{page.name}/#table-{name}",
             }
             label, target = _cite_link(citation)
             lines += [
                 '<div class="gm-table" markdown="1">',
                 "",
-                render_table(table, check_table(table)),
+                f"### {text(table.title or section)} {{#gm-table-{name}}}",
+                "",
+                # The heading above is the title: the rules page's own would repeat it.
+                render_table(replace(table, title=""), check_table(table)),
                 f'<p class="gm-cite" markdown="1">[{label}]({target})</p>',
                 "",
                 "</div>",
                 "",
             ]
     return lines
+
+
+def _jump_list(parts: list[tuple[str, str]]) -> list[str]:
+    """Links to the screen's parts, at its top: on a phone the screen is one long column
+    and Material's table of contents is out of reach in the drawer. Material's back-to-top
+    button (navigation.top), shown as the reader scrolls back up, brings them here again.
+    A div in the navigation role: the content allow-list (hooks/postprocess/sanitize.py)
+    has no <nav>. Left out of search (Pagefind's index, Material's): its words are the
+    parts' headings, already indexed where they stand."""
+    links = "".join(f'<li><a href="#{anchor}">{escape(title)}</a></li>' for title, anchor in parts)
+    return [
+        '<div class="gm-jump" role="navigation" aria-label="Parts of this screen" '
+        f'data-pagefind-ignore="" data-search-exclude=""><ul>{links}</ul></div>',
+        "",
+    ]
 
 
 # --------------------------------------------------------------------------- the page
@@ -366,7 +397,9 @@ def render_gm_screen(
         ("Conditions", "gm-conditions", _glossary(system, "condition")),
         ("Death and dying", "gm-dying", _dying(rules)),
         ("Actions", "gm-actions", _glossary(system, "action")),
+        ("Tables", "gm-tables", _tables(system)),
     ]
+    shown = [(title, anchor) for title, anchor, entries in parts if entries]
     lines = [
         front_matter.rstrip("\n").removesuffix("---") + "hide:\n  - navigation\n  - toc\n---",
         "",
@@ -378,13 +411,11 @@ def render_gm_screen(
         "the section it comes from. Print it landscape, on A4 or Letter: three panels a sheet.",
         '{: .gm-intro data-search-exclude="" }',
         "",
+        *_jump_list(shown),
         '<div class="gm-screen" markdown="1">',
         "",
     ]
     for title, anchor, entries in parts:
         lines += _section(title, anchor, entries)
-    tables = _tables(system)
-    if tables:
-        lines += _section("Tables", "gm-tables", tables)
     lines += ["</div>", ""]
     return "\n".join(lines)
