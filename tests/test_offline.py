@@ -32,8 +32,11 @@ import pytest
 import yaml
 from conftest import (
     ARTIFACTS,
+    CALCULATOR_PAGES,
     CHROMIUM,
+    DEVICES,
     LAUNCH_ARGS,
+    HeldWheel,
     QuietServer,
     Watched,
     figure,
@@ -110,6 +113,23 @@ def footer_status(page: Page):
 
 def wait_until_ready_offline(page: Page) -> None:
     expect(footer_status(page)).to_contain_text("Ready offline", timeout=120_000)
+
+
+def shared_link(site: Path, stem: str) -> str:
+    """A calculator page's address as a reader shares it: its first number changed, so only
+    a live answer, never the build-time one, is the answer to it."""
+    html = (site / "calculators" / stem / "index.html").read_text("utf-8")
+    found = re.search(r'<input type="text"[^>]*\bname="(\w+)"[^>]*\bvalue="(-?\d+)"', html)
+    assert found, f"calculators/{stem}/ has no number to change"
+    name, value = found.groups()
+    return f"calculators/{stem}/?{name}={int(value) + 1}"
+
+
+def first_live_answer(page: Page) -> None:
+    """Python answered on this page (calculators.mjs marks its first live answer)."""
+    page.wait_for_function(
+        "() => performance.getEntriesByName('calc-first-live-result').length > 0", timeout=60_000
+    )
 
 
 def report(name: str, server: CountingServer) -> None:
@@ -438,6 +458,38 @@ def test_the_calculators_are_made_available_offline_on_request(
     expect(page.locator("#attack-result")).to_contain_text("79.75%")  # 319/400
     assert max(counting.python_bodies().values()) == 1  # the worker read the kept copy
     watched.close()
+
+
+@pytest.mark.parametrize("race", [False, True], ids=["registered-after", "installed-during"])
+def test_a_first_visit_by_a_shared_calculator_link_keeps_python_offline(
+    browser: Browser, counting: CountingServer, site: Path, race: bool
+) -> None:
+    """A fresh browser (its HTTP cache in memory, which keeps no file as large as the wasm)
+    whose first page is a calculator link: once the footer says the calculators are
+    stored, another calculator answers offline. Raced: another tab of the site installs
+    the service worker while this page's Python is still downloading (held at its wheel)."""
+    (first_stem, (first, *_)), (other_stem, (other, *_)) = list(CALCULATOR_PAGES.items())[:2]
+    context = browser.new_context(**DEVICES["phone"])
+    held = HeldWheel(context) if race else None
+    page = context.new_page()
+    page.goto(counting.origin + shared_link(site, first_stem))
+    if held:
+        tab = context.new_page()
+        tab.goto(counting.origin)
+        tab.wait_for_function("() => navigator.serviceWorker.controller !== null", timeout=60_000)
+        held.release()
+    wait_live(page, first)
+    first_live_answer(page)
+    expect(footer_status(page)).to_contain_text("Ready offline", timeout=120_000)
+    expect(footer_status(page)).to_contain_text("Calculators available offline", timeout=60_000)
+    report(f"first visit by a shared calculator link ({'raced' if race else 'plain'})", counting)
+
+    context.set_offline(True)
+    page.goto(counting.origin + shared_link(site, other_stem))
+    wait_live(page, other)
+    first_live_answer(page)
+    expect(page.locator(".calc--failed")).to_have_count(0)
+    context.close()
 
 
 def test_a_new_deploy_is_offered_with_a_reload_prompt(
