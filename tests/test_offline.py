@@ -461,7 +461,10 @@ def test_the_calculators_are_made_available_offline_on_request(
     page.goto(counting.origin + RULES_PAGE)
     wait_until_ready_offline(page)
     assert counting.python_bodies() == Counter()
-    footer_status(page).get_by_role("button").click()
+    button = footer_status(page).get_by_role("button")
+    box = button.bounding_box()
+    assert box and box["height"] >= 44, box  # a thumb's target on a phone
+    button.click()
     expect(footer_status(page)).to_contain_text("Calculators available offline", timeout=60_000)
     bodies = counting.python_bodies()
     assert len(bodies) == len(bundle_files(ROOT / "build" / "pyodide"))
