@@ -133,10 +133,15 @@ def _another_wheel(route: Route) -> None:
 
 
 @pytest.mark.parametrize(
-    "serve_wheel", [lambda route: route.abort(), _another_wheel], ids=["unreachable", "altered"]
+    ("serve_wheel", "why"),
+    [
+        (lambda route: route.abort(), "part of it could not be downloaded"),
+        (_another_wheel, "a file it downloaded is not this version's"),
+    ],
+    ids=["unreachable", "altered"],
 )
 def test_a_calculator_that_cannot_start_keeps_the_build_time_result(
-    browser: Browser, server: str, serve_wheel
+    browser: Browser, server: str, serve_wheel, why: str
 ) -> None:
     context = browser.new_context()
     context.route("**/rules_core-*.whl", serve_wheel)
@@ -147,6 +152,10 @@ def test_a_calculator_that_cannot_start_keeps_the_build_time_result(
     expect(page.locator(".calc-status-text")).to_contain_text(
         "The calculator could not start", timeout=60_000
     )
+    # Why, in words (never the browser's error), and what to do about it.
+    expect(page.locator(".calc-status-text")).to_contain_text(why)
+    assert "Error" not in page.locator(".calc-status-text").inner_text()
+    expect(page.locator(".calc-retry")).to_be_visible()
     expect(result).to_have_attribute("aria-busy", "false")
     expect(page.locator(".calc-status--busy")).to_have_count(0)
     assert result.inner_html() == built

@@ -32,8 +32,11 @@ import pytest
 import yaml
 from conftest import (
     ARTIFACTS,
+    CALCULATOR_PAGES,
     CHROMIUM,
+    DEVICES,
     LAUNCH_ARGS,
+    HeldWheel,
     QuietServer,
     Watched,
     figure,
@@ -110,6 +113,42 @@ def footer_status(page: Page):
 
 def wait_until_ready_offline(page: Page) -> None:
     expect(footer_status(page)).to_contain_text("Ready offline", timeout=120_000)
+
+
+def shared_link(site: Path, stem: str) -> str:
+    """A calculator page's address as a reader shares it: its first number changed, so only
+    a live answer, never the build-time one, is the answer to it."""
+    html = (site / "calculators" / stem / "index.html").read_text("utf-8")
+    found = re.search(r'<input type="text"[^>]*\bname="(\w+)"[^>]*\bvalue="(-?\d+)"', html)
+    assert found, f"calculators/{stem}/ has no number to change"
+    name, value = found.groups()
+    return f"calculators/{stem}/?{name}={int(value) + 1}"
+
+
+def first_live_answer(page: Page) -> None:
+    """Python answered on this page (calculators.mjs marks its first live answer)."""
+    page.wait_for_function(
+        "() => performance.getEntriesByName('calc-first-live-result').length > 0", timeout=60_000
+    )
+
+
+def start_status(page: Page, calculator: str):
+    return page.locator(f'.calc[data-calculator="{calculator}"] .calc-status')
+
+
+def assert_read_on_screen(page: Page, element) -> None:
+    """The element is on the screen and on top: nothing (the docked answer) covers it."""
+    box = element.bounding_box()
+    viewport = page.viewport_size
+    assert box and box["y"] >= 0 and box["y"] + box["height"] <= viewport["height"], box
+    on_top = element.evaluate(
+        """element => {
+            const box = element.getBoundingClientRect();
+            const top = document.elementFromPoint(box.x + box.width / 2, box.y + box.height / 2);
+            return element.contains(top);
+        }"""
+    )
+    assert on_top, "covered by another element"
 
 
 def report(name: str, server: CountingServer) -> None:
@@ -422,7 +461,10 @@ def test_the_calculators_are_made_available_offline_on_request(
     page.goto(counting.origin + RULES_PAGE)
     wait_until_ready_offline(page)
     assert counting.python_bodies() == Counter()
-    footer_status(page).get_by_role("button").click()
+    button = footer_status(page).get_by_role("button")
+    box = button.bounding_box()
+    assert box and box["height"] >= 44, box  # a thumb's target on a phone
+    button.click()
     expect(footer_status(page)).to_contain_text("Calculators available offline", timeout=60_000)
     bodies = counting.python_bodies()
     assert len(bodies) == len(bundle_files(ROOT / "build" / "pyodide"))
@@ -438,6 +480,114 @@ def test_the_calculators_are_made_available_offline_on_request(
     expect(page.locator("#attack-result")).to_contain_text("79.75%")  # 319/400
     assert max(counting.python_bodies().values()) == 1  # the worker read the kept copy
     watched.close()
+
+
+@pytest.mark.parametrize("race", [False, True], ids=["registered-after", "installed-during"])
+def test_a_first_visit_by_a_shared_calculator_link_keeps_python_offline(
+    browser: Browser, counting: CountingServer, site: Path, race: bool
+) -> None:
+    """A fresh browser (its HTTP cache in memory, which keeps no file as large as the wasm)
+    whose first page is a calculator link: once the footer says the calculators are
+    stored, another calculator answers offline. Raced: another tab of the site installs
+    the service worker while this page's Python is still downloading (held at its wheel)."""
+    (first_stem, (first, *_)), (other_stem, (other, *_)) = list(CALCULATOR_PAGES.items())[:2]
+    context = browser.new_context(**DEVICES["phone"])
+    held = HeldWheel(context) if race else None
+    page = context.new_page()
+    page.goto(counting.origin + shared_link(site, first_stem))
+    if held:
+        tab = context.new_page()
+        tab.goto(counting.origin)
+        tab.wait_for_function("() => navigator.serviceWorker.controller !== null", timeout=60_000)
+        held.release()
+    wait_live(page, first)
+    first_live_answer(page)
+    expect(footer_status(page)).to_contain_text("Ready offline", timeout=120_000)
+    expect(footer_status(page)).to_contain_text("Calculators available offline", timeout=60_000)
+    report(f"first visit by a shared calculator link ({'raced' if race else 'plain'})", counting)
+
+    context.set_offline(True)
+    page.goto(counting.origin + shared_link(site, other_stem))
+    wait_live(page, other)
+    first_live_answer(page)
+    expect(page.locator(".calc--failed")).to_have_count(0)
+    context.close()
+
+
+def test_a_runtime_that_does_not_arrive_is_said_and_tried_again(
+    browser: Browser, server: str, site: Path
+) -> None:
+    """pyodide.asm.wasm fails: Pyodide only logs it, and the calculator said "Loading"
+    for ever. Now it says what happened, what the figures are and what to do, on the
+    screen of a phone, and its button starts it once the file arrives."""
+    stem, (calculator, *_) = next(iter(CALCULATOR_PAGES.items()))
+    context = browser.new_context(**DEVICES["phone"])
+    context.route("**/pyodide.asm.wasm", lambda route: route.abort())
+    page = context.new_page()
+    page.goto(server + shared_link(site, stem))
+    status = start_status(page, calculator)
+    expect(status).to_contain_text("part of it could not be downloaded", timeout=60_000)
+    expect(status).to_contain_text("computed when the site was built, for the default inputs")
+    assert not re.search(r"Error|fetch|wasm", status.inner_text()), status.inner_text()
+    widget = page.locator(f'.calc[data-calculator="{calculator}"]')
+    expect(widget.locator(".calc-status--busy")).to_have_count(0)
+    expect(widget.locator(".calc-result")).to_have_attribute("aria-busy", "false")
+    expect(widget.locator(".calc-result")).to_contain_class("calc-result--stale")
+    mark = widget.locator(".calc-headline").evaluate(
+        "headline => getComputedStyle(headline, '::after').content"
+    )
+    assert "computing" not in mark, mark
+    retry = status.get_by_role("button", name="Try again")
+    assert_read_on_screen(page, retry)
+    assert retry.bounding_box()["height"] >= 44
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / "calculator-download-failed-phone.png"))
+
+    context.unroute("**/pyodide.asm.wasm")
+    retry.click()
+    wait_live(page, calculator)
+    first_live_answer(page)
+    expect(widget).not_to_contain_class("calc--failed")
+    expect(status.get_by_role("button")).to_have_count(0)
+    context.close()
+
+
+def test_offline_without_python_a_calculator_says_so_and_stores_it_when_asked(
+    browser: Browser, counting: CountingServer, site: Path
+) -> None:
+    stem, (calculator, *_) = next(iter(CALCULATOR_PAGES.items()))
+    context = browser.new_context(**DEVICES["phone"])
+    page = context.new_page()
+    page.goto(counting.origin)
+    wait_until_ready_offline(page)
+    assert counting.python_bodies() == Counter()
+
+    context.set_offline(True)
+    page.goto(counting.origin + shared_link(site, stem))
+    status = start_status(page, calculator)
+    expect(status).to_contain_text(
+        "You are offline, and the calculators are not stored on this device", timeout=60_000
+    )
+    expect(status).to_contain_text("computed when the site was built, for the default inputs")
+    assert "TypeError" not in page.locator("main").inner_text()
+    offer = status.get_by_role("button", name="Store the calculators for offline use")
+    assert_read_on_screen(page, offer)
+    # The build-time answer is still there to read, marked as not the reader's.
+    result = page.locator(f'.calc[data-calculator="{calculator}"] .calc-result')
+    expect(result.locator(".calc-headline")).not_to_be_empty()
+    expect(result).to_contain_class("calc-result--stale")
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / "calculator-offline-unstored-phone.png"))
+    offer.click()
+    expect(status).to_contain_text("Still offline")
+
+    context.set_offline(False)
+    expect(status).to_contain_text("back online")
+    offer.click()
+    wait_live(page, calculator)
+    first_live_answer(page)
+    expect(footer_status(page)).to_contain_text("Calculators available offline", timeout=60_000)
+    context.close()
 
 
 def test_a_new_deploy_is_offered_with_a_reload_prompt(

@@ -10,8 +10,11 @@
 //   data; then pages are stored one by one as they are visited.
 // - python: Pyodide and the rules_core wheel. Never stored in the background: kept the
 //   first time the calculators' worker fetches it (the same response, no second
-//   download), adopted from the HTTP cache when the worker fetched it before this
-//   service worker controlled the page, or fetched when the reader asks for it.
+//   download), or fetched when the reader asks for it. A page whose calculators ran
+//   before this service worker controlled it (the first page of a visit: offline.mjs
+//   registers it once Python has answered) says so, and what the worker fetched is kept
+//   from the HTTP cache; a file the cache did not keep (Chromium's in-memory cache, in a
+//   private window, keeps no file as large as the wasm) is fetched again.
 //
 // Each part lives in a cache named after a hash of its files, so a deploy that changes
 // a part starts a new cache for it and the old one is deleted when the new worker takes
@@ -26,6 +29,9 @@ const parts = [MANIFEST.shell, MANIFEST.python, ...Object.values(MANIFEST.groups
 const cacheNames = new Set(parts.map((part) => PREFIX + part.name));
 const owner = new Map(); // a file's path -> the part that stores it
 for (const part of parts) for (const path of part.files) owner.set(path, part);
+// A file's address -> its storing under way: two pages, or the worker's own fetch and a
+// page's message, never download one file twice at once.
+const storing = new Map();
 
 self.addEventListener("install", (event) => {
   event.waitUntil(store(MANIFEST.shell, "no-cache"));
@@ -47,7 +53,7 @@ self.addEventListener("message", (event) => {
   if (type === "SKIP_WAITING") return self.skipWaiting();
   const reply = (status) => event.ports[0] && event.ports[0].postMessage(status);
   const work = {
-    // offline.mjs, on every page: keep this page's group (unless saving data), adopt
+    // offline.mjs, on every page: keep this page's group (unless saving data), keep
     // Python if the calculators' worker loaded it, and say what is stored.
     STATUS: async () => {
       const group = groupOf(page);
@@ -57,7 +63,10 @@ self.addEventListener("message", (event) => {
       if (event.data.keep) {
         for (const other of Object.values(MANIFEST.groups)) await store(other, "no-cache");
       }
-      await store(MANIFEST.python, "only-if-cached");
+      // Python the page ran is kept: from the HTTP cache, else (unless saving data) from the
+      // network. A download that fails leaves the footer's button to offer it again.
+      const pythonMode = event.data.pythonUsed && event.data.keep ? "force-cache" : "only-if-cached";
+      await store(MANIFEST.python, pythonMode).catch(() => {});
       return status(group);
     },
     // The reader asked for the calculators offline: their pages and Python.
@@ -73,10 +82,11 @@ self.addEventListener("message", (event) => {
 self.addEventListener("fetch", (event) => {
   const request = event.request;
   if (request.method !== "GET" || !request.url.startsWith(scope.href)) return;
-  event.respondWith(respond(request));
+  event.respondWith(respond(request, (kept) => event.waitUntil(kept)));
 });
 
-async function respond(request) {
+// keeping(promise): storing the response goes on after it is answered with.
+async function respond(request, keeping) {
   const path = pathOf(request.url);
   const part = owner.get(path);
   const cache = part && (await caches.open(PREFIX + part.name));
@@ -85,9 +95,14 @@ async function respond(request) {
   try {
     const response = await fetch(request);
     // Pages, assets and Python are stored as they pass (a redirect is not: it answers
-    // another address). Python's files are large: stored once, from this very response.
+    // another address). Python's files are large: stored once, from this very response,
+    // which the calculators' worker reads (and compiles) meanwhile, once checked.
     if (cache && response.ok && !response.redirected) {
-      await cache.put(new URL(path, scope), response.clone());
+      const address = new URL(path, scope);
+      if (part === MANIFEST.python) {
+        const copy = response.clone();
+        keeping(once(address, () => putChecked(cache, address, path, copy)));
+      } else await cache.put(address, response.clone());
     }
     return response;
   } catch (error) {
@@ -159,16 +174,42 @@ async function store(part, mode, files = part.files) {
   await Promise.all(
     missing.map(async (path) => {
       const address = new URL(path, scope);
-      // Fetched by the address links use (orcus/combat/), which the HTTP cache knows.
-      const fetched = new URL(path.replace(/(^|\/)index\.html$/, "$1"), scope);
-      const init = mode === "only-if-cached" ? { cache: mode, mode: "same-origin" } : { cache: mode };
-      // Python's files must be this build's, wherever they come from.
-      if (part.integrity) init.integrity = part.integrity[path];
-      const response = await fetch(fetched, init).catch(() => null);
-      if (response && response.ok && !response.redirected) await cache.put(address, response);
-      else if (mode !== "only-if-cached") throw new Error(`${path} could not be stored`);
+      const storeIt = () =>
+        once(address, async () => {
+          if (await cache.match(address)) return; // stored meanwhile
+          // Fetched by the address links use (orcus/combat/), which the HTTP cache knows.
+          const fetched = new URL(path.replace(/(^|\/)index\.html$/, "$1"), scope);
+          const init = mode === "only-if-cached" ? { cache: mode, mode: "same-origin" } : { cache: mode };
+          // Python's files must be this build's, wherever they come from.
+          if (part.integrity) init.integrity = part.integrity[path];
+          const response = await fetch(fetched, init).catch(() => null);
+          if (response && response.ok && !response.redirected) await cache.put(address, response);
+        });
+      await storeIt();
+      if (mode === "only-if-cached" || (await cache.match(address))) return;
+      // The storing waited for may have been another's, from the HTTP cache only.
+      await storeIt();
+      if (!(await cache.match(address))) throw new Error(`${path} could not be stored`);
     }),
   );
+}
+
+// One storing of a file at a time: a second asker waits for the first.
+function once(address, storeIt) {
+  if (!storing.has(address.href)) {
+    storing.set(address.href, storeIt().finally(() => storing.delete(address.href)));
+  }
+  return storing.get(address.href);
+}
+
+// A Python file that passed on its way to the calculators' worker, kept only if it is this
+// build's (its SHA-256 from the manifest), as a fetch with `integrity` would check it.
+async function putChecked(cache, address, path, response) {
+  const bytes = await response.arrayBuffer();
+  const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", bytes));
+  if (`sha256-${btoa(String.fromCharCode(...digest))}` !== MANIFEST.python.integrity[path]) return;
+  const { status, statusText, headers } = response;
+  await cache.put(address, new Response(bytes, { status, statusText, headers }));
 }
 
 async function complete(part) {

@@ -1,5 +1,6 @@
 // The rules core's worker as promises: one worker for the whole visit (Material's instant
 // navigation keeps this module), and ask() resolves with its answer to one request.
+// Where Python could not start, restart() tries again with a new worker.
 
 // The site root, from where this file lives (assets/javascripts/ under the root): the
 // __config block Material wrote is relative to the first page of the visit only.
@@ -10,7 +11,10 @@ const started = new Set(); // what to call once Python is ready, or could not st
 let nextId = 1;
 let worker = null;
 let ready = false;
+// Why Python could not start: {kind, detail} from calculator-worker.mjs, and whether the
+// browser was offline then.
 let failure = null;
+let bundle = "";
 
 export function connect(page) {
   if (worker) return;
@@ -18,13 +22,27 @@ export function connect(page) {
   // started the worker already; after an instant navigation this module starts it.
   const booted = window.rulesCoreWorker;
   // Each widget names its build's Python bundle (hooks/pages/calculators.py): the worker's name.
-  const name = page.querySelector(".calc[data-bundle]")?.dataset.bundle ?? "";
+  bundle = page.querySelector(".calc[data-bundle]")?.dataset.bundle ?? "";
+  start(booted?.worker);
+  for (const event of booted?.early ?? []) onMessage(event); // e.g. "ready", already sent
+}
+
+function start(booted) {
   worker =
-    booted?.worker ??
-    new Worker(new URL("./calculator-worker.mjs", import.meta.url), { type: "module", name });
+    booted ?? new Worker(new URL("./calculator-worker.mjs", import.meta.url), { type: "module", name: bundle });
   window.rulesCoreWorker = { worker, early: [] };
   worker.onmessage = onMessage;
-  for (const event of booted?.early ?? []) onMessage(event); // e.g. "ready", already sent
+}
+
+// Python could not start (a download failed, the reader was offline): a new worker
+// fetches what is missing. The callbacks of onStarted() hear how it went.
+export function restart() {
+  if (!failure) return;
+  worker.terminate();
+  for (const [id, resolve] of pending) resolve({ id, failed: "the calculator restarted" });
+  pending.clear();
+  failure = null;
+  start();
 }
 
 export const isReady = () => ready;
@@ -46,7 +64,7 @@ export function ask(calculator, inputs) {
 function onMessage({ data }) {
   if (data.ready || (data.failed && data.id === undefined)) {
     ready ||= Boolean(data.ready);
-    failure = data.ready ? null : data.failed;
+    failure = data.ready ? null : { kind: data.kind ?? "error", detail: data.failed, offline: !navigator.onLine };
     for (const callback of started) callback();
     return;
   }

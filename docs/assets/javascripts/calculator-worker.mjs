@@ -1,6 +1,7 @@
 // Runs the rules core in Pyodide, off the page's thread, and stays warm between requests.
 // The page sends {id, request} (request: a JSON string for rules_core.web.handle_json)
-// and gets back {id, response}; {ready: true} once Python and the core are loaded.
+// and gets back {id, response}; {ready: true} once Python and the core are loaded, or
+// {failed, kind} if they could not be (kind: why, see StartFailure).
 //
 // The page names its build's bundle as the worker's name: the runtime, lock file and wheel
 // are served under assets/pyodide/<name>/, so a page never runs another build's rules core.
@@ -33,23 +34,79 @@ export async function startRulesCore(loadPyodide, indexURL, read) {
 }
 
 async function readFromSite(url, sha256) {
-  // With the lock file's digest, the browser refuses a wheel that is not this build's.
-  const integrity = sha256 ? `sha256-${btoa(String.fromCharCode(...hexBytes(sha256)))}` : "";
+  // The lock file's digest is checked here rather than by Subresource Integrity, whose
+  // failure is the same "Failed to fetch" as a lost connection: a wheel that is not this
+  // build's says so. (Without crypto.subtle, on an insecure address, the browser checks it.)
+  const check = sha256 && self.crypto?.subtle;
+  const integrity = sha256 && !check ? `sha256-${btoa(String.fromCharCode(...hexBytes(sha256)))}` : "";
   const response = await fetch(url, { integrity });
-  if (!response.ok) throw new Error(`${url}: ${response.status} ${response.statusText}`);
-  return new Uint8Array(await response.arrayBuffer());
+  if (!response.ok) throw new StartFailure("download", `${url}: ${response.status} ${response.statusText}`);
+  const bytes = new Uint8Array(await response.arrayBuffer());
+  if (check && hex(await crypto.subtle.digest("SHA-256", bytes)) !== sha256) {
+    throw new StartFailure("mismatch", `${url} is not the file this build's lock file lists`);
+  }
+  return bytes;
 }
 
 const hexBytes = (hex) => hex.match(/../g).map((pair) => parseInt(pair, 16));
+const hex = (buffer) => [...new Uint8Array(buffer)].map((byte) => byte.toString(16).padStart(2, "0")).join("");
+
+// Why Python could not start, for the page to say in words: "download" (a file of the
+// bundle did not arrive: offline, or the connection failed), "mismatch" (a file is not
+// this build's) or "error" (Python itself failed).
+class StartFailure extends Error {
+  constructor(kind, message) {
+    super(message);
+    this.kind = kind;
+  }
+}
+
+function kindOf(error) {
+  if (error instanceof StartFailure) return error.kind;
+  // A module script that did not arrive (pyodide.mjs, pyodide.asm.js): a TypeError whose
+  // wording is the browser's own ("Failed to fetch dynamically imported module").
+  if (error instanceof TypeError && /fetch|import|load/i.test(error.message)) return "download";
+  return "error";
+}
+
+// Pyodide fetches its runtime and standard library itself, and a failed download does not
+// always end its start: a wasm that did not arrive is logged ("wasm instantiation
+// failed!") and the start waits for ever. Every fetch of this worker and the wasm's
+// compilation pass through here, so the first failure ends the start, with its cause.
+function watchDownloads() {
+  let fail;
+  const failed = new Promise((resolve, reject) => (fail = reject));
+  const fetchFromSite = self.fetch.bind(self);
+  self.fetch = async (resource, init) => {
+    const url = String(resource instanceof Request ? resource.url : resource);
+    try {
+      const response = await fetchFromSite(resource, init);
+      if (!response.ok) fail(new StartFailure("download", `${url}: ${response.status} ${response.statusText}`));
+      return response;
+    } catch (error) {
+      fail(new StartFailure("download", `${url}: ${error}`));
+      throw error;
+    }
+  };
+  const compile = WebAssembly.instantiateStreaming;
+  WebAssembly.instantiateStreaming = (source, imports) =>
+    compile(source, imports).catch((error) => {
+      fail(error instanceof TypeError ? new StartFailure("download", String(error)) : error);
+      throw error;
+    });
+  return failed;
+}
 
 function serve(bundle) {
   const indexURL = new URL(`../pyodide/${bundle}/`, import.meta.url).href;
+  const failedDownload = watchDownloads();
   const handle = (async () => {
     if (!bundle || !/^[0-9a-f]+$/.test(bundle)) throw new Error("the page names no Python bundle");
     const { loadPyodide } = await import(`${indexURL}pyodide.mjs`);
-    const pyodide = await startRulesCore(loadPyodide, indexURL, (name, sha256) =>
-      readFromSite(indexURL + name, sha256),
-    );
+    const pyodide = await Promise.race([
+      startRulesCore(loadPyodide, indexURL, (name, sha256) => readFromSite(indexURL + name, sha256)),
+      failedDownload,
+    ]);
     const handleJson = pyodide.pyimport("rules_core.web").handle_json;
     // What is loaded now lives as long as the page: keep the garbage collector from
     // walking it on every collection, which would stall calculations at random.
@@ -59,7 +116,7 @@ function serve(bundle) {
 
   handle.then(
     () => self.postMessage({ ready: true }),
-    (error) => self.postMessage({ failed: String(error) }),
+    (error) => self.postMessage({ failed: String(error), kind: kindOf(error) }),
   );
 
   self.onmessage = async (event) => {

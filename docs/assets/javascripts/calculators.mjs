@@ -16,7 +16,7 @@ import {
   recallHandedAddress,
   setAddressSources,
 } from "./calculator-address.mjs";
-import { ask, connect, isReady, onStarted, startFailure } from "./calculator-client.mjs";
+import { ask, connect, isReady, onStarted, restart, startFailure } from "./calculator-client.mjs";
 import {
   Staleness,
   addCopyLink,
@@ -36,7 +36,9 @@ onStarted(() => {
     if (isReady()) widget.onReady();
     else widget.onFailure();
   }
-  if (!isReady()) settled(); // else once Python has answered
+  if (isReady()) return; // settled once Python has answered
+  console.warn("The calculator could not start:", startFailure().detail);
+  settled();
 });
 
 export function bind(page) {
@@ -107,6 +109,7 @@ class Calculator {
   }
 
   onReady() {
+    clearStartFailure(this.section);
     this.setStatus("", false);
     this.compute();
   }
@@ -352,6 +355,7 @@ class Comparison {
   }
 
   onReady() {
+    clearStartFailure(this.section);
     this.compute();
   }
 
@@ -430,14 +434,79 @@ function fillNotes(system, parsed, before) {
   shown.forEach((note) => note.remove());
 }
 
-// Python could not start (final for the visit): the widget's status line says why, and so
-// does its out-of-date mark (calc--failed), in place of "computing".
+// Python could not start: the widget's status line says why in words, what the figures
+// shown are, and what to do, with a button that does it; on a phone it takes the dock's
+// place at the bottom of the screen (calculators.css). The out-of-date mark (calc--failed)
+// says so too, in place of "computing". The reason is never the raw error (the console
+// has it).
 function showStartFailure(section) {
+  const failure = startFailure();
+  const unstored = failure.kind === "download" && failure.offline; // nothing kept to start from
   const status = section.querySelector(".calc-status");
+  const text = status.querySelector(".calc-status-text");
   status.classList.remove("calc-status--busy");
-  status.querySelector(".calc-status-text").textContent =
-    "The calculator could not start: " + startFailure();
+  text.textContent =
+    failureSentence(failure.kind, unstored) +
+    " The figures shown were computed when the site was built, for the default inputs.";
+  let button = status.querySelector(".calc-retry");
+  if (!button) {
+    button = document.createElement("button");
+    button.type = "button";
+    button.className = "calc-retry md-button";
+    text.after(button);
+  }
+  button.textContent =
+    failure.kind !== "download" ? "Reload the page"
+    : unstored ? "Store the calculators for offline use"
+    : "Try again";
+  button.onclick = () => {
+    if (failure.kind !== "download") location.reload();
+    else if (navigator.onLine) retryStart();
+    else text.textContent = "Still offline: try again once the device is connected.";
+  };
   section.classList.add("calc--failed");
+}
+
+function failureSentence(kind, unstored) {
+  if (unstored && navigator.onLine) {
+    return "The calculators are not stored on this device, and you are back online: they can be downloaded and stored now.";
+  }
+  if (unstored) return "You are offline, and the calculators are not stored on this device.";
+  if (kind === "download") {
+    return "The calculator could not start: part of it could not be downloaded. Check the connection, then try again.";
+  }
+  if (kind === "mismatch") {
+    return "The calculator could not start: a file it downloaded is not this version's. Reload the page to get the current version.";
+  }
+  return "The calculator could not start in this browser. Reloading the page may help.";
+}
+
+function clearStartFailure(section) {
+  section.classList.remove("calc--failed");
+  section.querySelector(".calc-retry")?.remove();
+}
+
+// A failed download is tried again when the reader asks (not by itself when the browser
+// is back online: Python is 14 MB, and the connection may be a phone's). The visit
+// settles again once Python answers, so offline.mjs keeps what it loaded.
+function retryStart() {
+  if (!startFailure()) return;
+  delete document.documentElement.dataset.calculators;
+  restart();
+  for (const widget of current) {
+    clearStartFailure(widget.section);
+    const status = widget.section.querySelector(".calc-status");
+    status.classList.add("calc-status--busy");
+    status.querySelector(".calc-status-text").textContent = "Loading the calculator…";
+    widget.markPending?.();
+  }
+}
+
+// Back online, or offline again: the sentence says which.
+for (const change of ["online", "offline"]) {
+  window.addEventListener(change, () => {
+    if (startFailure()) current.forEach((widget) => showStartFailure(widget.section));
+  });
 }
 
 // Every request of the page's widgets: show(response) gets rules_core.web's reply, or, where

@@ -52,7 +52,13 @@ async function ask(type) {
   const reply = new Promise((resolve) => {
     channel.port1.onmessage = (event) => resolve(event.data);
   });
-  registration.active.postMessage({ type, page: location.href, keep: !savingData() }, [channel.port2]);
+  // pythonUsed: the calculators' worker ran in this visit, so the service worker keeps
+  // the Python it fetched (most of it from the HTTP cache), even if that was before the
+  // service worker controlled the page.
+  const pythonUsed = Boolean(window.rulesCoreWorker);
+  registration.active.postMessage({ type, page: location.href, keep: !savingData(), pythonUsed }, [
+    channel.port2,
+  ]);
   return reply;
 }
 
@@ -91,7 +97,7 @@ function register() {
       });
       refreshStatus();
       // Once the calculators' worker has loaded Python, the service worker keeps those
-      // very files (from the HTTP cache, no second download).
+      // very files (from the HTTP cache where it kept them).
       document.addEventListener("calculators-settled", refreshStatus);
       // Material's instant navigation swaps the page without loading this script again.
       if (window.document$) window.document$.subscribe(() => refreshStatus());
