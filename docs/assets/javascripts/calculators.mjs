@@ -23,6 +23,7 @@ import {
   clearFieldErrors,
   markFirstLiveResult,
   markRefused,
+  sayRefusal,
   showRefusal,
   unmarkRefused,
   wrapTables,
@@ -121,6 +122,7 @@ class Calculator {
     const situations = target.dataset.situation !== undefined ? listOf(target) : null;
     if (situations) this.collectSituations();
     const name = target.name || situations?.name || "";
+    this.edited = target; // where the reader is looking: a refusal is said there too
     if (name === "system") this.showFieldsFor();
     // Widgets on one page share a field of the same name (the system, on the abilities page).
     for (const other of this.siblings) {
@@ -201,6 +203,7 @@ class Calculator {
       if (refusal.reason) this.statusText().textContent = refusal.reason;
       this.staleness.mark([result], { now: true });
       markRefused(result, result.querySelector(".calc-headline"), refusal);
+      sayRefusal(section, result.querySelector(".calc-headline"), refusal, this.edited);
       result.setAttribute("aria-busy", "false");
       return;
     }
@@ -444,14 +447,18 @@ function showStartFailure(section) {
 // Python failed to answer, a refusal that says so. Once the first answer is shown, the visit
 // is settled.
 function askPython(calculator, inputs, show) {
-  ask(calculator, inputs).then((data) => {
-    show(
-      data.failed
-        ? { ok: false, errors: {}, message: "The calculation failed: " + data.failed }
-        : JSON.parse(data.response),
-    );
-    settled();
-  });
+  ask(calculator, inputs)
+    .then((data) => (data.failed ? failed(data.failed) : JSON.parse(data.response)))
+    // A reply that is not the core's JSON is a failure said in words, never "computing".
+    .catch((error) => failed(String(error?.message ?? error)))
+    .then((response) => {
+      show(response);
+      settled();
+    });
+}
+
+function failed(why) {
+  return { ok: false, errors: {}, message: "The calculation failed: " + why };
 }
 
 function settled() {
