@@ -1,17 +1,21 @@
 """On a phone, where the game master is looking: a refused answer says why and how to fix
-it in the docked answer and beside the box just changed.
+it in the docked answer and beside the box just changed, and a switch of system keeps what
+the new system also has and says what it dropped.
 
 Systems and situations come from the rules data, never from slugs written here.
 """
 
 from __future__ import annotations
 
+from itertools import permutations
+
 from conftest import ARTIFACTS, Device, wait_live
 from playwright.sync_api import Browser, Locator, Page, expect
 from test_browser import _a_situation_needing_an_attack_type
 
-from rules_core.situations import attack_types
-from rules_core.systems import get_system
+from rules_core.calculators import CALCULATORS
+from rules_core.situations import attack_types, situations
+from rules_core.systems import get_system, system_slugs
 
 
 def tick(page: Page, box: Locator) -> None:
@@ -95,4 +99,60 @@ def test_a_refusal_is_said_in_the_dock_and_beside_the_box_just_ticked(
     wait_live(page, "attack")
     expect(dock.get_by_role("button")).to_have_count(0)
     expect(beside).to_have_count(0)
+    watched.close()
+
+
+def _systems_sharing_a_situation() -> tuple[str, str, str, str, str] | None:
+    """(from, to, a situation both define, one only `from` defines, an attack type both
+    define) from the rules data, for the attack calculator."""
+    attack_type = next(f for f in CALCULATORS["attack"].fields if f.name == "attack_type")
+    with_field = CALCULATORS["attack"].field_systems(attack_type) or system_slugs()
+    for first, second in permutations(system_slugs(), 2):
+        one, other = situations(get_system(first)), situations(get_system(second))
+        shared = [name for name in one if name in other]
+        only = [name for name in one if name not in other]
+        kinds = [
+            k for k in attack_types(get_system(first)) if k in attack_types(get_system(second))
+        ]
+        if shared and only and kinds and first in with_field and second in with_field:
+            return first, second, shared[0], only[0], kinds[0]
+    return None
+
+
+def test_a_system_switch_keeps_what_both_have_and_says_what_it_dropped(
+    browser: Browser, server: str
+) -> None:
+    found = _systems_sharing_a_situation()
+    assert found, "no two systems share a situation and an attack type to test with"
+    first, second, shared, only, kind = found
+    watched = Device(browser, server, "phone")
+    page = watched.page
+    page.goto(f"{server}calculators/attack/?system={first}")
+    wait_live(page, "attack")
+    page.select_option("#attack-attack_type", kind)
+    wait_live(page, "attack")
+    tick(page, page.locator(f"#attack-situations-{first}-{shared}"))
+    wait_live(page, "attack")
+    tick(page, page.locator(f"#attack-situations-{first}-{only}"))
+    wait_live(page, "attack")
+    select = page.locator("#attack-system")
+    select.scroll_into_view_if_needed()
+    select.select_option(second)
+    wait_live(page, "attack")
+    expect(page.locator(f"#attack-situations-{second}-{shared}")).to_be_checked()
+    expect(page.locator("#attack-attack_type")).to_have_value(kind)
+    assert page.locator("#attack-situations").input_value() == shared
+    dropped = situations(get_system(first))[only]["label"]
+    note = page.locator(".calc-switch-note")
+    expect(note).to_contain_text(dropped)
+    expect(note).to_contain_text("dropped")
+    expect(note).to_contain_text(get_system(second).short_title)
+    expect(note).to_be_in_viewport()
+    assert above_the_dock(page, note)
+    page.screenshot(path=str(ARTIFACTS / "system-switch-phone.png"))
+    # What was dropped stays dropped: back on the first system, only the shared one is ticked.
+    select.select_option(first)
+    wait_live(page, "attack")
+    expect(page.locator(f"#attack-situations-{first}-{shared}")).to_be_checked()
+    expect(page.locator(f"#attack-situations-{first}-{only}")).not_to_be_checked()
     watched.close()

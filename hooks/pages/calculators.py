@@ -65,10 +65,15 @@ def _control(calculator: str, field: Field) -> str:
     if field.kind in ("system", "choice"):
         options = []
         for value, label in field.choices:
+            # A system's short title names it in the form's notes ("Orcus has no ...").
+            short = ""
             if field.kind == "system":
                 label = get_system(value).title
+                short = f' data-short="{escape(get_system(value).short_title)}"'
             selected = " selected" if value == field.initial else ""
-            options.append(f'<option value="{escape(value)}"{selected}>{escape(label)}</option>')
+            options.append(
+                f'<option value="{escape(value)}"{short}{selected}>{escape(label)}</option>'
+            )
         return f"<select {common}>{''.join(options)}</select>"
     if field.kind == "check":
         checked = " checked" if field.initial == "on" else ""

@@ -4,7 +4,8 @@
 //
 // calculator-loader.mjs calls bind() for each page Material's instant navigation shows;
 // the worker (calculator-client.mjs) serves the whole visit. The address is kept by
-// calculator-address.mjs, and what both widgets show by calculator-view.mjs.
+// calculator-address.mjs, what both widgets show by calculator-view.mjs, and what a switch
+// of system carries over by calculator-switch.mjs.
 //
 // Safety: inputs only ever become text (form values, URL parameters, textContent). The
 // result markup comes from rules_core.web, which escapes everything it was given.
@@ -17,6 +18,7 @@ import {
   setAddressSources,
 } from "./calculator-address.mjs";
 import { ask, connect, isReady, onStarted, startFailure } from "./calculator-client.mjs";
+import { carryOver, sayCarried } from "./calculator-switch.mjs";
 import {
   Staleness,
   addCopyLink,
@@ -123,14 +125,14 @@ class Calculator {
     if (situations) this.collectSituations();
     const name = target.name || situations?.name || "";
     this.edited = target; // where the reader is looking: a refusal is said there too
-    if (name === "system") this.showFieldsFor();
+    if (name === "system") this.switchSystem();
     // Widgets on one page share a field of the same name (the system, on the abilities page).
     for (const other of this.siblings) {
       if (other === this || !name || situations) continue;
       const twin = other.form.querySelector(named(name));
       if (twin && twin.value !== target.value) {
         twin.value = target.value;
-        if (name === "system") other.showFieldsFor();
+        if (name === "system") other.switchSystem();
         other.compute();
       }
     }
@@ -234,9 +236,20 @@ class Calculator {
   showFieldsFor(asBuilt = false) {
     const select = this.form.querySelector('[name="system"]');
     const system = select && (asBuilt ? initialValue(select) : select.value);
+    this.shownSystem = system;
     for (const element of this.form.querySelectorAll("[data-systems]")) {
       element.hidden = system !== undefined && !element.dataset.systems.split(" ").includes(system);
     }
+    this.collectSituations();
+  }
+
+  switchSystem() {
+    // The reader chose another system: what it has too is kept (the situations of the
+    // same name, the fields it shares), and what it lacks is dropped and said so.
+    const before = this.shownSystem;
+    this.showFieldsFor();
+    if (before === undefined || before === this.shownSystem) return;
+    sayCarried(this.form, this.shownSystem, carryOver(this.form, before, this.shownSystem));
     this.collectSituations();
   }
 
