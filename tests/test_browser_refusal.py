@@ -156,3 +156,45 @@ def test_a_system_switch_keeps_what_both_have_and_says_what_it_dropped(
     expect(page.locator(f"#attack-situations-{first}-{shared}")).to_be_checked()
     expect(page.locator(f"#attack-situations-{first}-{only}")).not_to_be_checked()
     watched.close()
+
+
+def _a_choice_one_system_lacks() -> tuple[str, str, str] | None:
+    """(from, to, an attack type only `from` names) for two systems with the attack type."""
+    attack_type = next(f for f in CALCULATORS["attack"].fields if f.name == "attack_type")
+    with_field = CALCULATORS["attack"].field_systems(attack_type) or system_slugs()
+    for first, second in permutations(with_field, 2):
+        lacking = [
+            k for k in attack_types(get_system(first)) if k not in attack_types(get_system(second))
+        ]
+        if lacking:
+            return first, second, lacking[0]
+    return None
+
+
+def test_each_system_is_offered_its_own_choices_and_a_switch_drops_one_it_lacks(
+    browser: Browser, server: str
+) -> None:
+    found = _a_choice_one_system_lacks()
+    assert found, "no two systems name different attack types to test with"
+    first, second, kind = found
+    watched = Device(browser, server, "phone")
+    page = watched.page
+    page.goto(f"{server}calculators/attack/?system={first}")
+    wait_live(page, "attack")
+    field = page.locator("#attack-attack_type")
+    shown = "select => [...select.options].filter(o => !o.hidden).map(o => o.value)"
+    built = field.evaluate("select => select.value")  # the form's own default
+    for system in (first, second):
+        page.select_option("#attack-system", system)
+        offered = field.evaluate(shown)
+        assert [v for v in offered if v != built] == list(attack_types(get_system(system)))
+    page.select_option("#attack-system", first)
+    field.select_option(kind)
+    wait_live(page, "attack")
+    label = field.evaluate("select => select.selectedOptions[0].textContent")
+    page.select_option("#attack-system", second)
+    wait_live(page, "attack")
+    expect(field).to_have_value(built)
+    note = page.locator(".calc-switch-note")
+    expect(note).to_contain_text(f"{label}: dropped")
+    watched.close()

@@ -57,13 +57,15 @@ export function carryOver(form, from, to) {
     const control = field.querySelector("[name]");
     if (!control || control.name === "system" || !ofSystem(field, from)) continue;
     if (valueOf(control) === initialValue(control)) continue; // nothing set: nothing lost
-    if (ofSystem(field, to)) {
+    const choice = control.selectedOptions?.[0];
+    if (ofSystem(field, to) && (!choice || ofSystem(choice, to))) {
       // A field of some systems only, which both have: its value is said to be kept (a
       // field every system has, the attack bonus, goes without saying).
       if (field.closest("[data-systems]")) kept.push(`${quoted(labelOf(field))} ${shownValue(control)}`);
       continue;
     }
-    dropped.push(quoted(labelOf(field)));
+    // The field, or the choice made in it (an attack type the new system's text lacks).
+    dropped.push(ofSystem(field, to) ? `${quoted(labelOf(field))} ${shownValue(control)}` : quoted(labelOf(field)));
     if (control.type === "checkbox") control.checked = control.defaultChecked;
     else control.value = initialValue(control);
   }

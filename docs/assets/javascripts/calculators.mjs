@@ -289,7 +289,9 @@ class Calculator {
       const value = params.get(control.name);
       if (control.type === "checkbox") control.checked = value === "on";
       else if (control.tagName !== "SELECT") control.value = value;
-      else if ([...control.options].some((option) => option.value === value)) control.value = value;
+      else if ([...control.options].some((option) => option.value === value && ofSystem(option))) {
+        control.value = value;
+      }
     }
     for (const hidden of this.form.querySelectorAll('input[type="hidden"]')) {
       if (!params.has(hidden.name)) continue;
