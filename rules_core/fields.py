@@ -89,6 +89,10 @@ class Field:
     unset: str = ""  # besides blank, the value that means "not used" (e.g. mode "normal")
     # A situations field's names and labels: where they are in each system's rules.
     source: tuple[str, ...] = ("attack", "situations")
+    # A choice some systems' texts name and others' do not (an attack type "near"): the
+    # systems that name it, so the form offers each system its own; a choice not listed
+    # is every system's (e.g. "unspecified").
+    choice_systems: tuple[tuple[str, tuple[str, ...]], ...] = ()
 
     @property
     def initial(self) -> str:

@@ -49,13 +49,16 @@ def test_an_address_ticks_only_the_chosen_systems_situation(browser: Browser, se
     page.goto(f"{server}calculators/attack/?system={named_system}&situations={situation}")
     wait_live(page, "attack")
     expect(page.locator(f"#{named['id']}")).to_be_checked()
+    # The other system's box of the same situation is not ticked by the address.
+    expect(page.locator(f"#{other['id']}")).not_to_be_checked()
     assert page.input_value('input[type="hidden"][name="situations"]') == situation
     page.select_option("#attack-system", other_system)
     wait_live(page, "attack")
-    # The other system's box of the same situation was never ticked on this screen.
+    # Switching carries the ticked situation over, as the reader saw it ticked, and says so.
     expect(page.locator(f"#{other['id']}")).to_be_visible()
-    expect(page.locator(f"#{other['id']}")).not_to_be_checked()
-    assert page.input_value('input[type="hidden"][name="situations"]') == ""
+    expect(page.locator(f"#{other['id']}")).to_be_checked()
+    expect(page.locator(".calc-switch-note")).to_contain_text("Kept")
+    assert page.input_value('input[type="hidden"][name="situations"]') == situation
     watched.close()
 
 

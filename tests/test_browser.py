@@ -273,7 +273,7 @@ def test_a_refusal_sits_next_to_its_cause_and_the_dock_says_so(
     browser: Browser, server: str
 ) -> None:
     """On a phone: a situation that needs an attack type says so beside the attack type,
-    and the docked answer says it is not for these inputs, not "computing" for ever."""
+    and the docked answer says why it is not for these inputs, not "computing" for ever."""
     found = _a_situation_needing_an_attack_type()
     assert found, "no system has a situation that depends on the attack type to test with"
     slug, name, kind = found
@@ -284,8 +284,10 @@ def test_a_refusal_sits_next_to_its_cause_and_the_dock_says_so(
     expect(page.locator("#attack-attack_type-error")).to_contain_text("attack type", timeout=60_000)
     expect(page.locator("#attack-bonus-error")).to_be_empty()
     expect(result).to_contain_class("calc-result--refused")
+    reason = page.locator("#attack-attack_type-error").inner_text()
+    expect(result.locator(".calc-headline")).to_contain_text(f"Out of date: {reason}")
     note = result.locator(".calc-headline").evaluate("h => getComputedStyle(h, '::after').content")
-    assert "marked field" in note
+    assert "computing" not in note
     page.select_option("#attack-attack_type", kind)
     wait_live(page, "attack")
     expect(page.locator("#attack-attack_type-error")).to_be_empty()

@@ -60,15 +60,30 @@ def _attributes(calculator: Calculator, field: Field) -> str:
 
 def _control(calculator: str, field: Field) -> str:
     ident = f"{calculator}-{field.name}"
+    shown_system = default_system(CALCULATORS[calculator])
+    # A choice only some systems name is offered for those: hidden for the others, as a
+    # field is (the script shows each system its own as the system changes).
+    choice_systems = dict(field.choice_systems)
     described = f'aria-describedby="{ident}-error{" " + ident + "-hint" if field.hint else ""}"'
     common = f'id="{ident}" name="{field.name}" {described}'
     if field.kind in ("system", "choice"):
         options = []
         for value, label in field.choices:
+            # A system's short title names it in the form's notes ("Orcus has no ...").
+            short = ""
             if field.kind == "system":
                 label = get_system(value).title
+                short = f' data-short="{escape(get_system(value).short_title)}"'
             selected = " selected" if value == field.initial else ""
-            options.append(f'<option value="{escape(value)}"{selected}>{escape(label)}</option>')
+            systems = ""
+            if value in choice_systems:
+                listed = choice_systems[value]
+                hidden = "" if shown_system in listed else " hidden"
+                systems = f' data-systems="{escape(" ".join(listed))}"{hidden}'
+            options.append(
+                f'<option value="{escape(value)}"{short}{systems}{selected}>'
+                f"{escape(label)}</option>"
+            )
         return f"<select {common}>{''.join(options)}</select>"
     if field.kind == "check":
         checked = " checked" if field.initial == "on" else ""

@@ -47,6 +47,15 @@ def _attack_type_choices() -> tuple[tuple[str, str], ...]:
     return tuple(seen.items())
 
 
+def _attack_type_systems() -> tuple[tuple[str, tuple[str, ...]], ...]:
+    """Each attack type with the systems whose text names it (from data)."""
+    return tuple(
+        (name, tuple(s for s in system_slugs() if name in attack_types(get_system(s))))
+        for name, _ in _attack_type_choices()
+        if name != NO_ATTACK_TYPE
+    )
+
+
 @dataclass(frozen=True)
 class AttackRequest(Request):
     """An attack roll against a defense, as the form and the command line ask it."""
@@ -119,6 +128,7 @@ class AttackRequest(Request):
                 "choice",
                 default=NO_ATTACK_TYPE,
                 choices=_attack_type_choices(),
+                choice_systems=_attack_type_systems(),
                 optional=True,
                 unset=NO_ATTACK_TYPE,
                 option="--attack-type",

@@ -28,14 +28,17 @@ export class Staleness {
 
 export function clearFieldErrors(section) {
   for (const slot of section.querySelectorAll(".calc-error")) slot.textContent = "";
+  for (const note of section.querySelectorAll(".calc-refusal-near")) note.remove();
   for (const control of section.querySelectorAll("[aria-invalid]")) control.removeAttribute("aria-invalid");
 }
 
 export function showRefusal(section, form, { errors = {}, message = "" }, slotId) {
   // Each message beside its field; slotId(name, control) names the element that holds it.
-  // Returns whether a field holds one, and the reason to show in the status line: the
-  // refusal's own message and any message no field on screen could hold.
+  // Returns whether a field holds one, the messages placed ({control, text}, in the
+  // refusal's order), and the reason to show in the status line: the refusal's own
+  // message and any message no field on screen could hold.
   const unplaced = [];
+  const placed = [];
   for (const [name, text] of Object.entries(errors)) {
     const control = form.querySelector(named(name));
     const id = slotId(name, control);
@@ -43,10 +46,11 @@ export function showRefusal(section, form, { errors = {}, message = "" }, slotId
     if (slot && !slot.closest("[hidden]")) {
       slot.textContent = text;
       control?.setAttribute("aria-invalid", "true");
+      if (control) placed.push({ control, text });
     } else unplaced.push(text);
   }
   const atField = unplaced.length < Object.keys(errors).length;
-  return { atField, reason: [message, ...unplaced].filter(Boolean).join(" ") };
+  return { atField, placed, reason: [message, ...unplaced].filter(Boolean).join(" ") };
 }
 
 // A refused or failed answer: the figures shown are the last answer, and nothing computes
@@ -60,6 +64,103 @@ export function markRefused(element, labelled, { atField, reason }) {
 
 export function unmarkRefused(element) {
   element.classList.remove("calc-result--refused", "calc-result--unanswered");
+  for (const said of element.querySelectorAll(".calc-refusal")) said.remove();
+}
+
+// A refusal whose cause is a field may be far from where the reader looks: the field can
+// be a screen above the box just ticked, on a phone. So it is said twice more, as text:
+// in the answer (docked at the foot of a phone's screen), with the fix and a button that
+// goes to the field; and beside the control the reader last changed, when that is not the
+// refused field itself.
+export function sayRefusal(section, headline, { placed }, edited) {
+  const [first] = placed ?? [];
+  if (!first) return;
+  if (headline) {
+    const said = document.createElement("div");
+    said.className = "calc-refusal";
+    const more = placed.length > 1 ? ` ${placed.length - 1} more marked above.` : "";
+    const fix = fixOf(first.control);
+    said.append(
+      sentence("calc-refusal-text", `Out of date: ${first.text}${fix ? " " + fix : ""}${more}`),
+      goButton(first.control),
+    );
+    headline.append(said);
+  }
+  const refused = placed.some(({ control }) => control === edited);
+  const beside = edited?.isConnected && !refused && !edited.closest("[hidden]") && besideOf(section, edited);
+  if (beside) {
+    const note = document.createElement("span");
+    note.className = "calc-refusal-near";
+    note.append(sentence("calc-refusal-text", first.text), goButton(first.control));
+    beside(note);
+  }
+}
+
+function sentence(className, text) {
+  const span = document.createElement("span");
+  span.className = className;
+  span.textContent = text; // the core's message: text, never markup
+  return span;
+}
+
+// Where a note about another field goes beside an edited control: under a situation's
+// tile, or in the message slot of the control's own field.
+function besideOf(section, control) {
+  const tile = control.closest(".calc-choices > .calc-check");
+  if (tile) return (note) => tile.after(note);
+  const slot = control.id && section.querySelector("#" + CSS.escape(`${control.id}-error`));
+  return slot ? (note) => slot.append(note) : null;
+}
+
+function labelOf(control) {
+  const field = control.closest(".calc-field");
+  const label = field?.querySelector(".calc-label") ?? control.closest("label") ?? control.labels?.[0];
+  return label?.textContent.trim() || control.name;
+}
+
+// The fix in the form's own words, where the message may use the command line's (a
+// choice's value, "melee", where the form shows its label, "Melee"). The button beside it
+// names the field.
+function fixOf(control) {
+  const label = labelOf(control);
+  if (control.tagName === "SELECT") {
+    const others = [...control.options].filter((option) => option.value !== control.value && !option.hidden);
+    if (!others.length || others.length > 4) return `Pick another ${label}.`;
+    const names = others.map((option) => option.textContent.trim());
+    const listed = names.length > 1 ? `${names.slice(0, -1).join(", ")} or ${names.at(-1)}` : names[0];
+    return `Pick ${listed}.`;
+  }
+  if (control.type === "checkbox") return `${control.checked ? "Untick" : "Tick"} ${label}.`;
+  return "";
+}
+
+function goButton(control) {
+  const button = document.createElement("button");
+  button.type = "button";
+  button.className = "calc-refusal-go";
+  button.textContent = `Go to ${labelOf(control)}`;
+  button.addEventListener("click", (event) => {
+    event.stopPropagation(); // not the docked answer's own tap, which opens the details
+    goToField(control);
+  });
+  return button;
+}
+
+// The field brought to the middle of the screen (above a phone's docked answer, below the
+// header), unfolded if it was folded away, and focused: the next tap or key changes it.
+export function goToField(control) {
+  const field = control.closest(".calc-field") ?? control;
+  for (let fold = field.closest("details"); fold; fold = fold.parentElement?.closest("details")) {
+    fold.open = true;
+  }
+  // A situations field is its boxes: the first ticked one, else the first shown.
+  const boxes = [...field.querySelectorAll("[data-situation]")].filter((box) => !box.closest("[hidden]"));
+  const target = control.type === "hidden" ? (boxes.find((box) => box.checked) ?? boxes[0] ?? field) : control;
+  (target === control ? field : target).scrollIntoView({ block: "center" });
+  target.focus({ preventScroll: true });
+  field.classList.remove("calc-field--sought");
+  void field.offsetWidth; // restart the highlight when asked twice
+  field.classList.add("calc-field--sought");
 }
 
 export function markFirstLiveResult() {

@@ -4,7 +4,8 @@
 //
 // calculator-loader.mjs calls bind() for each page Material's instant navigation shows;
 // the worker (calculator-client.mjs) serves the whole visit. The address is kept by
-// calculator-address.mjs, and what both widgets show by calculator-view.mjs.
+// calculator-address.mjs, what both widgets show by calculator-view.mjs, and what a switch
+// of system carries over by calculator-switch.mjs.
 //
 // Safety: inputs only ever become text (form values, URL parameters, textContent). The
 // result markup comes from rules_core.web, which escapes everything it was given.
@@ -17,12 +18,14 @@ import {
   setAddressSources,
 } from "./calculator-address.mjs";
 import { ask, connect, isReady, onStarted, restart, startFailure } from "./calculator-client.mjs";
+import { carryOver, sayCarried } from "./calculator-switch.mjs";
 import {
   Staleness,
   addCopyLink,
   clearFieldErrors,
   markFirstLiveResult,
   markRefused,
+  sayRefusal,
   showRefusal,
   unmarkRefused,
   wrapTables,
@@ -124,14 +127,15 @@ class Calculator {
     const situations = target.dataset.situation !== undefined ? listOf(target) : null;
     if (situations) this.collectSituations();
     const name = target.name || situations?.name || "";
-    if (name === "system") this.showFieldsFor();
+    this.edited = target; // where the reader is looking: a refusal is said there too
+    if (name === "system") this.switchSystem();
     // Widgets on one page share a field of the same name (the system, on the abilities page).
     for (const other of this.siblings) {
       if (other === this || !name || situations) continue;
       const twin = other.form.querySelector(named(name));
       if (twin && twin.value !== target.value) {
         twin.value = target.value;
-        if (name === "system") other.showFieldsFor();
+        if (name === "system") other.switchSystem();
         other.compute();
       }
     }
@@ -204,6 +208,7 @@ class Calculator {
       if (refusal.reason) this.statusText().textContent = refusal.reason;
       this.staleness.mark([result], { now: true });
       markRefused(result, result.querySelector(".calc-headline"), refusal);
+      sayRefusal(section, result.querySelector(".calc-headline"), refusal, this.edited);
       result.setAttribute("aria-busy", "false");
       return;
     }
@@ -234,9 +239,20 @@ class Calculator {
   showFieldsFor(asBuilt = false) {
     const select = this.form.querySelector('[name="system"]');
     const system = select && (asBuilt ? initialValue(select) : select.value);
+    this.shownSystem = system;
     for (const element of this.form.querySelectorAll("[data-systems]")) {
       element.hidden = system !== undefined && !element.dataset.systems.split(" ").includes(system);
     }
+    this.collectSituations();
+  }
+
+  switchSystem() {
+    // The reader chose another system: what it has too is kept (the situations of the
+    // same name, the fields it shares), and what it lacks is dropped and said so.
+    const before = this.shownSystem;
+    this.showFieldsFor();
+    if (before === undefined || before === this.shownSystem) return;
+    sayCarried(this.form, this.shownSystem, carryOver(this.form, before, this.shownSystem));
     this.collectSituations();
   }
 
@@ -276,7 +292,9 @@ class Calculator {
       const value = params.get(control.name);
       if (control.type === "checkbox") control.checked = value === "on";
       else if (control.tagName !== "SELECT") control.value = value;
-      else if ([...control.options].some((option) => option.value === value)) control.value = value;
+      else if ([...control.options].some((option) => option.value === value && ofSystem(option))) {
+        control.value = value;
+      }
     }
     for (const hidden of this.form.querySelectorAll('input[type="hidden"]')) {
       if (!params.has(hidden.name)) continue;
@@ -513,14 +531,18 @@ for (const change of ["online", "offline"]) {
 // Python failed to answer, a refusal that says so. Once the first answer is shown, the visit
 // is settled.
 function askPython(calculator, inputs, show) {
-  ask(calculator, inputs).then((data) => {
-    show(
-      data.failed
-        ? { ok: false, errors: {}, message: "The calculation failed: " + data.failed }
-        : JSON.parse(data.response),
-    );
-    settled();
-  });
+  ask(calculator, inputs)
+    .then((data) => (data.failed ? failed(data.failed) : JSON.parse(data.response)))
+    // A reply that is not the core's JSON is a failure said in words, never "computing".
+    .catch((error) => failed(String(error?.message ?? error)))
+    .then((response) => {
+      show(response);
+      settled();
+    });
+}
+
+function failed(why) {
+  return { ok: false, errors: {}, message: "The calculation failed: " + why };
 }
 
 function settled() {
