@@ -98,8 +98,15 @@ class Calculator {
     // A tap on the docked answer (on a phone) brings the full result into view.
     const headline = () => result.querySelector(".calc-headline");
     result.addEventListener("click", (event) => {
-      if (headline()?.contains(event.target) && !event.target.closest("a")) {
-        headline().nextElementSibling?.scrollIntoView({ block: "start", behavior: "smooth" });
+      const docked = headline();
+      const details = docked?.nextElementSibling;
+      if (docked?.contains(event.target) && !event.target.closest("a") && details) {
+        // Scrolled to, the answer sticks at the top (at its own `top`, below Material's
+        // header) and covers as much as its height, which grows with its words (three lines
+        // of figures on a phone): what it opens starts below it, never under it.
+        const stuck = parseFloat(getComputedStyle(docked).top) || 0;
+        details.style.scrollMarginTop = `${stuck + docked.offsetHeight + 8}px`;
+        details.scrollIntoView({ block: "start", behavior: "smooth" });
       }
     });
     this.applyAddress();
