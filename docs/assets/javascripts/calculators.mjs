@@ -51,6 +51,8 @@ export function bind(page) {
   for (const widget of current) widget.start();
   const siblings = current.filter((widget) => widget instanceof Calculator);
   for (const widget of siblings) widget.siblings = siblings;
+  // Each result now says for itself whether it answers the inputs on screen.
+  document.documentElement.removeAttribute("data-calc-address");
   if (isReady()) current.forEach((widget) => widget.onReady());
   else if (startFailure()) current.forEach((widget) => widget.onFailure());
 }
@@ -64,6 +66,7 @@ class Calculator {
     this.siblings = [this];
     this.latest = 0; // id of the newest request
     this.staleness = new Staleness();
+    this.answered = false; // whether Python has answered: until then, the built result shows
   }
 
   start() {
@@ -168,6 +171,10 @@ class Calculator {
     this.result.setAttribute("aria-busy", String((!matches || !isReady()) && !startFailure()));
     if (matches) this.staleness.clear([this.result]);
     else this.staleness.mark([this.result], { now: !isReady() });
+    // The build-time figures beside other inputs (an address's, or a form brought back by
+    // Back) answer a question nobody on this screen asked: hidden from the first frame the
+    // widget is bound in, not only once an answer is late, and in place (extra.css).
+    this.result.classList.toggle("calc-result--unasked", !matches && !this.answered);
   }
 
   compute(extra = {}) {
@@ -212,6 +219,7 @@ class Calculator {
       return;
     }
     this.statusText().textContent = "";
+    this.answered = true;
     // Before any live answer the result shown is the build-time one, for shownKey's inputs.
     // A first answer to those (never a roll: the Roll button asks only once Python has
     // answered) is the same markup, from the same rules core and data (tests/test_web.py):
