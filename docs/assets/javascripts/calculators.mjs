@@ -345,6 +345,7 @@ class Comparison {
   start() {
     this.form.addEventListener("submit", (event) => event.preventDefault());
     this.form.addEventListener("input", () => {
+      this.showQuestion();
       this.compute();
       addressLags(this.path);
     });
@@ -355,10 +356,22 @@ class Comparison {
       const value = params.get(control.name);
       if (value !== null) control.value = value;
     }
+    this.showQuestion();
     // The build-time answers are those of the page's own question (no number changed):
     // while that is what is asked, they are already its answer, never marked out of date.
     this.shownKey = JSON.stringify([]);
     if (this.key() !== this.shownKey) this.staleness.mark(this.answers, { now: true });
+  }
+
+  showQuestion() {
+    // The page's words above the form state the numbers asked: the reader's, as typed
+    // (hooks/pages/compare.py marks each by its field), never the page's own once changed.
+    for (const number of document.querySelectorAll("[data-compare-number]")) {
+      const typed = this.form.querySelector(named(number.dataset.compareNumber))?.value.trim();
+      if (typed === undefined) continue;
+      const signed = number.hasAttribute("data-signed") && /^\d/.test(typed);
+      number.textContent = !typed ? "?" : signed ? "+" + typed : typed;
+    }
   }
 
   key() {
