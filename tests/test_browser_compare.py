@@ -8,7 +8,7 @@ import re
 from pathlib import Path
 from urllib.parse import parse_qs, urlsplit
 
-from conftest import Device, settled_address
+from conftest import ARTIFACTS, Device, settled_address
 from playwright.sync_api import Browser, Page, expect
 
 from rules_core.systems import system_slugs
@@ -133,6 +133,36 @@ def test_compare_interpretations_follow_the_readers_numbers(
             assert notes.all_text_contents() == wanted, (path, system)
             changed += wanted != _notes(system, question)
     assert changed, "the typed numbers should change some system's interpretations"
+    watched.close()
+
+
+def test_the_question_above_the_form_states_the_readers_numbers(
+    browser: Browser, server: str, site: Path
+) -> None:
+    """The page's words above the form say which attack every system answers: once the
+    reader types their own numbers, those, and no longer the page's own."""
+    watched = Device(browser, server, "phone")
+    page = watched.page
+    page.goto(server + _compare_pages(site)[0])
+    _wait_compare_live(page)
+    question = page.locator(".calc[data-compare]").locator("xpath=preceding-sibling::p[1]")
+    asked = _asked(page)
+
+    def stated(number: str) -> re.Pattern:
+        return re.compile(rf"(?<![\d+-])\+?{re.escape(number.lstrip('+'))}(?!\d)")
+
+    own = [asked["bonus"], asked["defense"]]
+    typed = [str(int(number) + 3) for number in own]
+    for number in own:
+        expect(question).to_have_text(stated(number))
+    for name, number in zip(("bonus", "defense"), typed, strict=True):
+        page.fill(f"#compare-{name}", number)
+    for number in typed:
+        expect(question).to_have_text(stated(number))
+    for number in own:
+        expect(question).not_to_have_text(stated(number))
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / "compare-question-phone.png"))
     watched.close()
 
 

@@ -179,6 +179,10 @@ def _escape_markdown(text: str) -> str:
     return _MARKDOWN_SPECIAL.sub(r"\\\1", text)
 
 
+# The attack a Compare page asks when its concept names no number of its own.
+_ATTACK_NUMBERS = {"bonus": "6", "defense": "16", "damage": ""}
+
+
 def _result(concept: Concept, system: System) -> dict:
     """The concept's question put to the system's calculator."""
     # Odds only: no default damage roll, whose rules would only add noise here.
@@ -227,7 +231,7 @@ def _short_answer(result: dict) -> str:
 def _live_form(concept: Concept, systems: dict[str, System], results: dict[str, dict]) -> list[str]:
     """The reader's own attack, answered for every system as they type: one table under
     the form, so a phone shows every system's answer beside the numbers."""
-    values = {"bonus": "6", "defense": "16", "damage": "", **concept.inputs}
+    values = {**_ATTACK_NUMBERS, **concept.inputs}
     # As the attack calculator's fields of these names: numbers two to a row on a phone,
     # the dice across the whole row (calculators.css).
     fields = [
@@ -310,14 +314,25 @@ def render_concept(concept: Concept, systems: dict[str, System]) -> str:
 def _question(concept: Concept) -> str:
     values = concept.inputs
     if concept.calculator == "attack":
-        text = f"The same attack in each system: +{values.get('bonus', '6')} against defense "
-        text += f"{values.get('defense', '16')}"
+        numbers = {**_ATTACK_NUMBERS, **values}
+        bonus, defense = _typed(numbers, "bonus", signed=True), _typed(numbers, "defense")
+        text = f"The same attack in each system: {bonus} against defense {defense}"
         if values.get("mode") in ("advantage", "disadvantage"):
             text += f", with {values['mode']}"
         return text + "."
     return f"The same damage roll in each system: {values.get('expression', '')}" + (
         ", a critical hit." if values.get("crit") == "on" else "."
     )
+
+
+def _typed(numbers: dict[str, str], name: str, signed: bool = False) -> str:
+    """A number of the question, which the reader's own replaces as they type it into the
+    form's field of that name (calculators.mjs): the words never state numbers the answers
+    under them no longer answer. A signed number (a bonus) gets its "+" when typed without."""
+    value = numbers[name]
+    shown = f"+{value}" if signed and value[:1].isdigit() else value
+    sign = " data-signed" if signed else ""
+    return f'<span data-compare-number="{escape(name)}"{sign}>{escape(shown)}</span>'
 
 
 def render_index(concepts: list[Concept], also: list[tuple[str, str, str]]) -> str:

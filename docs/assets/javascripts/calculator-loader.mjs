@@ -8,6 +8,10 @@ export const PYTHON_WIDGETS = ".calc[data-calculator], .calc[data-compare]";
 
 function onPage(page) {
   if (!page.querySelector(PYTHON_WIDGETS)) return;
+  // The widgets' code binds a frame or two later, once imported: until then an address's
+  // inputs are not yet read, and the built results say so (as calculator-boot.js has it for
+  // a page's first load; an instant navigation, Back included, brings only the body).
+  if (location.search) document.documentElement.setAttribute("data-calc-address", "");
   import("./calculators.mjs").then((calculators) => calculators.bind(page));
 }
 

@@ -56,6 +56,8 @@ export function bind(page) {
   for (const widget of current) widget.start();
   const siblings = current.filter((widget) => widget instanceof Calculator);
   for (const widget of siblings) widget.siblings = siblings;
+  // Each result now says for itself whether it answers the inputs on screen.
+  document.documentElement.removeAttribute("data-calc-address");
   if (isReady()) current.forEach((widget) => widget.onReady());
   else if (startFailure()) current.forEach((widget) => widget.onFailure());
 }
@@ -69,6 +71,7 @@ class Calculator {
     this.siblings = [this];
     this.latest = 0; // id of the newest request
     this.staleness = new Staleness();
+    this.answered = false; // whether Python has answered: until then, the built result shows
   }
 
   start() {
@@ -103,8 +106,15 @@ class Calculator {
     // A tap on the docked answer (on a phone) brings the full result into view.
     const headline = () => result.querySelector(".calc-headline");
     result.addEventListener("click", (event) => {
-      if (headline()?.contains(event.target) && !event.target.closest("a")) {
-        headline().nextElementSibling?.scrollIntoView({ block: "start", behavior: "smooth" });
+      const docked = headline();
+      const details = docked?.nextElementSibling;
+      if (docked?.contains(event.target) && !event.target.closest("a") && details) {
+        // Scrolled to, the answer sticks at the top (at its own `top`, below Material's
+        // header) and covers as much as its height, which grows with its words (three lines
+        // of figures on a phone): what it opens starts below it, never under it.
+        const stuck = parseFloat(getComputedStyle(docked).top) || 0;
+        details.style.scrollMarginTop = `${stuck + docked.offsetHeight + 8}px`;
+        details.scrollIntoView({ block: "start", behavior: "smooth" });
       }
     });
     this.applyAddress();
@@ -168,6 +178,10 @@ class Calculator {
     this.result.setAttribute("aria-busy", String((!matches || !isReady()) && !startFailure()));
     if (matches) this.staleness.clear([this.result]);
     else this.staleness.mark([this.result], { now: !isReady() });
+    // The build-time figures beside other inputs (an address's, or a form brought back by
+    // Back) answer a question nobody on this screen asked: hidden from the first frame the
+    // widget is bound in, not only once an answer is late, and in place (extra.css).
+    this.result.classList.toggle("calc-result--unasked", !matches && !this.answered);
   }
 
   compute(extra = {}) {
@@ -213,6 +227,7 @@ class Calculator {
       return;
     }
     this.statusText().textContent = "";
+    this.answered = true;
     // Before any live answer the result shown is the build-time one, for shownKey's inputs.
     // A first answer to those (never a roll: the Roll button asks only once Python has
     // answered) is the same markup, from the same rules core and data (tests/test_web.py):
@@ -351,6 +366,7 @@ class Comparison {
   start() {
     this.form.addEventListener("submit", (event) => event.preventDefault());
     this.form.addEventListener("input", () => {
+      this.showQuestion();
       this.compute();
       addressLags(this.path);
     });
@@ -361,10 +377,22 @@ class Comparison {
       const value = params.get(control.name);
       if (value !== null) control.value = value;
     }
+    this.showQuestion();
     // The build-time answers are those of the page's own question (no number changed):
     // while that is what is asked, they are already its answer, never marked out of date.
     this.shownKey = JSON.stringify([]);
     if (this.key() !== this.shownKey) this.staleness.mark(this.answers, { now: true });
+  }
+
+  showQuestion() {
+    // The page's words above the form state the numbers asked: the reader's, as typed
+    // (hooks/pages/compare.py marks each by its field), never the page's own once changed.
+    for (const number of document.querySelectorAll("[data-compare-number]")) {
+      const typed = this.form.querySelector(named(number.dataset.compareNumber))?.value.trim();
+      if (typed === undefined) continue;
+      const signed = number.hasAttribute("data-signed") && /^\d/.test(typed);
+      number.textContent = !typed ? "?" : signed ? "+" + typed : typed;
+    }
   }
 
   key() {
