@@ -527,7 +527,12 @@ def test_a_runtime_that_does_not_arrive_is_said_and_tried_again(
     page.goto(server + shared_link(site, stem))
     status = start_status(page, calculator)
     expect(status).to_contain_text("part of it could not be downloaded", timeout=60_000)
-    expect(status).to_contain_text("computed when the site was built, for the default inputs")
+    # A shared link's inputs are not the defaults: the build's figures stay hidden, and the
+    # sentence says that no figures are shown for them, not that the ones shown are the build's.
+    expect(status).to_contain_text("No figures are shown for these inputs until it starts")
+    expect(
+        page.locator(f'.calc[data-calculator="{calculator}"] .calc-figures').first
+    ).to_be_hidden()
     assert not re.search(r"Error|fetch|wasm", status.inner_text()), status.inner_text()
     widget = page.locator(f'.calc[data-calculator="{calculator}"]')
     expect(widget.locator(".calc-status--busy")).to_have_count(0)
@@ -563,7 +568,8 @@ def test_offline_without_python_a_calculator_says_so_and_stores_it_when_asked(
     assert counting.python_bodies() == Counter()
 
     context.set_offline(True)
-    page.goto(counting.origin + shared_link(site, stem))
+    # The page at its own inputs, the defaults: the build's answer is theirs, readable.
+    page.goto(f"{counting.origin}calculators/{stem}/")
     status = start_status(page, calculator)
     expect(status).to_contain_text(
         "You are offline, and the calculators are not stored on this device", timeout=60_000

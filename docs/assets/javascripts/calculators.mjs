@@ -491,9 +491,14 @@ function showStartFailure(section) {
   const status = section.querySelector(".calc-status");
   const text = status.querySelector(".calc-status-text");
   status.classList.remove("calc-status--busy");
+  // Figures for the default inputs stay readable, said to be those; beside other inputs
+  // (a shared link) they stay hidden (calc-result--unasked), and the sentence says so.
+  const unasked = section.querySelector(".calc-result--unasked");
   text.textContent =
     failureSentence(failure.kind, unstored) +
-    " The figures shown were computed when the site was built, for the default inputs.";
+    (unasked
+      ? " No figures are shown for these inputs until it starts."
+      : " The figures shown were computed when the site was built, for the default inputs.");
   let button = status.querySelector(".calc-retry");
   if (!button) {
     button = document.createElement("button");
