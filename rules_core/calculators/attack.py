@@ -206,6 +206,8 @@ def run(request: AttackRequest) -> Answer:
     breakdown = getattr(result, "breakdown", None)  # the roll's parts, where the core gives them
     if breakdown is not None:
         payload["breakdown"] = [[label, value] for label, value in breakdown]
+    payload["roll_mode"] = result.roll_mode
+    payload["because"] = [reason.to_json() for reason in result.because]
     text = [
         f"{system.title}: {result.roll} {result.attack_modifier:+d} against defense "
         f"{result.defense}",
@@ -213,6 +215,9 @@ def run(request: AttackRequest) -> Answer:
         f"  critical   {result.crit} ({percent(result.crit)})",
         f"  miss       {result.miss} ({percent(result.miss)})",
     ]
+    why = why_lines(payload)
+    if why:
+        text += ["Why:", *(f"  {line}" for line in why)]
     if result.crit_fail is not None:
         text.append(f"  crit fail  {result.crit_fail} ({percent(result.crit_fail)})")
     if setup.attacks > 1:
@@ -226,6 +231,17 @@ def run(request: AttackRequest) -> Answer:
             f"(about {float(result.expected_damage):.2f})"
         )
     return sourced(payload, text, result.sources)
+
+
+def why_lines(payload: dict[str, Any]) -> list[str]:
+    """The answer's own why: the roll mode and where it came from, then every other thing
+    a situation did (a modifier, a crit range, the damage), each with its source."""
+    lines = [payload["roll_mode"]] if payload.get("roll_mode") else []
+    for reason in payload.get("because", []):
+        # Advantage and disadvantage are said once, by the roll mode, with their sources.
+        if reason["effects"]:
+            lines.append(f"{reason['source']}: {', '.join(reason['effects'])}")
+    return lines
 
 
 def attack_curve(request: AttackRequest) -> list[tuple[int, str]]:
@@ -282,7 +298,10 @@ def render(payload: html.Payload, request: AttackRequest, base: str) -> html.Ren
         label="Defense",
         highlight=payload["defense"],
     )
-    return html.Rendered(html.headline(*top), html.rows(rows) + chart + html.sources(payload, base))
+    return html.Rendered(
+        html.headline(*top, why=why_lines(payload)),
+        html.rows(rows) + chart + html.sources(payload, base),
+    )
 
 
 CALCULATOR = Calculator(AttackRequest, run, render, about=__doc__ or "")

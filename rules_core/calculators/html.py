@@ -6,6 +6,7 @@ answers and the site root; every value that came from a user is escaped.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from html import escape
@@ -45,15 +46,17 @@ def signed(value: int) -> str:
     return f"{value:+d}".replace("-", "−")
 
 
-def headline(*parts: str) -> str:
-    """The main answer in one short line; parts are markup already escaped."""
-    return " · ".join(parts)
+def headline(*parts: str, why: Sequence[str] = ()) -> str:
+    """The main answer in one short line; parts are markup already escaped. `why` (plain
+    text) follows, a line each: what changed the roll, where the docked answer shows it."""
+    return "\n".join([" · ".join(parts), *(escape(line) for line in why)])
 
 
 @dataclass(frozen=True)
 class Rendered:
     """A calculator's answer as a page shows it: the headline (one short line of escaped
-    text, given on its own to the Compare pages and to screen readers) and the rest."""
+    text, then the lines of its why, given on its own to the Compare pages and to screen
+    readers) and the rest."""
 
     headline: str
     body: str
