@@ -100,7 +100,7 @@ def describe_effects(
 ) -> list[str]:
     """What one effect does besides advantage and disadvantage, in words, key by key of
     the schema's vocabulary; `crit_from` shifts the printed critical range (`critical_from`).
-    The answers' why and the GM screen both say it so."""
+    (hooks/pages/gm_screen.py words the same vocabulary for the GM screen.)"""
     said = []
     if effect.get("attack"):
         said.append(f"{_signed(int(effect['attack']))} to the attack roll")
@@ -160,7 +160,9 @@ class _Resolver:
     def label(self, name: str) -> str:
         return str(self.entry(name)["label"])
 
-    def reasons(self, name: str, holding: list[dict[str, Any]]) -> list[Reason]:
+    def reasons(
+        self, name: str, holding: list[dict[str, Any]], active: Sequence[str] = ()
+    ) -> list[Reason]:
         """What a situation did: its own effects, then each branch that held, named."""
         label = self.label(name)
         found = []
@@ -174,6 +176,19 @@ class _Resolver:
             if reason.mode or reason.effects:
                 branch = _condition(effect, self.label) if effect is not self.table[name] else ""
                 found.append(replace(reason, source=f"{label}, {branch}" if branch else label))
+        if not found:
+            # Ticked, yet nothing: said when another chosen situation rules its branch out
+            # (a prone target, "unless attacker is adjacent"), so the tick is not ignored.
+            ruling_out = [
+                other
+                for effect in self.entry(name).get("when", [])
+                if self.kind_matches(effect)
+                for other in effect.get("unless", [])
+                if other in active
+            ]
+            if ruling_out:
+                with_them = _quoted([self.label(other) for other in dict.fromkeys(ruling_out)])
+                found.append(Reason(f"{label}, with {with_them}", ("no effect",)))
         return found
 
     def kind_matches(self, effect: dict[str, Any]) -> bool:
@@ -299,7 +314,7 @@ def resolve(
         sources.rest_on(entry)
         holding = resolver.holding(name, applying)
         effects += holding
-        because += resolver.reasons(name, holding)
+        because += resolver.reasons(name, holding, applying)
         for reading in resolver.unchosen_readings(name, applying):
             sources.interpret(reading)
         on_roll = sum(int(effect.get("attack", 0)) for effect in holding)
