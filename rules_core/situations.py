@@ -21,7 +21,7 @@ from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import Any
 
-from rules_core.systems import RulesError, Sources, System
+from rules_core.systems import RulesError, Sources, System, if_allowed
 
 
 @dataclass(frozen=True)
@@ -85,6 +85,18 @@ def attack_types(system: System) -> tuple[str, ...]:
 
 def _effects(entry: dict[str, Any]) -> list[dict[str, Any]]:
     return [entry, *entry.get("when", [])]
+
+
+def depends_on(entry: Mapping[str, Any]) -> list[str]:
+    """The situations a situation's effect depends on (its branches' `if` and `unless`):
+    the questions its answer takes as not so unless chosen, and the form asks beside it."""
+    return list(
+        dict.fromkeys(
+            other
+            for branch in if_allowed(entry, "when") or []  # a death-save option has none
+            for other in [*branch.get("if", []), *branch.get("unless", [])]
+        )
+    )
 
 
 def _quoted(labels: Sequence[str]) -> str:
