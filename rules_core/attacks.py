@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from functools import cache
@@ -65,6 +65,10 @@ class AttackResult:
     because: tuple[Reason, ...] = ()
     # The roll mode in words, with where it came from; None for a plain roll.
     roll_mode: str | None = None
+
+    @property
+    def why(self) -> list[str]:
+        return why_lines(self.roll_mode, ((r.source, r.effects) for r in self.because))
 
 
 @cache
@@ -336,6 +340,16 @@ def hit_chance_by_defense(
         )
         chances.append((defense, Fraction(hits, natural_roll.total)))
     return chances
+
+
+def why_lines(roll_mode: str | None, because: Iterable[tuple[str, Sequence[str]]]) -> list[str]:
+    """An attack's why, a line each: the roll mode and where it came from, then every other
+    thing a situation did (a modifier, a crit range, the damage), each with its source.
+    `because` holds each reason's (source, effects besides the roll mode)."""
+    lines = [roll_mode] if roll_mode else []
+    # Advantage and disadvantage are said once, by the roll mode, with their sources.
+    lines += [f"{source}: {', '.join(effects)}" for source, effects in because if effects]
+    return lines
 
 
 def attack(system: System, setup: AttackSetup) -> AttackResult:

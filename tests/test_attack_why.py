@@ -207,3 +207,18 @@ def test_an_attack_cites_its_own_type_and_not_the_others() -> None:
                     assert not quotes & {c["quote"] for c in other_entry["cite"]}, (kind, other)
             checked += 1
     assert checked, "no system gives an attack type its own sentences"
+
+
+def test_a_fight_says_what_each_sides_situations_do_to_its_attacks() -> None:
+    """The fight calculator applies the attack's situations to a side: the same why."""
+    system, name, _, _ = first_dependent_situation()
+    fought = json.loads(
+        cli(
+            "fight", "--system", system.slug, "--party-situation", name,
+            "--combatant", "party:5:1d8+3:15:20", "--combatant", "opponents:4:1d6+2:14:15",
+            "--json",
+        )
+    )  # fmt: skip
+    alone = attack(system, AttackSetup(5, 14, situations=(name,), damage="1d8+3"))
+    assert fought["party_why"] == alone.why and alone.why
+    assert fought["opponents_why"] == []

@@ -8,7 +8,7 @@ from functools import cache
 from html import escape
 from typing import Any, ClassVar
 
-from rules_core.attacks import AttackSetup, attack, hit_chance_by_defense
+from rules_core.attacks import AttackSetup, attack, hit_chance_by_defense, why_lines
 from rules_core.calculators import html
 from rules_core.calculators.base import Answer, Calculator, fraction_text, percent, sourced
 from rules_core.calculators.shared import (
@@ -215,7 +215,7 @@ def run(request: AttackRequest) -> Answer:
         f"  critical   {result.crit} ({percent(result.crit)})",
         f"  miss       {result.miss} ({percent(result.miss)})",
     ]
-    why = why_lines(payload)
+    why = result.why
     if why:
         text += ["Why:", *(f"  {line}" for line in why)]
     if result.crit_fail is not None:
@@ -233,15 +233,10 @@ def run(request: AttackRequest) -> Answer:
     return sourced(payload, text, result.sources)
 
 
-def why_lines(payload: dict[str, Any]) -> list[str]:
-    """The answer's own why: the roll mode and where it came from, then every other thing
-    a situation did (a modifier, a crit range, the damage), each with its source."""
-    lines = [payload["roll_mode"]] if payload.get("roll_mode") else []
-    for reason in payload.get("because", []):
-        # Advantage and disadvantage are said once, by the roll mode, with their sources.
-        if reason["effects"]:
-            lines.append(f"{reason['source']}: {', '.join(reason['effects'])}")
-    return lines
+def why(payload: dict[str, Any]) -> list[str]:
+    """The answer's why, as the payload carries it (the page renders the payload alone)."""
+    because = payload.get("because", [])
+    return why_lines(payload.get("roll_mode"), ((r["source"], r["effects"]) for r in because))
 
 
 def attack_curve(request: AttackRequest) -> list[tuple[int, str]]:
@@ -299,7 +294,7 @@ def render(payload: html.Payload, request: AttackRequest, base: str) -> html.Ren
         highlight=payload["defense"],
     )
     return html.Rendered(
-        html.headline(*top, why=why_lines(payload)),
+        html.headline(*top, why=why(payload)),
         html.rows(rows) + chart + html.sources(payload, base),
     )
 

@@ -22,7 +22,9 @@ export function placeQuestions(block) {
   for (const asking of block.querySelectorAll(".calc-check[data-asks]")) {
     if (!asking.querySelector("[data-situation]")?.checked) continue;
     const names = asking.dataset.asks.split(" ");
-    const tiles = tilesOf(block, asking.dataset.systems).filter(
+    // Within its own field: a fight has one situations field per side.
+    const field = asking.closest(".calc-field") ?? block;
+    const tiles = tilesOf(field, asking.dataset.systems).filter(
       (tile) => tile !== asking && !placed.has(tile) && names.includes(situationOf(tile)),
     );
     tiles.forEach((tile) => placed.add(tile));
