@@ -294,8 +294,9 @@ def render(payload: html.Payload, request: AttackRequest, base: str) -> html.Ren
         highlight=payload["defense"],
     )
     return html.Rendered(
-        html.headline(*top, why=why(payload)),
+        html.headline(*top),
         html.rows(rows) + chart + html.sources(payload, base),
+        tuple(why(payload)),
     )
 
 

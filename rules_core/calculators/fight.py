@@ -587,9 +587,9 @@ def render(payload: html.Payload, request: Any, base: str) -> html.Rendered:
         f"Party wins {html.percent(payload['party_wins'])}",
         f"loses {html.percent(payload['opponents_win'])}",
         f"undecided {html.percent(payload['undecided'])}",
-        why=_why(payload),
     )
-    return html.Rendered(top, html.rows(rows) + exact + chart + html.sources(payload, base))
+    body = html.rows(rows) + exact + chart + html.sources(payload, base)
+    return html.Rendered(top, body, tuple(_why(payload)))
 
 
 CALCULATOR = Calculator(FightRequest, run, render, about=__doc__ or "")
