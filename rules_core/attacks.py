@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from functools import cache
@@ -10,7 +10,7 @@ from typing import Any
 
 from rules_core.damage import DamageSetup, damage
 from rules_core.dice import Distribution, parse
-from rules_core.situations import Applied, resolve
+from rules_core.situations import Applied, Reason, resolve
 from rules_core.systems import NotDefined, RulesError, Sources, System, read_once
 
 MAX_ATTACKS = 100
@@ -60,6 +60,15 @@ class AttackResult:
     # ("Defense", 15), ("Defense: Half cover (+2 AC)", 2). The terms before ("Defense", ...)
     # sum to attack_modifier, the rest to defense.
     breakdown: tuple[tuple[str, int], ...] = ()
+    # Why: each choice and situation that changed the roll and what it did, the roll mode
+    # first ("Roll choice: advantage"), then each situation in the order it applied.
+    because: tuple[Reason, ...] = ()
+    # The roll mode in words, with where it came from; None for a plain roll.
+    roll_mode: str | None = None
+
+    @property
+    def why(self) -> list[str]:
+        return why_lines(self.roll_mode, ((r.source, r.effects) for r in self.because))
 
 
 @cache
@@ -177,6 +186,40 @@ def _printed_naturals(rule: Mapping[str, Any]) -> _PrintedNaturals:
     )
 
 
+ROLL_CHOICE = "Roll choice"  # the set-up's advantage or disadvantage, as the form names it
+
+
+def _choice_reasons(setup: AttackSetup) -> tuple[Reason, ...]:
+    if not (setup.advantage or setup.disadvantage):
+        return ()
+    return (Reason(ROLL_CHOICE, (), setup.advantage, setup.disadvantage),)
+
+
+def _crit_range_together(applied: Applied, rules: _NaturalRules) -> tuple[Reason, ...]:
+    """Each situation says its own critical range; where several shift it, the sum too."""
+    if len(applied.crit_shifted_by) < 2:
+        return ()
+    return (Reason("Together", (f"critical hit on a natural {rules.crit_from}+",)),)
+
+
+def _roll_mode(
+    rule: Mapping[str, Any], setup: AttackSetup, applied: Applied, roll: str
+) -> str | None:
+    """The roll mode where the reader looks: which mode, from what, or that two cancel."""
+    advantage = [ROLL_CHOICE] * setup.advantage + list(applied.advantage_from)
+    disadvantage = [ROLL_CHOICE] * setup.disadvantage + list(applied.disadvantage_from)
+    if not (advantage or disadvantage):
+        return None
+    dice = f"{roll}" if rule.get("advantage") is not None else "no dice in the text"
+    if advantage and disadvantage:
+        return (
+            f"Advantage ({'; '.join(advantage)}) and disadvantage ({'; '.join(disadvantage)}) "
+            f"cancel: {dice}"
+        )
+    mode, sources = ("Advantage", advantage) if advantage else ("Disadvantage", disadvantage)
+    return f"{mode} ({dice}): {'; '.join(sources)}"
+
+
 @dataclass(frozen=True)
 class _Prepared:
     """An attack's roll, modifier and defense once its situations are applied."""
@@ -188,6 +231,8 @@ class _Prepared:
     breakdown: tuple[tuple[str, int], ...]
     applied: Applied
     undefined_roll: NotDefined | None  # the text gives no dice for this roll
+    because: tuple[Reason, ...]
+    roll_mode: str | None
 
 
 def _prepare(system: System, setup: AttackSetup, sources: Sources) -> _Prepared:
@@ -233,6 +278,8 @@ def _prepare(system: System, setup: AttackSetup, sources: Sources) -> _Prepared:
         tuple(roll_terms + defense_terms),
         applied,
         undefined_roll,
+        _choice_reasons(setup) + applied.because + _crit_range_together(applied, rules),
+        _roll_mode(rule, setup, applied, roll),
     )
 
 
@@ -295,6 +342,16 @@ def hit_chance_by_defense(
     return chances
 
 
+def why_lines(roll_mode: str | None, because: Iterable[tuple[str, Sequence[str]]]) -> list[str]:
+    """An attack's why, a line each: the roll mode and where it came from, then every other
+    thing a situation did (a modifier, a crit range, the damage), each with its source.
+    `because` holds each reason's (source, effects besides the roll mode)."""
+    lines = [roll_mode] if roll_mode else []
+    # Advantage and disadvantage are said once, by the roll mode, with their sources.
+    lines += [f"{source}: {', '.join(effects)}" for source, effects in because if effects]
+    return lines
+
+
 def attack(system: System, setup: AttackSetup) -> AttackResult:
     sources = Sources()
     prepared = _prepare(system, setup, sources)
@@ -322,6 +379,8 @@ def attack(system: System, setup: AttackSetup) -> AttackResult:
         damage_per_attack=dealt,
         sources=sources,
         breakdown=prepared.breakdown,
+        because=prepared.because,
+        roll_mode=prepared.roll_mode,
     )
 
 

@@ -8,21 +8,51 @@ editing `rules.yml` alone.
 A situation is a state: choosing it twice, or reaching it twice (two conditions that each
 grant combat advantage), counts once. Situations of one `group` (degrees of cover) do not
 add up: only the most protective of them applies.
+
+Every answer says its own why: each situation that applied and what it did (`Reason`),
+and, where a situation's effect hangs on another situation the reader did not choose (a
+prone target, within 5 feet or not), which reading was taken and how to get the other.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import Any
 
-from rules_core.systems import RulesError, Sources, System
+from rules_core.systems import RulesError, Sources, System, if_allowed
+
+
+@dataclass(frozen=True)
+class Reason:
+    """One situation (with the branch of it that held) and what it did to the attack."""
+
+    source: str  # "Target prone, not ‘Attacker within 5 feet of the target’"
+    effects: tuple[str, ...]  # ("+2 to the defense",), ...: all but the roll mode
+    advantage: bool = False
+    disadvantage: bool = False
+
+    @property
+    def mode(self) -> str | None:
+        """The roll mode this reason gives: 'advantage', 'disadvantage', both, or None."""
+        modes = [
+            m
+            for m, on in (("advantage", self.advantage), ("disadvantage", self.disadvantage))
+            if on
+        ]
+        return " and ".join(modes) or None
+
+    def __str__(self) -> str:
+        return f"{self.source}: {', '.join(filter(None, (self.mode, *self.effects)))}"
+
+    def to_json(self) -> dict[str, Any]:
+        return {"source": self.source, "mode": self.mode, "effects": list(self.effects)}
 
 
 @dataclass(frozen=True)
 class Applied:
-    """What the chosen situations do to one attack."""
+    """What the chosen situations do to one attack, and which of them did what."""
 
     attack: tuple[tuple[str, int], ...] = ()  # (label, value), in the order they applied
     defense: tuple[tuple[str, int], ...] = ()
@@ -34,6 +64,10 @@ class Applied:
     damage_scale: Fraction = Fraction(1)
     resistance: int | None = None
     ignores_escalation: str | None = None  # the label of the situation that says so
+    because: tuple[Reason, ...] = ()  # in the order the situations applied
+    advantage_from: tuple[str, ...] = ()  # the reasons' sources that gave advantage
+    disadvantage_from: tuple[str, ...] = ()
+    crit_shifted_by: tuple[str, ...] = ()  # the situations that move the critical range
 
 
 NOTHING_APPLIED = Applied()
@@ -53,12 +87,79 @@ def _effects(entry: dict[str, Any]) -> list[dict[str, Any]]:
     return [entry, *entry.get("when", [])]
 
 
+def depends_on(entry: Mapping[str, Any]) -> list[str]:
+    """The situations a situation's effect depends on (its branches' `if` and `unless`):
+    the questions its answer takes as not so unless chosen, and the form asks beside it."""
+    return list(
+        dict.fromkeys(
+            other
+            for branch in if_allowed(entry, "when") or []  # a death-save option has none
+            for other in [*branch.get("if", []), *branch.get("unless", [])]
+        )
+    )
+
+
+def _quoted(labels: Sequence[str]) -> str:
+    return ", ".join(f"‘{label}’" for label in labels)
+
+
+def _signed(value: int) -> str:
+    return f"{value:+d}".replace("-", "−")
+
+
+def describe_effects(
+    effect: Mapping[str, Any], label_of: Callable[[str], str], critical_from: int
+) -> list[str]:
+    """What one effect does besides advantage and disadvantage, in words, key by key of
+    the schema's vocabulary; `crit_from` shifts the printed critical range (`critical_from`).
+    (hooks/pages/gm_screen.py words the same vocabulary for the GM screen.)"""
+    said = []
+    if effect.get("attack"):
+        said.append(f"{_signed(int(effect['attack']))} to the attack roll")
+    if effect.get("defense"):
+        said.append(f"{_signed(int(effect['defense']))} to the defense")
+    if effect.get("crit_from"):
+        said.append(f"critical hit on a natural {critical_from + int(effect['crit_from'])}+")
+    if effect.get("hit_is_critical"):
+        said.append("a hit is a critical hit")
+    if effect.get("always_critical"):
+        said.append("always a critical hit")
+    if effect.get("ignores_escalation"):
+        said.append("no escalation die")
+    if effect.get("damage_multiplier"):
+        said.append(f"damage \u00d7 {Fraction(str(effect['damage_multiplier']))}")
+    if "resistance" in effect:
+        amount = int(effect["resistance"])
+        said.append(f"resistance {amount}" if amount else "resistance")
+    if effect.get("confers"):
+        said.append(f"counts as {', '.join(label_of(name) for name in effect['confers'])}")
+    if effect.get("prevents"):
+        said.append(f"rules out {', '.join(label_of(name) for name in effect['prevents'])}")
+    return said
+
+
+def _condition(effect: dict[str, Any], label_of: Callable[[str], str]) -> str:
+    """The branch of a situation, in words: 'melee attack', 'not ‘Attacker adjacent’'."""
+    parts = []
+    if effect.get("attack_types"):
+        parts.append(f"{' or '.join(effect['attack_types'])} attack")
+    if effect.get("if"):
+        parts.append(f"with {_quoted([label_of(name) for name in effect['if']])}")
+    if effect.get("unless"):
+        names = [label_of(name) for name in effect["unless"]]
+        # A long list of exceptions is said in full by the interpretation, not here.
+        parts.append(f"not {_quoted(names)}" if len(names) == 1 else "no exception chosen")
+    return ", ".join(parts)
+
+
 class _Resolver:
     def __init__(self, system: System, attack_type: str | None) -> None:
         self.system = system
         self.table = situations(system)
         self.attack_type = attack_type
         self.types = attack_types(system)
+        critical = system.rules.get("attack", {}).get("critical", {})
+        self.critical_from = int(critical.get("from", 0))
 
     def entry(self, name: str) -> dict[str, Any]:
         if name not in self.table:
@@ -67,6 +168,82 @@ class _Resolver:
                 f"{name!r} is not a situation {self.system.short_title} defines (known: {known})."
             )
         return self.table[name]  # its keys were checked against the schema at `make data`
+
+    def label(self, name: str) -> str:
+        return str(self.entry(name)["label"])
+
+    def reasons(
+        self, name: str, holding: list[dict[str, Any]], active: Sequence[str] = ()
+    ) -> list[Reason]:
+        """What a situation did: its own effects, then each branch that held, named."""
+        label = self.label(name)
+        found = []
+        for effect in holding:
+            reason = Reason(
+                label,
+                tuple(describe_effects(effect, self.label, self.critical_from)),
+                advantage=bool(effect.get("advantage")),
+                disadvantage=bool(effect.get("disadvantage")),
+            )
+            if reason.mode or reason.effects:
+                branch = _condition(effect, self.label) if effect is not self.table[name] else ""
+                found.append(replace(reason, source=f"{label}, {branch}" if branch else label))
+        if not found:
+            # Ticked, yet nothing: said when another chosen situation rules its branch out
+            # (a prone target, "unless attacker is adjacent"), so the tick is not ignored.
+            ruling_out = [
+                other
+                for effect in self.entry(name).get("when", [])
+                if self.kind_matches(effect)
+                for other in effect.get("unless", [])
+                if other in active
+            ]
+            if ruling_out:
+                with_them = _quoted([self.label(other) for other in dict.fromkeys(ruling_out)])
+                found.append(Reason(f"{label}, with {with_them}", ("no effect",)))
+        return found
+
+    def kind_matches(self, effect: dict[str, Any]) -> bool:
+        types = effect.get("attack_types")
+        return types is None or self.attack_type in types
+
+    def unchosen_readings(self, name: str, active: Sequence[str]) -> list[str]:
+        """Where a branch of this situation names a situation not chosen, the reading
+        taken (as not so) and what choosing it would give: never a silent choice."""
+        branches = [e for e in self.entry(name).get("when", []) if self.kind_matches(e)]
+        unchosen = [
+            other
+            for branch in branches
+            for other in dict.fromkeys([*branch.get("if", []), *branch.get("unless", [])])
+            if other not in active
+        ]
+        now = self._branch_effects(name, active)
+        alternatives: dict[str, list[str]] = {}  # what choosing it gives -> the names
+        for other in dict.fromkeys(unchosen):
+            alternative = self._branch_effects(name, [*active, other])
+            if alternative != now:
+                alternatives.setdefault(alternative or "no effect", []).append(other)
+        readings = []
+        for alternative, names in alternatives.items():
+            labels = [self.label(other) for other in names]
+            if len(labels) == 1:
+                taken = f"{_quoted(labels)} is not chosen, so it is taken as not so"
+                choose = "Choose it if it is"
+            else:
+                taken = f"none of {_quoted(labels)} is chosen, so each is taken as not so"
+                choose = "Choose the one that is, if any"
+            then = alternative if alternative != "no effect" else f"no {now}"
+            readings.append(
+                f"{self.label(name)}: {taken}: {now or 'nothing more'}. {choose}; then: {then}."
+            )
+        return readings
+
+    def _branch_effects(self, name: str, active: Sequence[str]) -> str:
+        """What the holding branches of a situation do, in words ('' for nothing)."""
+        reasons = self.reasons(
+            name, [e for e in self.entry(name).get("when", []) if self.holds(name, e, active)]
+        )
+        return ", ".join(filter(None, (part for r in reasons for part in (r.mode, *r.effects))))
 
     def holds(self, name: str, effect: dict[str, Any], active: Sequence[str]) -> bool:
         types = effect.get("attack_types")
@@ -128,7 +305,12 @@ def resolve(
                 f"{attack_type!r} is not an attack type {system.short_title} defines "
                 f"(known: {', '.join(resolver.types)})."
             )
-        sources.cite(system.rules["attack"]["attack_types"].get("cite"))
+        # The sentences of the attack types in general, and of this one (not the others').
+        kinds = system.rules["attack"]["attack_types"]
+        sources.cite(kinds.get("cite"))
+        own = kinds.get("each", {}).get(attack_type)
+        if own is not None:
+            sources.rest_on(own)
 
     active = _without_prevented(resolver, chosen, sources)
     applying = _most_protective_of_each_group(resolver, active, sources)
@@ -137,11 +319,16 @@ def resolve(
     effects: list[dict[str, Any]] = []
     scaling: list[str] = []  # the situations that multiply the damage
     ignores_escalation = None
+    because: list[Reason] = []
+    crit_shifted_by: list[str] = []
     for name in applying:
         entry = resolver.entry(name)
         sources.rest_on(entry)
         holding = resolver.holding(name, applying)
         effects += holding
+        because += resolver.reasons(name, holding, applying)
+        for reading in resolver.unchosen_readings(name, applying):
+            sources.interpret(reading)
         on_roll = sum(int(effect.get("attack", 0)) for effect in holding)
         on_defense = sum(int(effect.get("defense", 0)) for effect in holding)
         if on_roll:
@@ -152,6 +339,8 @@ def resolve(
             ignores_escalation = entry["label"]
         if any(effect.get("damage_multiplier") for effect in holding):
             scaling.append(entry["label"])
+        if any(effect.get("crit_from") for effect in holding):
+            crit_shifted_by.append(entry["label"])
     scale = Fraction(1)
     for effect in effects:
         scale *= Fraction(str(effect.get("damage_multiplier", 1)))
@@ -172,6 +361,10 @@ def resolve(
         damage_scale=scale,
         resistance=max(resistances) if resistances else None,  # see the data's interpretation
         ignores_escalation=ignores_escalation,
+        because=tuple(because),
+        crit_shifted_by=tuple(crit_shifted_by),
+        advantage_from=tuple(reason.source for reason in because if reason.advantage),
+        disadvantage_from=tuple(reason.source for reason in because if reason.disadvantage),
     )
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Mapping
-from html import escape, unescape
+from html import escape
 from typing import Any
 
 from rules_core.calculators import CALCULATORS, html
@@ -38,7 +38,7 @@ def _undefined(error: NotDefined, base: str) -> dict[str, Any]:
 def _answered(rendered: html.Rendered) -> dict[str, Any]:
     # The summary is the headline as plain text: the Compare pages and screen readers take
     # it as data (set as text, never parsed), not by looking for the headline's markup.
-    summary = unescape(rendered.headline)
+    summary = rendered.summary
     return {"ok": True, "html": rendered.markup, "summary": summary, "errors": {}, "message": ""}
 
 

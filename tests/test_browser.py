@@ -709,3 +709,65 @@ def test_the_dock_says_it_opens_and_opens_onto_the_figures(browser: Browser, ser
         assert opened["y"] + 16 < DEVICES["phone"]["viewport"]["height"], calculator
         page.screenshot(path=str(ARTIFACTS / f"{calculator}-details-phone.png"))
     watched.close()
+
+
+def _a_situation_asking_another() -> tuple[str, str, str, str | None] | None:
+    """(system, situation, the situation its `if` names, an attack type): the first whose
+    `when` has an `if` that changes the roll mode, from the rules data."""
+    for slug in system_slugs():
+        system = get_system(slug)
+        for name, entry in situations(system).items():
+            for branch in entry.get("when", []):
+                if branch.get("if") and (branch.get("advantage") or branch.get("disadvantage")):
+                    types = attack_types(system)
+                    return slug, name, branch["if"][0], types[0] if types else None
+    return None
+
+
+def test_a_situation_that_depends_on_another_asks_beside_it_and_the_dock_says_why(
+    browser: Browser, server: str
+) -> None:
+    """On a phone: tick a situation whose effect hangs on another not chosen (a prone
+    target, the attacker within 5 feet or not); the docked answer says the roll mode it
+    took and why, and the other situation's box is right after the ticked one."""
+    found = _a_situation_asking_another()
+    assert found, "no system has a situation whose effect depends on another"
+    slug, name, other, kind = found
+    label = situations(get_system(slug))[name]["label"]
+    other_label = situations(get_system(slug))[other]["label"]
+    watched = Device(browser, server, "phone")
+    page = watched.page
+    page.goto(f"{server}calculators/attack/?system={slug}&bonus=7&defense=16")
+    wait_live(page, "attack")
+    if kind:
+        page.select_option("#attack-attack_type", kind)
+        wait_live(page, "attack")
+    box = page.locator(f"#attack-situations-{slug}-{name}")
+    page.locator("details.calc-side", has=box).locator("summary").tap()
+    box.tap()
+    wait_live(page, "attack")
+    headline = page.locator("#attack-result .calc-headline")
+    # Docked at the foot of the screen, it names the mode and the situation that gave it.
+    expect(headline).to_be_in_viewport()
+    why = headline.inner_text().splitlines()[1]
+    assert why.startswith(("Advantage", "Disadvantage")) and label in why, why
+    assert other_label in why  # the branch it took
+    # The question is asked beside the box that raised it: the next tile, in view.
+    tile = page.locator("label.calc-check", has=box)
+    expect(tile.locator(".calc-asks")).to_be_visible()
+    expect(tile.locator(".calc-asks")).to_contain_text(other_label)
+    asked = page.locator(f"#attack-situations-{slug}-{other}")
+    following = tile.evaluate("t => t.nextElementSibling.querySelector('[data-situation]').id")
+    assert following == asked.get_attribute("id")
+    expect(asked).to_be_in_viewport()
+    page.screenshot(path=str(ARTIFACTS / "attack-situation-asks-phone.png"))
+    # Answered: the other reading, and the box goes back to its place once none asks.
+    asked.tap()
+    wait_live(page, "attack")
+    assert other_label in headline.inner_text().splitlines()[1]
+    assert headline.inner_text().splitlines()[1] != why
+    box.tap()
+    asked.tap()
+    wait_live(page, "attack")
+    expect(page.locator("label.calc-check--asked")).to_have_count(0)
+    watched.close()

@@ -58,7 +58,9 @@ def _short_answer(system: str, inputs: dict[str, str]) -> str:
     undefined = r'<div class="calc-undefined"><p>(.*?)</p>'
     short = re.search(f"{headline}|{undefined}", html_text)
     assert short, html_text
-    return html.unescape(re.sub(r"<[^>]+>", "", short.group(1) or short.group(2)))
+    # The headline's why (the roll mode and what gave it) is a line of its own.
+    shown = re.sub(r'<span class="calc-why">', "\n", short.group(1) or short.group(2))
+    return html.unescape(re.sub(r"<[^>]+>", "", shown))
 
 
 def test_compare_answers_every_system_with_the_readers_numbers(

@@ -178,7 +178,16 @@ RULES = Section(
                 "crit_fail?": NATURALS,
                 "escalation?": Section({"max": Integer(minimum=1), **CITED}),
                 "advantage?": ADVANTAGE,
-                "attack_types?": Section({"names": NAMES, **CITED}),
+                # `cite`: the sentences on attack types in general; `each`: each type's
+                # own, cited only for an attack of that type.
+                "attack_types?": Section(
+                    {
+                        "names": NAMES,
+                        "cite?": Citations(),
+                        "each?": MapOf(Section(CITED), key=AttackTypeName()),
+                        "interpretation?": Text(),
+                    }
+                ),
                 "situations?": MapOf(SITUATION),
                 "resist?": Section(CITED),
                 "unstated?": ListOf(Text()),

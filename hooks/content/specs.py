@@ -232,6 +232,7 @@ class MapOf:
 
     value: Spec
     key_pattern: str = r"^[a-z0-9][a-z0-9_-]*$"
+    key: Spec | None = None  # what each key must name, beyond its pattern (an attack type)
 
     def check(self, value: Any, where: Where) -> None:
         mapping = _mapping(value, where)
@@ -239,10 +240,13 @@ class MapOf:
             inner = where.at(str(key), mapping.line_of(str(key)), mapping)
             if not re.match(self.key_pattern, str(key)):
                 raise inner.fail("is not a name: use lower case letters, digits, - and _")
+            if self.key is not None:
+                self.key.check(key, inner)
             self.value.check(item, inner)
 
     def describe(self) -> str:
-        return f"{{name: {self.value.describe()}}}"
+        name = "name" if self.key is None else self.key.describe()
+        return f"{{{name}: {self.value.describe()}}}"
 
     def skeleton(self) -> Any:
         return {"*": skeleton(self.value)}

@@ -10,11 +10,13 @@ import re
 from functools import cache
 from html import escape
 from pathlib import Path
+from typing import Any
 
 from markdown_it import MarkdownIt
 
 from rules_core.calculators import CALCULATORS, Calculator
 from rules_core.fields import Field, situation_choices
+from rules_core.situations import depends_on
 from rules_core.systems import get_system, system_slugs
 from rules_core.web import handle
 
@@ -112,6 +114,22 @@ def _control(calculator: str, field: Field) -> str:
 SIDES = {"attacker": "The attacker", "target": "The target"}
 
 
+def _asks(system: str, source: tuple[str, ...], name: str) -> tuple[str, str]:
+    """A tile's question: the data-asks attribute naming the situations its effect depends
+    on (situation-questions.mjs puts their tiles beside it once it is ticked) and the hint
+    shown on it, ticked, naming them; nothing for a tile that depends on none."""
+    table: Any = get_system(system).rules
+    for key in source:
+        table = table.get(key, {})
+    asked = depends_on(table.get(name, {}))
+    if not asked:
+        return "", ""
+    labels = [str(table[other]["label"]) for other in asked if other in table]
+    named = "; ".join(labels) if len(labels) <= 2 else f"{len(labels)} situations, set beside it"
+    hint = f'<span class="calc-asks">Depends on: {escape(named)}</span>'
+    return f' data-asks="{escape(" ".join(asked))}"', hint
+
+
 def _situation_boxes(calculator: str, ident: str, field: Field) -> str:
     shown_system = default_system(CALCULATORS[calculator])
     by_side: dict[str, list[str]] = {side: [] for side in ("", *SIDES)}
@@ -119,11 +137,12 @@ def _situation_boxes(calculator: str, ident: str, field: Field) -> str:
     for system, choices in situation_choices(field.source).items():
         for value, label, side in choices:
             box_id = escape(f"{ident}-{system}-{value}")
+            asks, hint = _asks(system, field.source, value)
             by_side[side].append(
                 f'<label class="calc-check" for="{box_id}" data-systems="{escape(system)}"'
-                f"{'' if system == shown_system else ' hidden'}>"
+                f"{asks}{'' if system == shown_system else ' hidden'}>"
                 f'<input type="checkbox" id="{box_id}" data-situation="{escape(value)}"> '
-                f"{escape(label)}</label>"
+                f"{escape(label)}{hint}</label>"
             )
             systems_of[side].add(system)
     # Situations of the attack itself, unfolded; then each side's, folded under its name.

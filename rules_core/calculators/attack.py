@@ -8,7 +8,7 @@ from functools import cache
 from html import escape
 from typing import Any, ClassVar
 
-from rules_core.attacks import AttackSetup, attack, hit_chance_by_defense
+from rules_core.attacks import AttackSetup, attack, hit_chance_by_defense, why_lines
 from rules_core.calculators import html
 from rules_core.calculators.base import Answer, Calculator, fraction_text, percent, sourced
 from rules_core.calculators.shared import (
@@ -216,6 +216,8 @@ def run(request: AttackRequest) -> Answer:
     breakdown = getattr(result, "breakdown", None)  # the roll's parts, where the core gives them
     if breakdown is not None:
         payload["breakdown"] = [[label, value] for label, value in breakdown]
+    payload["roll_mode"] = result.roll_mode
+    payload["because"] = [reason.to_json() for reason in result.because]
     text = [
         f"{system.title}: {result.roll} {result.attack_modifier:+d} against defense "
         f"{result.defense}",
@@ -223,6 +225,9 @@ def run(request: AttackRequest) -> Answer:
         f"  critical   {result.crit} ({percent(result.crit)})",
         f"  miss       {result.miss} ({percent(result.miss)})",
     ]
+    why = result.why
+    if why:
+        text += ["Why:", *(f"  {line}" for line in why)]
     if result.crit_fail is not None:
         text.append(f"  crit fail  {result.crit_fail} ({percent(result.crit_fail)})")
     if setup.attacks > 1:
@@ -236,6 +241,12 @@ def run(request: AttackRequest) -> Answer:
             f"(about {float(result.expected_damage):.2f})"
         )
     return sourced(payload, text, result.sources)
+
+
+def why(payload: dict[str, Any]) -> list[str]:
+    """The answer's why, as the payload carries it (the page renders the payload alone)."""
+    because = payload.get("because", [])
+    return why_lines(payload.get("roll_mode"), ((r["source"], r["effects"]) for r in because))
 
 
 def attack_curve(request: AttackRequest) -> list[tuple[int, str]]:
@@ -292,7 +303,11 @@ def render(payload: html.Payload, request: AttackRequest, base: str) -> html.Ren
         label="Defense",
         highlight=payload["defense"],
     )
-    return html.Rendered(html.headline(*top), html.rows(rows) + chart + html.sources(payload, base))
+    return html.Rendered(
+        html.headline(*top),
+        html.rows(rows) + chart + html.sources(payload, base),
+        tuple(why(payload)),
+    )
 
 
 CALCULATOR = Calculator(AttackRequest, run, render, about=__doc__ or "")

@@ -277,6 +277,9 @@ class FightResult:
     party_labels: tuple[str, ...]
     opponent_labels: tuple[str, ...]
     sources: Sources
+    # Each side's attacks: what its situations do to them (the attack calculator's why).
+    party_why: tuple[str, ...] = ()
+    opponents_why: tuple[str, ...] = ()
 
     @property
     def expected_rounds(self) -> Fraction | None:
@@ -299,9 +302,10 @@ def _labels(line: _Line, noun: str) -> tuple[str, ...]:
 
 def _damage_tables(
     system: System, attackers: Sequence[Combatant], targets: Sequence[Combatant],
-    situations: tuple[str, ...], sources: Sources,
+    situations: tuple[str, ...], sources: Sources, why: list[str],
 ) -> dict[tuple[int, int], tuple[tuple[int, ...], int]]:  # fmt: skip
-    """Per (attacker row, target row): the counts of each damage 0..max, and their total."""
+    """Per (attacker row, target row): the counts of each damage 0..max, and their total.
+    `why` gets what the side's situations do to its attacks (the same for every pair)."""
     tables = {}
     for a, attacker in enumerate(attackers):
         for t, target in enumerate(targets):
@@ -315,6 +319,7 @@ def _damage_tables(
                 ),
             )
             sources.include(result.sources)
+            why[:] = why or result.why
             dealt = result.damage_per_attack
             assert dealt is not None  # a damage roll was given
             if dealt.min < 0:
@@ -350,13 +355,15 @@ def fight(
             + f" (at most {MAX_STATES:,} states, and {MAX_WORK:,} states x rounds x "
             "attacks). Fewer combatants, hit points, attacks or rounds."
         )
+    party_why: list[str] = []
+    opponents_why: list[str] = []
     party_attacks = _Turns(
         party, party_line, opponent_line,
-        _damage_tables(system, party, opponents, party_situations, sources),
+        _damage_tables(system, party, opponents, party_situations, sources, party_why),
     )  # fmt: skip
     opponent_attacks = _Turns(
         opponents, opponent_line, party_line,
-        _damage_tables(system, opponents, party, opponent_situations, sources),
+        _damage_tables(system, opponents, party, opponent_situations, sources, opponents_why),
     )  # fmt: skip
     party_end, opponent_end = party_line.total, opponent_line.total
     width = opponent_end + 1
@@ -448,6 +455,8 @@ def fight(
         party_labels=_labels(party_line, "Party member"),
         opponent_labels=_labels(opponent_line, "Opponent"),
         sources=sources,
+        party_why=tuple(party_why),
+        opponents_why=tuple(opponents_why),
     )
 
 
@@ -507,6 +516,8 @@ def run(request: FightRequest) -> Answer:
                 strict=True,
             )
         ],
+        "party_why": list(result.party_why),
+        "opponents_why": list(result.opponents_why),
     }  # fmt: skip
     within = f"within {result.rounds} rounds"
     text = [
@@ -528,7 +539,22 @@ def run(request: FightRequest) -> Answer:
         when = f", down by round {median} in half the fights or more" if median else ""
         text.append(f"  {name} drops: {percent(p)}{when}")
     text.append("  exact fractions: --json")
+    why = _why(payload)
+    if why:
+        text += ["Why:", *(f"  {line}" for line in why)]
     return sourced(payload, text, result.sources)
+
+
+def _why(payload: html.Payload) -> list[str]:
+    """What each side's situations do to its attacks, the side named."""
+    return [
+        f"{side}: {line}"
+        for side, key in (
+            ("The party's attacks", "party_why"),
+            ("The opponents' attacks", "opponents_why"),
+        )
+        for line in payload.get(key, [])
+    ]
 
 
 def render(payload: html.Payload, request: Any, base: str) -> html.Rendered:
@@ -562,7 +588,8 @@ def render(payload: html.Payload, request: Any, base: str) -> html.Rendered:
         f"loses {html.percent(payload['opponents_win'])}",
         f"undecided {html.percent(payload['undecided'])}",
     )
-    return html.Rendered(top, html.rows(rows) + exact + chart + html.sources(payload, base))
+    body = html.rows(rows) + exact + chart + html.sources(payload, base)
+    return html.Rendered(top, body, tuple(_why(payload)))
 
 
 CALCULATOR = Calculator(FightRequest, run, render, about=__doc__ or "")

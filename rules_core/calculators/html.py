@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
-from html import escape
+from html import escape, unescape
 from typing import Any
 
 from rules_core.charts import bar_chart
@@ -53,14 +53,23 @@ def headline(*parts: str) -> str:
 @dataclass(frozen=True)
 class Rendered:
     """A calculator's answer as a page shows it: the headline (one short line of escaped
-    text, given on its own to the Compare pages and to screen readers) and the rest."""
+    text), its why (plain lines: what changed the roll, shown under the headline where the
+    docked answer shows it), both given as the summary to the Compare pages and to screen
+    readers, and the rest."""
 
     headline: str
     body: str
+    why: tuple[str, ...] = ()
 
     @property
     def markup(self) -> str:
-        return f'<div class="calc-headline">{self.headline}</div>{self.body}'
+        why = "".join(f'<span class="calc-why">{escape(line)}</span>' for line in self.why)
+        return f'<div class="calc-headline">{self.headline}{why}</div>{self.body}'
+
+    @property
+    def summary(self) -> str:
+        """The headline and its why as plain text, a line each (set as text, never parsed)."""
+        return "\n".join([unescape(self.headline), *self.why])
 
 
 def rows(pairs: list[tuple[str, str]]) -> str:

@@ -30,6 +30,7 @@ import {
   unmarkRefused,
   wrapTables,
 } from "./calculator-view.mjs";
+import { placeQuestions } from "./situation-questions.mjs";
 
 let current = []; // the widgets of the page on screen
 setAddressSources(() => current);
@@ -281,6 +282,7 @@ class Calculator {
         .map((box) => box.dataset.situation)
         .join(",");
     }
+    placeQuestions(this.form);
     // A closed side still says how many of its situations are ticked.
     for (const side of this.form.querySelectorAll("details.calc-side")) {
       const ticked = [...side.querySelectorAll("[data-situation]")].filter(applies).length;
