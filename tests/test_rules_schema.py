@@ -155,6 +155,9 @@ BROKEN = [
     ("defense: 2\n", "defence: 2\n", ["unknown key 'defence'", "'defense'"]),
     (GROUP, GROUP + "      attack_type: melee\n", ["no attack type", "attack_type"]),
     (GROUP, GROUP + "      confers: prone\n", ["cover.confers' must be a list"]),
+    # An attack type is cited, by the sentences on all of them or each by its own.
+    ("  situations:\n", "  attack_types: {names: [melee]}\n  situations:\n",
+     ["'attack.attack_types' needs one at least of cite, each"]),
 ]  # fmt: skip
 
 

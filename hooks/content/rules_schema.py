@@ -186,7 +186,8 @@ RULES = Section(
                         "cite?": Citations(),
                         "each?": MapOf(Section(CITED), key=AttackTypeName()),
                         "interpretation?": Text(),
-                    }
+                    },
+                    any_of=(("cite", "each"),),
                 ),
                 "situations?": MapOf(SITUATION),
                 "resist?": Section(CITED),

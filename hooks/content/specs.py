@@ -256,11 +256,13 @@ class MapOf:
 class Section:
     """A mapping with known keys; "key?" marks an optional one.
 
-    `together` lists groups of keys that are given all or none (a table and its columns).
+    `together` lists groups of keys that are given all or none (a table and its columns);
+    `any_of`, groups of optional keys of which one at least is given (the sentences cited).
     """
 
     fields: dict[str, Spec]
     together: tuple[tuple[str, ...], ...] = ()
+    any_of: tuple[tuple[str, ...], ...] = ()
     what: str = field(default="")
 
     def keys(self) -> dict[str, bool]:
@@ -274,6 +276,8 @@ class Section:
         keys = ", ".join(_described(name, spec) for name, spec in self.fields.items())
         groups = "".join(
             "; all or none of " + ", ".join(f"`{key}`" for key in group) for group in self.together
+        ) + "".join(
+            "; one at least of " + ", ".join(f"`{key}`" for key in group) for group in self.any_of
         )
         return f"{{{keys}{groups}}}" if braces else keys + groups
 
@@ -315,6 +319,13 @@ class Section:
                     where.line or mapping.line,
                     f"{inside} gives {', '.join(given)} but not {', '.join(missing)}: "
                     "they go together, give all of them or none",
+                )
+        for group in self.any_of:
+            if not any(key in mapping for key in group):
+                raise ContentError(
+                    where.path,
+                    where.line or mapping.line,
+                    f"{inside} needs one at least of {', '.join(group)}: add a '{group[0]}:' line",
                 )
         # The table first: the columns named beside it or below it are its columns.
         scope = where
