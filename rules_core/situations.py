@@ -112,7 +112,7 @@ def describe_effects(
 ) -> list[str]:
     """What one effect does besides advantage and disadvantage, in words, key by key of
     the schema's vocabulary; `crit_from` shifts the printed critical range (`critical_from`).
-    (hooks/pages/gm_screen.py words the same vocabulary for the GM screen.)"""
+    The answers' why and the GM screen (hooks/pages/gm_screen.py) both say it so."""
     said = []
     if effect.get("attack"):
         said.append(f"{_signed(int(effect['attack']))} to the attack roll")

@@ -18,12 +18,12 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from dataclasses import replace
-from fractions import Fraction
 from html import escape
 from typing import Any
 
 from hooks.content.loader import Heading, Page, System, table_placeholders
 from hooks.pages.tables import check_table, render_table
+from rules_core.situations import describe_effects
 
 PAGE = "gm-screen"  # each system's screen: <slug>/gm-screen.md
 TITLE = "GM screen"
@@ -36,10 +36,6 @@ def text(value: Any) -> str:
     """A content string as inert Markdown: whitespace collapsed, HTML then Markdown escaped."""
     plain = " ".join(str(value).split())
     return _MARKDOWN_SPECIAL.sub(r"\\\1", escape(plain, quote=False))
-
-
-def _signed(number: int) -> str:
-    return f"+{number}" if number > 0 else f"\u2212{-number}" if number < 0 else "0"
 
 
 def _cite_link(citation: dict[str, str]) -> tuple[str, str]:
@@ -199,34 +195,14 @@ def _names(names: list[str], situations: dict) -> str:
 
 
 def _effects(effects: dict, situations: dict, critical_from: int) -> list[str]:
-    """What a situation (or one of its `when` cases) does, in words; `crit_from` shifts
-    the attack's printed critical range (`critical_from`)."""
-    said = []
-    if effects.get("attack"):
-        said.append(f"{_signed(effects['attack'])} to the attack roll")
-    if effects.get("defense"):
-        said.append(f"{_signed(effects['defense'])} to the defense")
-    if effects.get("crit_from"):
-        said.append(f"critical hit on a natural {critical_from + effects['crit_from']}+")
-    for kind in ("advantage", "disadvantage"):
-        count = effects.get(kind)
-        if count:
-            said.append(kind if count == 1 else f"{count} {kind}")
-    if effects.get("hit_is_critical"):
-        said.append("a hit is a critical hit")
-    if effects.get("always_critical"):
-        said.append("always a critical hit")
-    if effects.get("ignores_escalation"):
-        said.append("no escalation die")
-    if effects.get("damage_multiplier"):
-        said.append(f"damage \u00d7 {Fraction(str(effects['damage_multiplier']))}")
-    if "resistance" in effects:
-        amount = effects["resistance"]
-        said.append(f"resistance {amount}" if amount else "resistance")
-    if effects.get("confers"):
-        said.append(f"counts as {_names(effects['confers'], situations)}")
-    if effects.get("prevents"):
-        said.append(f"rules out {_names(effects['prevents'], situations)}")
+    """What a situation (or one of its `when` cases) does, in words: the roll mode, then
+    the words the answers' why uses (rules_core.situations.describe_effects)."""
+    said = [
+        kind if count == 1 else f"{count} {kind}"
+        for kind in ("advantage", "disadvantage")
+        if (count := effects.get(kind))
+    ]
+    said += describe_effects(effects, lambda name: _names([name], situations), critical_from)
     filters = []
     if effects.get("attack_types"):
         filters.append(f"{_names(effects['attack_types'], situations)} attacks only")
