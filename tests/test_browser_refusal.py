@@ -102,6 +102,30 @@ def test_a_refusal_is_said_in_the_dock_and_beside_the_box_just_ticked(
     watched.close()
 
 
+def test_a_shared_link_that_is_refused_says_so_in_the_dock(browser: Browser, server: str) -> None:
+    """A shared link whose inputs are refused: the build's figures (for the defaults) stay
+    hidden beside them, and the refusal is what the dock shows, readable, with its button."""
+    found = _a_situation_needing_an_attack_type()
+    assert found, "no system has a situation that depends on the attack type to test with"
+    system, name, _ = found
+    watched = Device(browser, server, "phone")
+    page = watched.page
+    page.goto(f"{server}calculators/attack/?system={system}&situations={name}")
+    message = page.locator("#attack-attack_type-error")
+    expect(message).to_contain_text("attack type", timeout=60_000)
+    said = page.locator("#attack-result .calc-headline .calc-refusal")
+    expect(said).to_be_visible()
+    expect(said).to_contain_text(message.inner_text())
+    assert said.evaluate("e => getComputedStyle(e).visibility") == "visible"
+    expect(said.get_by_role("button")).to_be_in_viewport()
+    # The figures for the default inputs are not shown beside these.
+    figures = page.locator("#attack-result .calc-headline > :not(.calc-refusal)")
+    for index in range(figures.count()):
+        expect(figures.nth(index)).to_be_hidden()
+    page.screenshot(path=str(ARTIFACTS / "refusal-shared-link-phone.png"))
+    watched.close()
+
+
 def _systems_sharing_a_situation() -> tuple[str, str, str, str, str] | None:
     """(from, to, a situation both define, one only `from` defines, an attack type both
     define) from the rules data, for the attack calculator."""
