@@ -14,7 +14,7 @@ from playwright.sync_api import Browser, Locator, Page, expect
 from test_browser import _a_situation_needing_an_attack_type
 
 from rules_core.calculators import CALCULATORS
-from rules_core.situations import attack_types, situations
+from rules_core.situations import attack_types, depends_on, situations
 from rules_core.systems import get_system, system_slugs
 
 
@@ -133,7 +133,10 @@ def _systems_sharing_a_situation() -> tuple[str, str, str, str, str] | None:
     with_field = CALCULATORS["attack"].field_systems(attack_type) or system_slugs()
     for first, second in permutations(system_slugs(), 2):
         one, other = situations(get_system(first)), situations(get_system(second))
-        shared = [name for name in one if name in other]
+        # A situation that asks a question beside its tile first: its label is said alone.
+        shared = sorted(
+            (name for name in one if name in other), key=lambda name: not depends_on(other[name])
+        )
         only = [name for name in one if name not in other]
         kinds = [
             k for k in attack_types(get_system(first)) if k in attack_types(get_system(second))
@@ -171,6 +174,8 @@ def test_a_system_switch_keeps_what_both_have_and_says_what_it_dropped(
     expect(note).to_contain_text(dropped)
     expect(note).to_contain_text("dropped")
     expect(note).to_contain_text(get_system(second).short_title)
+    kept = situations(get_system(second))[shared]["label"]
+    expect(note).to_contain_text(f"‘{kept}’")
     expect(note).to_be_in_viewport()
     assert above_the_dock(page, note)
     page.screenshot(path=str(ARTIFACTS / "system-switch-phone.png"))

@@ -27,6 +27,13 @@ function shownValue(control) {
   return control.type === "checkbox" ? "ticked" : control.value;
 }
 
+// A situation's tile as its label says it: its own words, not the question it may ask
+// beside them (situation-questions.mjs's "Depends on: ...").
+function tileLabel(box) {
+  const label = box.closest("label");
+  return [...label.childNodes].filter((node) => node.nodeType === Node.TEXT_NODE).map((node) => node.textContent).join("");
+}
+
 function labelOf(field) {
   return (field.querySelector(".calc-label") ?? field.querySelector(".calc-check"))?.textContent.trim() ?? "";
 }
@@ -43,13 +50,13 @@ export function carryOver(form, from, to) {
       box.checked = false;
       chosen.add(box.dataset.situation);
       if (!boxes.some((other) => other.dataset.situation === box.dataset.situation && ofSystem(other, to))) {
-        dropped.push(quoted(box.closest("label").textContent));
+        dropped.push(quoted(tileLabel(box)));
       }
     }
     for (const box of boxes.filter((box) => ofSystem(box, to))) {
       box.checked = chosen.has(box.dataset.situation);
       if (!box.checked) continue;
-      kept.push(quoted(box.closest("label").textContent));
+      kept.push(quoted(tileLabel(box)));
       box.closest("details.calc-side")?.setAttribute("open", ""); // what is kept is shown
     }
   }
