@@ -12,7 +12,7 @@ from collections import defaultdict
 from pathlib import Path
 
 import pytest
-from conftest import CALCULATOR_PAGES, Watched
+from conftest import ARTIFACTS, CALCULATOR_PAGES, Device, Watched
 from playwright.sync_api import Browser, Page, expect
 
 from hooks.content.loader import GlossaryEntry, System, load_content
@@ -172,3 +172,64 @@ FORM_ONLY_LABELS = """() => {
   return labels.filter((w) => w.length && w.every((word) => !words.has(word)))
     .map((w) => w.join(" "));
 }"""
+
+
+# On a phone, what a game master taps and reads: the result list and the section it opens.
+def deepest_defined_section(site: Path) -> tuple[str, GlossaryEntry]:
+    """The glossary entry, over every system, whose defining section starts the furthest
+    into its page: a landing that does not scroll leaves it screens below the top."""
+    found = []
+    for slug, system in SYSTEMS.items():
+        for entry in system.glossary:
+            if not entry.see_anchor:
+                continue
+            html = (site / slug / entry.see_page / "index.html").read_text("utf-8")
+            found.append((html.find(f'id="{entry.see_anchor}"'), slug, entry))
+    _, slug, entry = max(found, key=lambda item: item[0])
+    return slug, entry
+
+
+def search_on_phone(page: Page, words: str) -> None:
+    page.locator("label[for='__search']").first.tap()
+    page.locator(".md-search__input").press_sequentially(words)
+    expect(page.locator(".md-search-result__item").first).to_be_visible(timeout=30_000)
+
+
+EMPTY_SITEMAP = '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"></urlset>'
+HEADING_IN_VIEW = """(id) => {
+  const top = document.getElementById(id).getBoundingClientRect().top;
+  const header = document.querySelector(".md-header").getBoundingClientRect().bottom;
+  return [top, header, window.innerHeight];
+}"""
+
+
+@pytest.mark.parametrize("arrival", ["instant navigation", "full load"])
+def test_a_tapped_result_lands_on_its_section_on_a_phone(
+    browser: Browser, server: str, site: Path, arrival: str
+) -> None:
+    """From another system's page, a glossary term's defining section, tapped in the
+    results, opens with its heading at the top of the screen, under the header."""
+    slug, entry = deepest_defined_section(site)
+    start = next(other for other in SYSTEMS if other != slug)
+    phone = Device(browser, server, "phone")
+    page = phone.page
+    if arrival == "full load":
+        # With no page in the sitemap the theme takes over no link: the browser loads it.
+        phone.context.route("**/sitemap.xml*", lambda route: route.fulfill(body=EMPTY_SITEMAP))
+    page.goto(f"{server}{start}/")
+    search_on_phone(page, entry.term)
+    section = f"/{slug}/{entry.see_page}/"
+    link = page.locator(
+        f".md-search-result__link[href*='{section}'][href$='#{entry.see_anchor}']"
+    ).first
+    expect(link).to_be_visible()
+    page.evaluate("window.beforeTheTap = true")
+    link.tap()
+    page.wait_for_url(re.compile(re.escape(section) + r".*#" + re.escape(entry.see_anchor)))
+    page.wait_for_timeout(1500)  # the theme's search closes and its backdrop shrinks
+    stayed = page.evaluate("window.beforeTheTap === true")
+    assert stayed == (arrival == "instant navigation")
+    top, header, height = page.evaluate(HEADING_IN_VIEW, entry.see_anchor)
+    page.screenshot(path=str(ARTIFACTS / f"search-landing-{arrival.replace(' ', '-')}.png"))
+    assert header - 1 <= top < height / 3, (entry.term, top, header)
+    phone.close()
