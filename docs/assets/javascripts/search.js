@@ -16,6 +16,7 @@
   // "Top 10 matches" (overrides/partials/languages/custom.html), not the number found.
   const SHOWN = 10;
   const OTHERS = 3;
+  const READERS_FIRST = 3; // on a system's page, its own best results before the others'
   const BEST_SECTIONS = 2; // sections shown under a page; the rest fold into "N more"
 
   let pagefind = null;
@@ -26,6 +27,16 @@
       return module;
     });
     return pagefind;
+  };
+
+  // Every system with its label, in the navigation's order (hooks/postprocess/search_index.py).
+  let systems = null;
+  const loadSystems = () => {
+    // Without the list (an old offline copy), results come as before, none named absent.
+    systems ??= fetch(new URL("search/systems.json", root))
+      .then((response) => (response.ok ? response.json() : []))
+      .catch(() => []);
+    return systems;
   };
 
   const escapeText = (text) =>
@@ -46,7 +57,14 @@
   const siteLocation = (url) =>
     url.startsWith(root.pathname) ? url.slice(root.pathname.length) : url.replace(/^\//, "");
 
-  function group(data, score, terms) {
+  // A section whose title holds every word searched is where the text sets that rule out
+  // (a condition's, an action's own heading): it comes first, then the sections where the
+  // words occur most. Before, "Prone" in a chapter came third, folded behind "1 more".
+  const wholeWords = (words) =>
+    words.split(" ").map((word) => new RegExp(`\\b${word.replace(/\W/g, "\\$&")}`, "i"));
+  const titled = (section, patterns) => patterns.every((pattern) => pattern.test(section.title));
+
+  function group(data, score, terms, patterns) {
     const label = data.meta.system ? [escapeText(data.meta.system)] : undefined;
     const page = {
       location: siteLocation(data.url),
@@ -58,8 +76,12 @@
     };
     const sections = (data.sub_results ?? [])
       .filter((section) => section.url.includes("#"))
-      .map((section) => ({ section, weight: section.locations?.length ?? 0 }))
-      .sort((a, b) => b.weight - a.weight)
+      .map((section) => ({
+        section,
+        titled: titled(section, patterns),
+        weight: section.locations?.length ?? 0,
+      }))
+      .sort((a, b) => b.titled - a.titled || b.weight - a.weight)
       .map(({ section }, rank) => ({
         location: siteLocation(section.url),
         title: escapeText(section.title),
@@ -72,23 +94,70 @@
 
   async function answer(query) {
     const words = wordsOf(query);
-    if (!words) return { items: [] };
-    const pagefind = await loadPagefind();
-    // The reader's system first: its own best results, then the others' (at least
+    if (!words) return { items: [], absent: [] };
+    const [pagefind, listed] = await Promise.all([loadPagefind(), loadSystems()]);
+    // Each system's own results: its best one leads the list, so no system's answer is
+    // left below another's many pages; a system with none is named as having nothing.
+    const [all, ...own] = await Promise.all([
+      pagefind.search(words),
+      ...listed.map(({ slug }) => pagefind.search(words, { filters: { system: slug } })),
+    ]);
+    const matched = listed.filter((_, i) => own[i].results.length > 0);
+    const absent = listed.filter((_, i) => own[i].results.length === 0);
+    const bySystem = new Map(listed.map(({ slug }, i) => [slug, own[i].results]));
+    // On a system's page its own best results lead; then each other system's best, by
+    // the rank of that result among all: a page, outside any system, opens with every
+    // system's best. Then the reader's system's other results, then the others' (at least
     // OTHERS of them, so a system's page still shows what the other systems say).
     const reading = readingFolder();
-    const [all, own] = await Promise.all([
-      pagefind.search(words),
-      reading ? pagefind.search(words, { filters: { system: reading } }) : null,
-    ]);
-    const first = (own?.results ?? []).slice(0, SHOWN);
-    const shown = new Set(first.map((result) => result.id));
+    const rank = new Map(all.results.map((result, i) => [result.id, i]));
+    const rankOf = (result) => rank.get(result.id) ?? Infinity;
+    const bests = matched
+      .filter(({ slug }) => slug !== reading)
+      .map(({ slug }) => bySystem.get(slug)[0])
+      .sort((a, b) => rankOf(a) - rankOf(b));
+    const readers = bySystem.get(reading) ?? [];
+    const lead = [...readers.slice(0, READERS_FIRST), ...bests];
+    const shown = new Set(lead.map((result) => result.id));
+    const first = readers.filter((result) => !shown.has(result.id));
+    first.forEach((result) => shown.add(result.id));
     const others = all.results.filter((result) => !shown.has(result.id));
-    const kept = first.slice(0, Math.max(SHOWN - OTHERS, SHOWN - others.length));
-    const results = [...kept, ...others].slice(0, SHOWN);
+    const room = SHOWN - lead.length;
+    const kept = first.slice(0, Math.max(0, room - OTHERS, room - others.length));
+    const results = [...lead, ...kept, ...others].slice(0, SHOWN);
     const data = await Promise.all(results.map((result) => result.data()));
     const terms = Object.fromEntries(words.split(" ").map((word) => [word, true]));
-    return { items: data.map((d, i) => group(d, data.length - i, terms)) };
+    const patterns = wholeWords(words);
+    return {
+      items: data.map((d, i) => group(d, data.length - i, terms, patterns)),
+      absent: absent.map(({ label }) => label),
+      words,
+    };
+  }
+
+  // "3d6 Combat: nothing on “prone”", under the count: which systems the results leave out
+  // because their text does not have the words. Labels and words are set as text.
+  const ABSENT = "search-absent";
+  function showAbsent({ absent = [], words = "" } = {}) {
+    const result = document.querySelector(".md-search-result");
+    if (!result) return;
+    let note = result.querySelector(`.${ABSENT}`);
+    if (!absent.length) {
+      note?.remove();
+      return;
+    }
+    if (!note) {
+      note = document.createElement("ul");
+      note.className = ABSENT;
+      result.querySelector(".md-search-result__meta")?.after(note);
+    }
+    note.replaceChildren(
+      ...absent.map((label) => {
+        const line = document.createElement("li");
+        line.textContent = `${label}: nothing on “${words}”`;
+        return line;
+      }),
+    );
   }
 
   class PagefindSearch extends EventTarget {
@@ -102,11 +171,15 @@
         answer(message.data).then(
           (result) => {
             // An answer to a query typed over since is dropped: the newest one shows.
-            if (asked === this.#latest) this.#reply({ type: RESULT, data: result });
+            if (asked !== this.#latest) return;
+            showAbsent(result);
+            this.#reply({ type: RESULT, data: { items: result.items } });
           },
           (error) => {
             console.error("search:", error);
-            if (asked === this.#latest) this.#reply({ type: RESULT, data: { items: [] } });
+            if (asked !== this.#latest) return;
+            showAbsent();
+            this.#reply({ type: RESULT, data: { items: [] } });
           },
         );
       }
@@ -122,6 +195,10 @@
   // Pagefind starts loading when the search box is focused, before the first key.
   document.addEventListener("focusin", (event) => {
     if (event.target.matches?.(".md-search__input")) loadPagefind();
+  });
+  // An emptied search box asks nothing: the note of the last answer goes with its results.
+  document.addEventListener("input", (event) => {
+    if (event.target.matches?.(".md-search__input") && !event.target.value.trim()) showAbsent();
   });
 
   const BrowserWorker = window.Worker;
