@@ -17,6 +17,7 @@
   const SHOWN = 10;
   const OTHERS = 3;
   const READERS_FIRST = 3; // on a system's page, its own best results before the others'
+  const SCANNED = 2 * SHOWN; // the first results looked through for each system's best
   const BEST_SECTIONS = 2; // sections shown under a page; the rest fold into "N more"
 
   let pagefind = null;
@@ -24,6 +25,9 @@
     pagefind ??= import(new URL("search/pagefind/pagefind.js", root).href).then(async (module) => {
       await module.options({ baseUrl: root.pathname, excerptLength: 24 });
       await module.init();
+      // With the filters loaded, a search counts its results in each system: a system with
+      // none is named as having nothing, without a search of its own.
+      await module.filters();
       return module;
     });
     return pagefind;
@@ -92,40 +96,60 @@
     return [page, ...sections];
   }
 
+  // A result's page data, fetched once per result (its fragment file).
+  const fetched = new WeakMap();
+  const dataOf = (result) => {
+    if (!fetched.has(result)) fetched.set(result, result.data());
+    return fetched.get(result);
+  };
+
   async function answer(query) {
     const words = wordsOf(query);
     if (!words) return { items: [], absent: [] };
     const [pagefind, listed] = await Promise.all([loadPagefind(), loadSystems()]);
-    // Each system's own results: its best one leads the list, so no system's answer is
-    // left below another's many pages; a system with none is named as having nothing.
-    const [all, ...own] = await Promise.all([
-      pagefind.search(words),
-      ...listed.map(({ slug }) => pagefind.search(words, { filters: { system: slug } })),
-    ]);
-    const matched = listed.filter((_, i) => own[i].results.length > 0);
-    const absent = listed.filter((_, i) => own[i].results.length === 0);
-    const bySystem = new Map(listed.map(({ slug }, i) => [slug, own[i].results]));
-    // On a system's page its own best results lead; then each other system's best, by
-    // the rank of that result among all: a page, outside any system, opens with every
-    // system's best. Then the reader's system's other results, then the others' (at least
-    // OTHERS of them, so a system's page still shows what the other systems say).
     const reading = readingFolder();
+    const [all, own] = await Promise.all([
+      pagefind.search(words),
+      reading ? pagefind.search(words, { filters: { system: reading } }) : null,
+    ]);
+    const counts = all.filters?.system ?? {};
+    const matched = listed.filter(({ slug }) => counts[slug] > 0);
+    const absent = listed.filter(({ slug }) => !(counts[slug] > 0));
+    // Each system's best result leads the list, so no system's answer is left below
+    // another's many pages: on a system's page after its own READERS_FIRST best, on a page
+    // outside any system first. The best of each is found among the first results, in
+    // rank order; a system not among them is searched alone, while the list has room.
+    const readers = own?.results ?? [];
+    const lead = readers.slice(0, READERS_FIRST);
+    const room = Math.max(0, SHOWN - lead.length);
+    const wanted = new Set(matched.map(({ slug }) => slug).filter((slug) => slug !== reading));
+    const bests = [];
+    for (let from = 0; from < SCANNED && wanted.size && bests.length < room; from += SHOWN) {
+      const batch = all.results.slice(from, from + SHOWN);
+      const pages = await Promise.all(batch.map(dataOf));
+      batch.forEach((result, i) => {
+        if (wanted.delete(pages[i].filters?.system?.[0])) bests.push(result);
+      });
+    }
+    const alone = [...wanted].slice(0, room - bests.length);
+    const found = await Promise.all(
+      alone.map((slug) => pagefind.search(words, { filters: { system: slug } })),
+    );
+    bests.push(...found.map((answer) => answer.results[0]).filter(Boolean));
     const rank = new Map(all.results.map((result, i) => [result.id, i]));
     const rankOf = (result) => rank.get(result.id) ?? Infinity;
-    const bests = matched
-      .filter(({ slug }) => slug !== reading)
-      .map(({ slug }) => bySystem.get(slug)[0])
-      .sort((a, b) => rankOf(a) - rankOf(b));
-    const readers = bySystem.get(reading) ?? [];
-    const lead = [...readers.slice(0, READERS_FIRST), ...bests];
+    bests.sort((a, b) => rankOf(a) - rankOf(b));
+    lead.push(...bests.slice(0, room));
+    // Then the reader's system's other results, then the others' (at least OTHERS of
+    // them, so a system's page still shows what the other systems say).
     const shown = new Set(lead.map((result) => result.id));
     const first = readers.filter((result) => !shown.has(result.id));
     first.forEach((result) => shown.add(result.id));
     const others = all.results.filter((result) => !shown.has(result.id));
-    const room = SHOWN - lead.length;
-    const kept = first.slice(0, Math.max(0, room - OTHERS, room - others.length));
+    const left = SHOWN - lead.length;
+    const kept = first.slice(0, Math.max(0, left - OTHERS, left - others.length));
     const results = [...lead, ...kept, ...others].slice(0, SHOWN);
-    const data = await Promise.all(results.map((result) => result.data()));
+    const data = await Promise.all(results.map(dataOf));
     const terms = Object.fromEntries(words.split(" ").map((word) => [word, true]));
     const patterns = wholeWords(words);
     return {
