@@ -3,7 +3,8 @@ Pagefind's chunked index (assets/javascripts/search.js, hooks/postprocess/search
 
 The judged relevance set is every system's glossary: a term's search must bring the section
 that defines it (the glossary's own link) near the top. The queries go through the page's
-real search, the object Material talks to in place of its worker, with its messages."""
+real search, the object Material talks to in place of its worker, with its messages. On a
+phone, Material's own search box is typed into and its results tapped."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ from collections import defaultdict
 from pathlib import Path
 
 import pytest
-from conftest import CALCULATOR_PAGES, Watched
+from conftest import ARTIFACTS, CALCULATOR_PAGES, Device, Watched
 from playwright.sync_api import Browser, Page, expect
 
 from hooks.content.loader import GlossaryEntry, System, load_content
@@ -172,3 +173,128 @@ FORM_ONLY_LABELS = """() => {
   return labels.filter((w) => w.length && w.every((word) => !words.has(word)))
     .map((w) => w.join(" "));
 }"""
+
+
+# On a phone, what a game master taps and reads: the result list and the section it opens.
+def article_text(html: str) -> str:
+    """The words of a built page's article, as the index reads them (tags dropped)."""
+    article = html[html.find("<article") : html.find("</article>")]
+    return re.sub(r"<[^>]+>", " ", article)
+
+
+def deepest_defined_section(site: Path) -> tuple[str, GlossaryEntry]:
+    """The glossary entry, over every system, whose defining section starts the furthest
+    into its page: a landing that does not scroll leaves it screens below the top."""
+    found = []
+    for slug, system in SYSTEMS.items():
+        for entry in system.glossary:
+            if not entry.see_anchor:
+                continue
+            html = (site / slug / entry.see_page / "index.html").read_text("utf-8")
+            found.append((html.find(f'id="{entry.see_anchor}"'), slug, entry))
+    _, slug, entry = max(found, key=lambda item: item[0])
+    return slug, entry
+
+
+def search_on_phone(page: Page, words: str) -> None:
+    page.locator("label[for='__search']").first.tap()
+    page.locator(".md-search__input").press_sequentially(words)
+    expect(page.locator(".md-search-result__item").first).to_be_visible(timeout=30_000)
+
+
+EMPTY_SITEMAP = '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"></urlset>'
+HEADING_IN_VIEW = """(id) => {
+  const top = document.getElementById(id).getBoundingClientRect().top;
+  const header = document.querySelector(".md-header").getBoundingClientRect().bottom;
+  return [top, header, window.innerHeight];
+}"""
+
+
+@pytest.mark.parametrize("arrival", ["instant navigation", "full load"])
+def test_a_tapped_result_lands_on_its_section_on_a_phone(
+    browser: Browser, server: str, site: Path, arrival: str
+) -> None:
+    """From another system's page, a glossary term's defining section, tapped in the
+    results, opens with its heading at the top of the screen, under the header."""
+    slug, entry = deepest_defined_section(site)
+    start = next(other for other in SYSTEMS if other != slug)
+    phone = Device(browser, server, "phone")
+    page = phone.page
+    if arrival == "full load":
+        # With no page in the sitemap the theme takes over no link: the browser loads it.
+        phone.context.route("**/sitemap.xml*", lambda route: route.fulfill(body=EMPTY_SITEMAP))
+    page.goto(f"{server}{start}/")
+    search_on_phone(page, entry.term)
+    section = f"/{slug}/{entry.see_page}/"
+    link = page.locator(
+        f".md-search-result__link[href*='{section}'][href$='#{entry.see_anchor}']"
+    ).first
+    expect(link).to_be_visible()
+    page.evaluate("window.beforeTheTap = true")
+    link.tap()
+    page.wait_for_url(re.compile(re.escape(section) + r".*#" + re.escape(entry.see_anchor)))
+    page.wait_for_timeout(1500)  # the theme's search closes and its backdrop shrinks
+    stayed = page.evaluate("window.beforeTheTap === true")
+    assert stayed == (arrival == "instant navigation")
+    top, header, height = page.evaluate(HEADING_IN_VIEW, entry.see_anchor)
+    page.screenshot(path=str(ARTIFACTS / f"search-landing-{arrival.replace(' ', '-')}.png"))
+    assert header - 1 <= top < height / 3, (entry.term, top, header)
+    phone.close()
+
+
+def silent_term(site: Path) -> tuple[str, list[str], list[str]]:
+    """A one-word term several systems define and some system's pages never use:
+    (term, the systems whose pages use it, the systems whose pages do not). The search
+    matches a word's stem ("acrobat" for "acrobatics"): a term that some system's pages
+    hold only in another form is passed over, its answer being the index's to decide."""
+    texts = {
+        slug: " ".join(
+            article_text(path.read_text("utf-8")) for path in (site / slug).rglob("index.html")
+        ).lower()
+        for slug in SYSTEMS
+    }
+    for term in shared_terms():
+        if " " in term:
+            continue
+        word = re.compile(rf"\b{re.escape(term)}")
+        stem = re.compile(rf"\b{re.escape(term[: max(4, len(term) - 3)])}")
+        using = [slug for slug in SYSTEMS if word.search(texts[slug])]
+        silent = [slug for slug in SYSTEMS if not stem.search(texts[slug])]
+        if silent and len(using) + len(silent) == len(SYSTEMS):
+            return term, using, silent
+    raise AssertionError("no shared one-word term is absent from some system's pages")
+
+
+def test_each_system_shows_its_best_section_or_says_it_has_nothing(
+    browser: Browser, server: str, site: Path
+) -> None:
+    """From the home page on a phone, a term some systems lack: the results open with one
+    result of each system that has it, the defining section of each system that defines it
+    is shown unfolded, and a line names each system that has nothing on it."""
+    term, using, silent = silent_term(site)
+    phone = Device(browser, server, "phone")
+    page = phone.page
+    page.goto(server)
+    search_on_phone(page, term)
+    absent = page.locator(".md-search-result .search-absent li")
+    expect(absent).to_have_text(
+        [f"{SYSTEMS[slug].short_title}: nothing on “{term}”" for slug in silent]
+    )
+    items = page.locator(".md-search-result__item")
+    leading = [items.nth(i).locator(".md-tag").first.inner_text() for i in range(len(using))]
+    assert sorted(LABELS[label] for label in leading) == sorted(using), leading
+    for slug in shared_terms()[term]:
+        label = SYSTEMS[slug].short_title
+        defined = next(e for e in SYSTEMS[slug].glossary if e.term.lower() == term)
+        item = items.filter(has=page.locator(".md-tag", has_text=label)).filter(
+            has=page.locator(
+                f".md-search-result__link[href*='/{slug}/{defined.see_page}/']"
+                f"[href$='#{defined.see_anchor}']"
+            )
+        )
+        unfolded = item.locator(
+            f":scope > .md-search-result__link[href$='#{defined.see_anchor}']"
+        ).first
+        expect(unfolded).to_be_visible()
+    page.screenshot(path=str(ARTIFACTS / "search-silent-systems.png"))
+    phone.close()

@@ -82,7 +82,7 @@ def postprocess(
         html = not_found.read_text(encoding="utf-8")
         not_found.write_text(finish_theme_page(html, allowed), encoding="utf-8")
     write_robots(site_dir, site_url)
-    write_index(site_dir)
+    write_index(site_dir, systems)
     finish_site(site_dir)
 
 

@@ -29,6 +29,10 @@ ROOT = Path(__file__).resolve().parents[2]
 PAGEFIND = ROOT / "node_modules" / ".bin" / "pagefind"
 OUTPUT = "search/pagefind"  # under search/: the service worker stores it with the shell
 ENTRY = f"{OUTPUT}/pagefind.js"  # what the page loads first
+# Every system, in the order of the navigation, with its label: the search says which
+# systems have nothing on the words searched, which the index alone cannot (it lists
+# only the systems that match).
+SYSTEMS = "search/systems.json"
 MATERIAL_INDEX = Path("search") / "search_index.json"
 # Pagefind also writes its own search interfaces; the site uses Material's.
 UNUSED = re.compile(r"pagefind-(component-|modular-)?ui\.(js|css)|pagefind-highlight\.js")
@@ -67,9 +71,12 @@ def page_system(page_url: str, systems: Mapping[str, str]) -> tuple[str, str] | 
     return (slug, systems[slug]) if slug in systems else None
 
 
-def write_index(site_dir: Path, pagefind: Path = PAGEFIND) -> None:
-    """Index the marked pages into search/pagefind/, and empty Material's own index (its
-    search box still reads the file's settings; the text is Pagefind's)."""
+def write_index(
+    site_dir: Path, systems: Mapping[str, str] | None = None, pagefind: Path = PAGEFIND
+) -> None:
+    """Index the marked pages into search/pagefind/, list the systems (slug: short title)
+    beside it, and empty Material's own index (its search box still reads the file's
+    settings; the text is Pagefind's)."""
     if not pagefind.exists():
         raise SearchIndexError(f"{pagefind} is missing: run `make setup` to install Pagefind")
     output = site_dir / OUTPUT
@@ -85,6 +92,8 @@ def write_index(site_dir: Path, pagefind: Path = PAGEFIND) -> None:
     for path in output.iterdir():
         if UNUSED.fullmatch(path.name):
             path.unlink()
+    listed = [{"slug": slug, "label": label} for slug, label in (systems or {}).items()]
+    (site_dir / SYSTEMS).write_text(json.dumps(listed, separators=(",", ":")), encoding="utf-8")
     material = site_dir / MATERIAL_INDEX
     settings = json.loads(material.read_text(encoding="utf-8"))
     material.write_text(

@@ -4,11 +4,11 @@
 // the text between the two is highlighted, so the reader sees which words the answer
 // rests on, not only the section. The CSS Custom Highlight API marks the text without
 // touching the page's elements; where a browser lacks it, the link still lands on the
-// sentence.
+// sentence (anchor-arrival.mjs brings it into view).
 
 const NAME = "cited-sentence";
 
-function markCitedSentence(arrived) {
+function markCitedSentence() {
   if (!window.CSS || !CSS.highlights || typeof Highlight !== "function") return;
   CSS.highlights.delete(NAME);
   let id = "";
@@ -25,21 +25,8 @@ function markCitedSentence(arrived) {
   range.setStartAfter(start);
   range.setEndBefore(end);
   CSS.highlights.set(NAME, new Highlight(range));
-  // After an instant navigation the theme may scroll to where the last page was (it files
-  // that page's offset under the new history entry when the tap scrolled it): bring the
-  // sentence into view once the frame is drawn. A return by Back or Forward stays where
-  // the reader was.
-  if (arrived) requestAnimationFrame(() => start.scrollIntoView({ block: "start" }));
 }
 
-let returning = false;
-window.addEventListener("popstate", () => {
-  returning = true;
-});
-function onPage() {
-  markCitedSentence(!returning);
-  returning = false;
-}
-if (window.document$) window.document$.subscribe(onPage);
-else onPage();
-window.addEventListener("hashchange", () => markCitedSentence(false));
+if (window.document$) window.document$.subscribe(markCitedSentence);
+else markCitedSentence();
+window.addEventListener("hashchange", markCitedSentence);
