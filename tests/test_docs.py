@@ -6,6 +6,8 @@ import re
 from pathlib import Path
 
 from rules_core.calculators import CALCULATORS
+from rules_core.systems import system_slugs
+from rules_core.web import handle
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -41,3 +43,17 @@ def test_mkdocs_comments_name_functions_that_exist() -> None:
             path,
             function,
         )
+
+
+def test_the_readme_names_every_key_of_every_calculators_json() -> None:
+    """Each key a calculator's answer carries, for the default inputs of each system that
+    defines it, is named in the README's list of the JSON keys."""
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    listed = re.search(r"Keys of the JSON output:(.*?)(?:\n\n|\Z)", text, re.S)
+    assert listed, "the README should list the keys of the JSON output"
+    documented = set(re.findall(r"`([a-z_]+)`", listed.group(1)))
+    for name in CALCULATORS:
+        answered = [handle(name, {"system": system}) for system in system_slugs()]
+        keys = {key for answer in answered if "data" in answer for key in answer["data"]}
+        assert keys, f"{name} answered no system's defaults"
+        assert keys <= documented, (name, sorted(keys - documented))
