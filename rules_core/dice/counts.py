@@ -10,6 +10,7 @@ from array import array
 from collections.abc import Sequence
 from itertools import accumulate, repeat
 from operator import add, mul
+from typing import Literal
 
 from rules_core.dice.limits import MAX_SPAN, MAX_WORK_BITS, DiceError
 
@@ -17,9 +18,12 @@ from rules_core.dice.limits import MAX_SPAN, MAX_WORK_BITS, DiceError
 
 LITTLE_ENDIAN = sys.byteorder == "little"
 # Slot sizes that memoryview.cast / array can read in one C call (native order).
-_WORD_CODES: dict[int, str] = {}
+_LITTLE: Literal["little"] = "little"  # int.to_bytes takes only "little" or "big"
+_WordCode = Literal["B", "H", "I", "Q"]  # unsigned integers: memoryview.cast gives ints
+_WORD_CODES: dict[int, _WordCode] = {}
 if LITTLE_ENDIAN:
-    for _code in "BHIQ":
+    _codes: tuple[_WordCode, ...] = ("B", "H", "I", "Q")
+    for _code in _codes:
         _WORD_CODES.setdefault(array(_code).itemsize, _code)
 
 
@@ -38,7 +42,7 @@ def pack(counts: Sequence[int], size: int) -> int:
     code = _WORD_CODES.get(size)
     if code is not None:
         return int.from_bytes(array(code, counts).tobytes(), "little")
-    data = b"".join(map(int.to_bytes, counts, repeat(size), repeat("little")))
+    data = b"".join(map(int.to_bytes, counts, repeat(size), repeat(_LITTLE)))
     return int.from_bytes(data, "little")
 
 

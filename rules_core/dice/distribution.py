@@ -184,13 +184,13 @@ class Distribution:
             return Distribution._make(
                 large.offset + small.offset, counts, large._total * small._total
             )
-        offset, counts, total = convolve(
+        offset, summed, total = convolve(
             [
                 (self.offset, self.counts, self._total, 1),
                 (other.offset, other.counts, other._total, 1),
             ]
         )
-        return Distribution._make(offset, tuple(counts), total)
+        return Distribution._make(offset, tuple(summed), total)
 
     def __radd__(self, other: int) -> Distribution:
         if isinstance(other, int):

@@ -203,8 +203,8 @@ class Expression:
                     # A sum of dice is symmetric: -S has the counts of S - (min + max).
                     constant -= term.count * (1 + term.sides)
             else:
-                group = (term.count, term.sides, term.keep, term.keep_highest, term.sign)
-                keeps[group] = keeps.get(group, 0) + 1
+                shape = (term.count, term.sides, term.keep, term.keep_highest, term.sign)
+                keeps[shape] = keeps.get(shape, 0) + 1
         parts: list[tuple[int, Sequence[int], int, int]] = []
         if plain:
             dice = sorted(plain.items())

@@ -221,14 +221,14 @@ class _Parser:
             self.use("multiply-die", start)
             if right.value == 0:
                 return _Factor(start, value=0, per_level=per_level)
-            factor = dice.factor * right.value
-            if factor > MAX_CONSTANT:
+            times = dice.factor * right.value
+            if times > MAX_CONSTANT:
                 raise DiceError(
-                    f"Number too large: {self.snippet(start)} multiplies by {factor:,} "
+                    f"Number too large: {self.snippet(start)} multiplies by {times:,} "
                     f"(at most {MAX_CONSTANT:,})."
                 )
             return _Factor(
-                start, dice=replace(dice, factor=factor, per_level=per_level), explicit=True
+                start, dice=replace(dice, factor=times, per_level=per_level), explicit=True
             )
         self.use("per-level", start)  # a die type times a count, as in "X x Level"
         count = dice.count * right.value
