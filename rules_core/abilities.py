@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -55,7 +55,7 @@ def modifier(system: System, score: int) -> ModifierResult:
     return ModifierResult(score, (score - 10) // 2, sources)
 
 
-def _costs(rule: dict[str, Any]) -> dict[int, int]:
+def _costs(rule: Mapping[str, Any]) -> dict[int, int]:
     table = rule["table"]
     return {
         parse_printed_int(row[rule["score_column"]]): parse_printed_int(row[rule["cost_column"]])

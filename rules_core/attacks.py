@@ -78,7 +78,7 @@ def _natural_distribution(roll: str) -> Distribution:
 
 
 def _natural_roll(
-    system: System, rule: dict, setup: AttackSetup, applied: Applied, sources: Sources
+    system: System, rule: Mapping[str, Any], setup: AttackSetup, applied: Applied, sources: Sources
 ) -> tuple[str, NotDefined | None]:
     """The natural roll, and why it is not defined if the text gives no dice for it.
 
@@ -111,7 +111,9 @@ def _natural_roll(
     return str(entry["advantage" if advantage else "disadvantage"]), None
 
 
-def _check_setup(system: System, rule: dict, setup: AttackSetup, sources: Sources) -> None:
+def _check_setup(
+    system: System, rule: Mapping[str, Any], setup: AttackSetup, sources: Sources
+) -> None:
     if abs(setup.bonus) > MAX_MODIFIER or abs(setup.defense) > MAX_MODIFIER:
         raise RulesError(f"Bonus and defense must be within ±{MAX_MODIFIER}.")
     if not 1 <= setup.attacks <= MAX_ATTACKS:
@@ -386,7 +388,7 @@ def attack(system: System, setup: AttackSetup) -> AttackResult:
 
 def _damage_per_attack(
     system: System,
-    rule: dict,
+    rule: Mapping[str, Any],
     setup: AttackSetup,
     applied: Applied,
     counted: Sequence[tuple[int, str, int]],
@@ -427,9 +429,8 @@ def _damage_per_attack(
             dealt[key] = result.distribution
         return dealt[key]
 
-    resist = rule.get("resist")
-    if setup.resist is not None:
-        sources.rest_on(resist)
+    if setup.resist is not None:  # _check_setup refused it where the text has no Resist X+
+        sources.rest_on(rule["resist"])
     # The ways to roll each effect (outcome, halved or not), in the order first rolled.
     ways: dict[tuple[str, bool], int] = {}
     for natural, outcome, count in counted:

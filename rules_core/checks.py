@@ -33,23 +33,24 @@ def natural_distribution(roll: str) -> Distribution:
     return parse(roll).distribution()
 
 
-def section(system: System, kind: str) -> dict:
+def section(system: System, kind: str) -> Mapping[str, Any]:
     if kind not in KINDS:
         raise RulesError(f"Unknown kind of roll {kind!r} (known: {', '.join(KINDS)}).")
     name, what = KINDS[kind]
     return system.rule(name, what)
 
 
-def advantage_rule(system: System, entry: dict) -> dict | None:
+def advantage_rule(system: System, entry: Mapping[str, Any]) -> Mapping[str, Any] | None:
     """A section's advantage dice, or None; a name points at another section's rule."""
     rule = entry.get("advantage")
     if isinstance(rule, str):
-        return system.rules[rule].get("advantage")
+        named: Mapping[str, Any] | None = system.rules[rule].get("advantage")
+        return named
     return rule
 
 
 def natural_roll(
-    system: System, entry: dict, advantage: int, disadvantage: int, sources: Sources
+    system: System, entry: Mapping[str, Any], advantage: int, disadvantage: int, sources: Sources
 ) -> str:
     """The dice a roll uses once advantage and disadvantage (counts) are applied."""
     if advantage < 0 or disadvantage < 0:
@@ -82,7 +83,7 @@ class Difficulty:
     interpretation: str | None
 
 
-def difficulties(entry: dict) -> list[Difficulty]:
+def difficulties(entry: Mapping[str, Any]) -> list[Difficulty]:
     """The named difficulties a section gives: its own rows, or a table's rows."""
     rule = entry.get("difficulties")
     if rule is None:
@@ -154,7 +155,7 @@ def _text(value: Fraction | None) -> str | None:
     return None if value is None else str(value)
 
 
-def _target(system: System, entry: dict, setup: CheckSetup, sources: Sources) -> int:
+def _target(system: System, entry: Mapping[str, Any], setup: CheckSetup, sources: Sources) -> int:
     fixed = if_allowed(entry, "target")  # a save may fix its target; a check may not
     if fixed is not None:
         if setup.target is not None and setup.target != int(fixed):
@@ -176,7 +177,9 @@ def _target(system: System, entry: dict, setup: CheckSetup, sources: Sources) ->
     return setup.target
 
 
-def _named_difficulty(system: System, entry: dict, setup: CheckSetup, sources: Sources) -> int:
+def _named_difficulty(
+    system: System, entry: Mapping[str, Any], setup: CheckSetup, sources: Sources
+) -> int:
     rows = difficulties(entry)
     if not rows:
         other = "save" if setup.kind == "check" else "check"
@@ -195,14 +198,13 @@ def _named_difficulty(system: System, entry: dict, setup: CheckSetup, sources: S
             f"{setup.difficulty!r} is not a difficulty {system.short_title} names (known: {known})."
         )
     sources.cite(entry["difficulties"].get("cite"))
-    by_level = [row for row in named if row.levels is not None]
+    by_level = [(row, row.levels) for row in named if row.levels is not None]
     if by_level:
+        spans = ", ".join(f"{low}-{high}" for _, (low, high) in by_level)
         if setup.level is None:
-            spans = ", ".join(f"{row.levels[0]}-{row.levels[1]}" for row in by_level)
             raise RulesError(f"Give the level: the text gives this difficulty for levels {spans}.")
-        fitting = [row for row in by_level if row.levels[0] <= setup.level <= row.levels[1]]
+        fitting = [row for row, (low, high) in by_level if low <= setup.level <= high]
         if not fitting:
-            spans = ", ".join(f"{row.levels[0]}-{row.levels[1]}" for row in by_level)
             raise NotDefined(
                 f"{system.title} gives the {named[0].label} difficulty for levels {spans} "
                 f"only, not for level {setup.level}.",
@@ -213,7 +215,9 @@ def _named_difficulty(system: System, entry: dict, setup: CheckSetup, sources: S
     return named[0].value
 
 
-def _escalation(system: System, entry: dict, escalation: int, sources: Sources) -> None:
+def _escalation(
+    system: System, entry: Mapping[str, Any], escalation: int, sources: Sources
+) -> None:
     if not escalation:
         return
     rule = if_allowed(entry, "escalation")  # saves may have one; checks may not
@@ -224,7 +228,7 @@ def _escalation(system: System, entry: dict, escalation: int, sources: Sources) 
     sources.rest_on(rule)
 
 
-def _cite_section(entry: dict, sources: Sources) -> None:
+def _cite_section(entry: Mapping[str, Any], sources: Sources) -> None:
     sources.cite(entry.get("cite"))
     sources.cite(entry.get("bonus", {}).get("cite"))
     sources.interpret(entry.get("interpretation"))

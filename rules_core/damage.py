@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
+from typing import Any
 
 from rules_core.dice import (
     MAX_CONSTANT,
@@ -107,7 +108,11 @@ class DamageResult:
 
 
 def _critical(
-    system: System, rule: dict, expression: Expression, setup: DamageSetup, sources: Sources
+    system: System,
+    rule: Mapping[str, Any],
+    expression: Expression,
+    setup: DamageSetup,
+    sources: Sources,
 ) -> tuple[Expression, Distribution | None, int]:
     """The expression rolled on a critical hit, any extra rolled dice, and a total multiplier."""
     critical = rule["critical"]
@@ -133,9 +138,16 @@ def _critical(
     raise RulesError(f"Unknown critical-hit rule '{kind}' in the rules data.")
 
 
-def _resist(system: System, rule: dict, setup: DamageSetup, sources: Sources):
-    """The function applying resistance and vulnerability to a total, per the text."""
-    steps = []
+def _shifted_by(amount: int) -> Callable[[int], int]:
+    """A step adding a fixed amount to a total (a negative amount takes it off)."""
+    return lambda total: total + amount
+
+
+def _resist(
+    system: System, rule: Mapping[str, Any], setup: DamageSetup, sources: Sources
+) -> list[Callable[[int], int]]:
+    """The functions applying resistance and vulnerability to a total, per the text."""
+    steps: list[Callable[[int], int]] = []
     for name, value in (("resistance", setup.resistance), ("vulnerability", setup.vulnerability)):
         if value is None:
             continue
@@ -149,8 +161,7 @@ def _resist(system: System, rule: dict, setup: DamageSetup, sources: Sources):
                 raise RulesError(f"{system.short_title} {name} needs its value, e.g. 5.")
             if value > MAX_CONSTANT:
                 raise RulesError(f"{system.short_title} {name} is at most {MAX_CONSTANT:,}.")
-            amount = value if kind == "add" else -value
-            steps.append(lambda total, amount=amount: total + amount)
+            steps.append(_shifted_by(value if kind == "add" else -value))
         elif kind in ("halve", "double"):
             if value:
                 raise RulesError(

@@ -62,8 +62,8 @@ def encounter(
         if monster.level not in table:
             raise RulesError(f"Monster level must be from {min(table)} to {max(table)}.")
         if monster.rank not in table[monster.level]:
-            ranks = ", ".join(table[monster.level])
-            raise RulesError(f"Unknown rank {monster.rank!r} (ranks: {ranks}).")
+            known = ", ".join(table[monster.level])
+            raise RulesError(f"Unknown rank {monster.rank!r} (ranks: {known}).")
         if not 1 <= monster.count <= 1000:
             raise RulesError("A monster count must be from 1 to 1000.")
         lines.append((monster, table[monster.level][monster.rank] * monster.count))

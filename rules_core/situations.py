@@ -73,9 +73,10 @@ class Applied:
 NOTHING_APPLIED = Applied()
 
 
-def situations(system: System) -> dict[str, dict[str, Any]]:
+def situations(system: System) -> Mapping[str, Mapping[str, Any]]:
     """A system's situations by name, in the order of its rules data."""
-    return system.rules.get("attack", {}).get("situations", {})
+    table: Mapping[str, Mapping[str, Any]] = system.rules.get("attack", {}).get("situations", {})
+    return table
 
 
 def attack_types(system: System) -> tuple[str, ...]:
@@ -83,7 +84,7 @@ def attack_types(system: System) -> tuple[str, ...]:
     return tuple(system.rules.get("attack", {}).get("attack_types", {}).get("names", []))
 
 
-def _effects(entry: dict[str, Any]) -> list[dict[str, Any]]:
+def _effects(entry: Mapping[str, Any]) -> list[Mapping[str, Any]]:
     return [entry, *entry.get("when", [])]
 
 
@@ -138,7 +139,7 @@ def describe_effects(
     return said
 
 
-def _condition(effect: dict[str, Any], label_of: Callable[[str], str]) -> str:
+def _condition(effect: Mapping[str, Any], label_of: Callable[[str], str]) -> str:
     """The branch of a situation, in words: 'melee attack', 'not ‘Attacker adjacent’'."""
     parts = []
     if effect.get("attack_types"):
@@ -161,7 +162,7 @@ class _Resolver:
         critical = system.rules.get("attack", {}).get("critical", {})
         self.critical_from = int(critical.get("from", 0))
 
-    def entry(self, name: str) -> dict[str, Any]:
+    def entry(self, name: str) -> Mapping[str, Any]:
         if name not in self.table:
             known = ", ".join(self.table) or "none"
             raise RulesError(
@@ -173,7 +174,7 @@ class _Resolver:
         return str(self.entry(name)["label"])
 
     def reasons(
-        self, name: str, holding: list[dict[str, Any]], active: Sequence[str] = ()
+        self, name: str, holding: list[Mapping[str, Any]], active: Sequence[str] = ()
     ) -> list[Reason]:
         """What a situation did: its own effects, then each branch that held, named."""
         label = self.label(name)
@@ -203,7 +204,7 @@ class _Resolver:
                 found.append(Reason(f"{label}, with {with_them}", ("no effect",)))
         return found
 
-    def kind_matches(self, effect: dict[str, Any]) -> bool:
+    def kind_matches(self, effect: Mapping[str, Any]) -> bool:
         types = effect.get("attack_types")
         return types is None or self.attack_type in types
 
@@ -245,7 +246,7 @@ class _Resolver:
         )
         return ", ".join(filter(None, (part for r in reasons for part in (r.mode, *r.effects))))
 
-    def holds(self, name: str, effect: dict[str, Any], active: Sequence[str]) -> bool:
+    def holds(self, name: str, effect: Mapping[str, Any], active: Sequence[str]) -> bool:
         types = effect.get("attack_types")
         if types is not None:
             if self.attack_type is None:
@@ -261,7 +262,7 @@ class _Resolver:
             other in active for other in effect.get("unless", [])
         )
 
-    def holding(self, name: str, active: Sequence[str]) -> list[dict[str, Any]]:
+    def holding(self, name: str, active: Sequence[str]) -> list[Mapping[str, Any]]:
         return [effect for effect in _effects(self.entry(name)) if self.holds(name, effect, active)]
 
     def expand(self, chosen: Iterable[str], blocked: set[str]) -> list[str]:
@@ -316,7 +317,7 @@ def resolve(
     applying = _most_protective_of_each_group(resolver, active, sources)
     attack: list[tuple[str, int]] = []
     defense: list[tuple[str, int]] = []
-    effects: list[dict[str, Any]] = []
+    effects: list[Mapping[str, Any]] = []
     scaling: list[str] = []  # the situations that multiply the damage
     ignores_escalation = None
     because: list[Reason] = []
@@ -376,8 +377,10 @@ def _implied_attack_type(
     table = situations(system)
     implied = {}
     for name in dict.fromkeys(chosen):
-        entry = table.get(name)  # an unknown name is refused by the resolver, with the known
-        kind = entry.get("attack_type") if entry is not None else None
+        entry = table.get(name)
+        if entry is None:
+            continue  # an unknown name is refused by the resolver, with the known ones
+        kind = entry.get("attack_type")
         if kind is not None:
             implied[name] = (entry["label"], str(kind))
     kinds = {kind for _, kind in implied.values()}

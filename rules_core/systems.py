@@ -8,7 +8,7 @@ from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol, cast, runtime_checkable
 
 
 class RulesError(ValueError):
@@ -163,7 +163,7 @@ class RulesView(Mapping[str, Any]):
     def __repr__(self) -> str:
         return f"RulesView({self._where}: {list(self._data)})"
 
-    def __deepcopy__(self, memo: dict) -> dict[str, Any]:
+    def __deepcopy__(self, memo: dict[int, Any]) -> dict[str, Any]:
         """A copy to change (tests add a situation by data): plain dicts and lists."""
         return {key: _plain(value) for key, value in self._data.items()}
 
@@ -192,7 +192,9 @@ def read_once[T](section: Mapping[str, Any], reading: Callable[[Mapping[str, Any
     if not isinstance(section, RulesView):
         return reading(section)
     try:
-        return section._readings[reading]
+        # The cache holds each reading's own value under that reading, a pairing of key and
+        # value types that a dict's type cannot state: the cast says what was stored.
+        return cast(T, section._readings[reading])
     except KeyError:
         value = section._readings[reading] = reading(section)
         return value
@@ -217,9 +219,9 @@ class System:
     dice: str
     rules: Mapping[str, Any]
 
-    def rule(self, name: str, calculator: str) -> dict[str, Any]:
+    def rule(self, name: str, calculator: str) -> Mapping[str, Any]:
         """The rules for one calculator, or NotDefined naming what the text does say."""
-        value = self.rules.get(name)
+        value: Mapping[str, Any] | None = self.rules.get(name)  # a section is a mapping
         if value is None:
             raise self.not_defined(name, calculator)
         return value
@@ -236,13 +238,29 @@ class System:
 DATA = Path(__file__).with_name("data") / "systems.json"
 
 
+@runtime_checkable
+class _DataLoader(Protocol):
+    """A module loader that reads a file beside its modules (a folder's or a zip's)."""
+
+    def get_data(self, path: str) -> bytes: ...
+
+
+def _module_loader() -> _DataLoader:
+    loader = __spec__.loader
+    # Both loaders this package is imported by (from a folder, and in the browser from its
+    # wheel as a zip archive) read data; a loader that cannot is no way to run the core.
+    if not isinstance(loader, _DataLoader):
+        raise RuntimeError(f"rules_core is imported by {loader!r}, which cannot read its data.")
+    return loader
+
+
 @cache
 def _load() -> dict[str, Any]:
     """The compiled systems, by slug, in the order of content/systems.yml."""
     try:
         # Through the module's loader, which reads it from a folder or, in the browser,
         # from the wheel itself (imported as a zip archive, never unpacked).
-        data = json.loads(__spec__.loader.get_data(str(DATA)).decode("utf-8"))
+        data = json.loads(_module_loader().get_data(str(DATA)).decode("utf-8"))
     except OSError:
         raise RuntimeError(
             "rules_core/data/systems.json is missing: run `make data` to compile content/"
