@@ -37,7 +37,8 @@ class _Registry(Mapping[str, Calculator]):
     def __getitem__(self, name: str) -> Calculator:
         if name not in NAMES:
             raise KeyError(name)
-        return import_module(f"{__name__}.{name}").CALCULATOR
+        calculator: Calculator = import_module(f"{__name__}.{name}").CALCULATOR
+        return calculator
 
     def __contains__(self, name: object) -> bool:
         return name in NAMES

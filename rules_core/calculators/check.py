@@ -300,38 +300,38 @@ def run(request: CheckRequest) -> Answer:
             chance_line("challenge", challenge.success),
         ]
         return sourced(payload, text, challenge.sources)
-    result = check(system, setup)
+    checked = check(system, setup)
     payload = {
         "system": system.slug,
         "kind": request.roll,
         "difficulties": rows,
-        **result.to_json(),
+        **checked.to_json(),
     }
     text = [
-        f"{system.title}: {result.label.lower()}, {result.roll} {result.modifier:+d} against "
-        f"{result.target}",
-        chance_line("success", result.success),
-        chance_line("failure", result.failure),
+        f"{system.title}: {checked.label.lower()}, {checked.roll} {checked.modifier:+d} against "
+        f"{checked.target}",
+        chance_line("success", checked.success),
+        chance_line("failure", checked.failure),
     ]
-    if result.rounds > 1:
+    if checked.rounds > 1:
         text.append(
-            f"  at least one success in {result.rounds}: {result.at_least_one} "
-            f"({percent(result.at_least_one)})"
+            f"  at least one success in {checked.rounds}: {checked.at_least_one} "
+            f"({percent(checked.at_least_one)})"
         )
-    expected = result.expected_rounds
+    expected = checked.expected_rounds
     text.append(
         "  expected rolls until a success: "
         + (f"{expected} (about {float(expected):.2f})" if expected is not None else "never")
     )
-    if len(result.breakdown) > 1:
+    if len(checked.breakdown) > 1:
         text.append(
-            "  roll: " + ", ".join(f"{label} {value:+d}" for label, value in result.breakdown)
+            "  roll: " + ", ".join(f"{label} {value:+d}" for label, value in checked.breakdown)
         )
     text += [
         f"  difficulty: {label} {value}" + (f" (levels {levels[0]}-{levels[1]})" if levels else "")
         for label, value, levels in rows
     ]
-    return sourced(payload, text, result.sources)
+    return sourced(payload, text, checked.sources)
 
 
 def _difficulties(payload: html.Payload) -> str:
@@ -392,14 +392,14 @@ def render(payload: html.Payload, request: Any, base: str) -> html.Rendered:
         ("Success", html.chance(payload["success"])),
         ("Failure", html.chance(payload["failure"])),
     ]
-    top = [
+    headlines = [
         f"Success {html.percent(payload['success'])}",
         f"Failure {html.percent(payload['failure'])}",
     ]
     if kind == "extended":
         label = f"{payload['successes']} successes before {payload['failures']} failures"
         rows.append((label, html.chance(payload["challenge"])))
-        top = [f"Challenge won {html.percent(payload['challenge'])}"]
+        headlines = [f"Challenge won {html.percent(payload['challenge'])}"]
     else:
         if payload["rounds"] > 1:
             rows.append(
@@ -408,17 +408,20 @@ def render(payload: html.Payload, request: Any, base: str) -> html.Rendered:
                     html.chance(payload["at_least_one"]),
                 )
             )
-            top.append(f"In {payload['rounds']} rounds {html.percent(payload['at_least_one'])}")
+            headlines.append(
+                f"In {payload['rounds']} rounds {html.percent(payload['at_least_one'])}"
+            )
             # Saves in a row ask how long an effect lasts: the headline answers that too.
             expected = payload["expected_rounds"]
-            top.append(
+            headlines.append(
                 "never succeeds"
                 if expected is None
                 else f"{float(Fraction(expected)):.2f} rounds expected"
             )
         rows.append(("Expected rounds until a success", html.rounds(payload["expected_rounds"])))
     return html.Rendered(
-        html.headline(*top), html.rows(rows) + _difficulties(payload) + html.sources(payload, base)
+        html.headline(*headlines),
+        html.rows(rows) + _difficulties(payload) + html.sources(payload, base),
     )
 
 

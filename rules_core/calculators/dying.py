@@ -14,12 +14,12 @@ calculators share, attacks or checks, has a module of its own in rules_core/).
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache
 from html import escape
-from typing import Any, ClassVar
+from typing import Any, ClassVar, TypeIs
 
 from rules_core.calculators import html
 from rules_core.calculators.base import Answer, Calculator, chance_line, percent, sourced
@@ -37,6 +37,9 @@ State = tuple[int, int]  # (successes, failures) marked
 Ending = tuple[str, str]  # (one of RESULTS, the text's label)
 # An event is either a mark, (successes added, failures added), or an ending.
 Event = tuple[int, int] | Ending
+# Where dying goes from a state: the chance of each ending, and the expected saves until
+# one (None where it may never end).
+Solution = tuple[dict[Ending, Fraction], Fraction | None]
 
 
 @dataclass(frozen=True)
@@ -97,7 +100,7 @@ class DyingResult:
         }
 
 
-def _matches(special: dict, natural: int, total: int) -> bool:
+def _matches(special: Mapping[str, Any], natural: int, total: int) -> bool:
     if "naturals" in special:
         return natural in special["naturals"]
     if "natural_from" in special:
@@ -105,7 +108,9 @@ def _matches(special: dict, natural: int, total: int) -> bool:
     return total >= int(special["total_from"])
 
 
-def _event(rule: dict, target: int, natural: int, total: int, options: Iterable[str]) -> Event:
+def _event(
+    rule: Mapping[str, Any], target: int, natural: int, total: int, options: Iterable[str]
+) -> Event:
     """What one roll does under the text's rules, the first special result that applies first."""
     for special in rule.get("special", []):
         if not _matches(special, natural, total):
@@ -120,7 +125,9 @@ def _event(rule: dict, target: int, natural: int, total: int, options: Iterable[
     return (1, 0) if total >= target else (0, 1)
 
 
-def _event_label(rule: dict, event: Event, natural: int, total: int, options) -> str:
+def _event_label(
+    rule: Mapping[str, Any], event: Event, natural: int, total: int, options: tuple[str, ...]
+) -> str:
     for special in rule.get("special", []):
         if _matches(special, natural, total) and not (
             special.get("without") and special["without"]["option"] in options
@@ -137,7 +144,9 @@ class _Save:
     labelled: tuple[tuple[str, Fraction], ...]
 
 
-def _save(rule: dict, roll: str, target: int, modifier: int, options: tuple[str, ...]) -> _Save:
+def _save(
+    rule: Mapping[str, Any], roll: str, target: int, modifier: int, options: tuple[str, ...]
+) -> _Save:
     distribution = natural_distribution(roll)
     events: dict[Event, Fraction] = {}
     labelled: dict[str, Fraction] = {}
@@ -161,7 +170,7 @@ class _Chain:
 
     def move(self, state: State, event: Event) -> State | Ending:
         if isinstance(event[0], str):
-            return event  # type: ignore[return-value]
+            return event
         successes, failures = state[0] + int(event[0]), state[1] + int(event[1])
         if failures >= self.failures:
             return self.failure_ending
@@ -173,7 +182,7 @@ class _Chain:
         return (successes, failures)
 
 
-def _is_ending(value: State | Ending) -> bool:
+def _is_ending(value: State | Ending) -> TypeIs[Ending]:
     return isinstance(value[0], str)
 
 
@@ -184,34 +193,38 @@ def _step(
     for state, chance in states.items():
         for event, p in save.events:
             moved = chain.move(state, event)
-            bucket = ended if _is_ending(moved) else after
-            bucket[moved] = bucket.get(moved, Fraction(0)) + chance * p  # type: ignore[index]
+            if _is_ending(moved):
+                ended[moved] = ended.get(moved, Fraction(0)) + chance * p
+            else:
+                after[moved] = after.get(moved, Fraction(0)) + chance * p
     return after
 
 
 def _after_one_save(
-    moves: Iterable[tuple[State | Ending, Fraction]], solve
-) -> tuple[dict[Ending, Fraction], Fraction | None]:
+    moves: Iterable[tuple[State | Ending, Fraction]], solve: Callable[[State], Solution]
+) -> Solution:
     """The chance of each ending and the expected saves (this one counted), over where one
     save moves (each with its chance); `solve` answers the same for a state still dying."""
     odds: dict[Ending, Fraction] = {}
     expected: Fraction | None = Fraction(1)
     for moved, p in moves:
+        after: dict[Ending, Fraction]
+        saves: Fraction | None
         if _is_ending(moved):
-            after, saves = {moved: Fraction(1)}, Fraction(0)  # type: ignore[dict-item]
+            after, saves = {moved: Fraction(1)}, Fraction(0)
         else:
-            after, saves = solve(moved)  # type: ignore[arg-type]
+            after, saves = solve(moved)
         for ending, q in after.items():
             odds[ending] = odds.get(ending, Fraction(0)) + p * q
         expected = None if expected is None or saves is None else expected + p * saves
     return odds, expected
 
 
-def _absorption(chain: _Chain, save: _Save):
+def _absorption(chain: _Chain, save: _Save) -> Callable[[State], Solution]:
     """Per state: the chance of each ending, and the expected saves until one (or None)."""
 
     @cache
-    def solve(state: State) -> tuple[dict[Ending, Fraction], Fraction | None]:
+    def solve(state: State) -> Solution:
         staying = Fraction(0)
         moves: list[tuple[State | Ending, Fraction]] = []
         for event, p in save.events:
@@ -239,7 +252,7 @@ def _odds(ended: dict[Ending, Fraction], dying: Fraction) -> Odds:
     return Odds(total("dead"), total("stable"), total("up"), dying)
 
 
-def _chain(rule: dict, sources: Sources) -> _Chain:
+def _chain(rule: Mapping[str, Any], sources: Sources) -> _Chain:
     failures = rule["failures"]
     sources.rest_on(failures)
     successes = rule.get("successes")
@@ -253,7 +266,7 @@ def _chain(rule: dict, sources: Sources) -> _Chain:
     )
 
 
-def _check(system: System, rule: dict, setup: DyingSetup, sources: Sources) -> None:
+def _check(system: System, rule: Mapping[str, Any], setup: DyingSetup, sources: Sources) -> None:
     if abs(setup.bonus) > MAX_MODIFIER:
         raise RulesError(f"The bonus must be within ±{MAX_MODIFIER}.")
     if not 1 <= setup.turns <= MAX_TURNS:

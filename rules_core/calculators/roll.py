@@ -6,7 +6,7 @@ import random
 from dataclasses import dataclass
 from functools import cache
 from html import escape
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from rules_core.calculators import html
 from rules_core.calculators.base import Answer, Calculator
@@ -55,7 +55,12 @@ class RollRequest(Request):
 def run(request: RollRequest) -> Answer:
     expression = parse_dice(request.expression, weapon_die=request.weapon)
     if not request.rolled:
-        payload = {"expression": expression.text, "total": None, "dice": None, "seed": request.seed}
+        payload: dict[str, Any] = {
+            "expression": expression.text,
+            "total": None,
+            "dice": None,
+            "seed": request.seed,
+        }
         return Answer(payload, [expression.text])
     total, dice = roll_dice(expression, random.Random(request.seed))
     payload = {"expression": expression.text, "total": total, "dice": dice, "seed": request.seed}
