@@ -64,6 +64,7 @@ serve: setup
 lint: setup
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
+	$(VENV)/bin/mypy --strict rules_core
 
 test: setup lint
 	$(PY) -m pytest
