@@ -119,7 +119,7 @@ def second_build(tmp_path: Path) -> Path:
     (clone / "build").mkdir()
     shutil.copy(ROOT / "build" / "sw-template.js", clone / "build" / "sw-template.js")
     render = clone / "rules_core" / "calculators" / "html.py"
-    headline = """return f'<div class="calc-headline">{self.headline}</div>{self.body}'"""
+    headline = """return f'<div class="calc-headline">{self.headline}{why}</div>{self.body}'"""
     text = render.read_text("utf-8")
     assert headline in text, "the headline moved: mark the answers elsewhere"
     marked = headline.replace("{self.headline}", f"{{self.headline}} {MARKER}")
