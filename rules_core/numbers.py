@@ -21,6 +21,11 @@ def parse_printed_range(cell: str) -> range:
     return range(parse_printed_int(low), parse_printed_int(high or low) + 1)
 
 
+def signed(value: int) -> str:
+    """+2 / −2, with the minus sign a reader expects."""
+    return f"{value:+d}".replace("-", "−")
+
+
 def is_blank(cell: str) -> bool:
     return cell.strip() in ("", "-", "N/A")
 

@@ -21,6 +21,7 @@ from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import Any
 
+from rules_core.numbers import signed
 from rules_core.systems import RulesError, Sources, System, if_allowed
 
 
@@ -43,9 +44,6 @@ class Reason:
         ]
         return " and ".join(modes) or None
 
-    def __str__(self) -> str:
-        return f"{self.source}: {', '.join(filter(None, (self.mode, *self.effects)))}"
-
     def to_json(self) -> dict[str, Any]:
         return {"source": self.source, "mode": self.mode, "effects": list(self.effects)}
 
@@ -65,9 +63,16 @@ class Applied:
     resistance: int | None = None
     ignores_escalation: str | None = None  # the label of the situation that says so
     because: tuple[Reason, ...] = ()  # in the order the situations applied
-    advantage_from: tuple[str, ...] = ()  # the reasons' sources that gave advantage
-    disadvantage_from: tuple[str, ...] = ()
     crit_shifted_by: tuple[str, ...] = ()  # the situations that move the critical range
+
+    @property
+    def advantage_from(self) -> tuple[str, ...]:
+        """The sources of the reasons that gave advantage."""
+        return tuple(reason.source for reason in self.because if reason.advantage)
+
+    @property
+    def disadvantage_from(self) -> tuple[str, ...]:
+        return tuple(reason.source for reason in self.because if reason.disadvantage)
 
 
 NOTHING_APPLIED = Applied()
@@ -104,10 +109,6 @@ def _quoted(labels: Sequence[str]) -> str:
     return ", ".join(f"‘{label}’" for label in labels)
 
 
-def _signed(value: int) -> str:
-    return f"{value:+d}".replace("-", "−")
-
-
 def describe_effects(
     effect: Mapping[str, Any], label_of: Callable[[str], str], critical_from: int
 ) -> list[str]:
@@ -116,9 +117,9 @@ def describe_effects(
     The answers' why and the GM screen (hooks/pages/gm_screen.py) both say it so."""
     said = []
     if effect.get("attack"):
-        said.append(f"{_signed(int(effect['attack']))} to the attack roll")
+        said.append(f"{signed(int(effect['attack']))} to the attack roll")
     if effect.get("defense"):
-        said.append(f"{_signed(int(effect['defense']))} to the defense")
+        said.append(f"{signed(int(effect['defense']))} to the defense")
     if effect.get("crit_from"):
         said.append(f"critical hit on a natural {critical_from + int(effect['crit_from'])}+")
     if effect.get("hit_is_critical"):
@@ -364,8 +365,6 @@ def resolve(
         ignores_escalation=ignores_escalation,
         because=tuple(because),
         crit_shifted_by=tuple(crit_shifted_by),
-        advantage_from=tuple(reason.source for reason in because if reason.advantage),
-        disadvantage_from=tuple(reason.source for reason in because if reason.disadvantage),
     )
 
 

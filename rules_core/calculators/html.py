@@ -12,6 +12,7 @@ from html import escape, unescape
 from typing import Any
 
 from rules_core.charts import bar_chart
+from rules_core.numbers import signed as signed  # re-exported: renderers write html.signed
 from rules_core.systems import Citation
 
 Payload = dict[str, Any]
@@ -38,11 +39,6 @@ def mean(value: str) -> str:
 def rounds(value: str | None) -> str:
     """An expected number of rolls, or "never" where the text gives no way to succeed."""
     return "never" if value is None else mean(value)
-
-
-def signed(value: int) -> str:
-    """+2 / −2, with the minus sign a reader expects."""
-    return f"{value:+d}".replace("-", "−")
 
 
 def headline(*parts: str) -> str:
