@@ -9,7 +9,7 @@
 import { initialValue } from "./calculator-address.mjs";
 
 // Whether an element of the form (a field, a situation's tile) is one of `system`'s.
-function ofSystem(element, system) {
+export function ofSystem(element, system) {
   const systems = element.closest("[data-systems]")?.dataset.systems;
   return !systems || systems.split(" ").includes(system);
 }

@@ -18,7 +18,7 @@ import {
   setAddressSources,
 } from "./calculator-address.mjs";
 import { ask, connect, isReady, onStarted, restart, startFailure } from "./calculator-client.mjs";
-import { carryOver, sayCarried } from "./calculator-switch.mjs";
+import { carryOver, ofSystem, sayCarried } from "./calculator-switch.mjs";
 import {
   Staleness,
   addCopyLink,
@@ -299,17 +299,14 @@ class Calculator {
     const select = this.form.querySelector('[name="system"]');
     const controls = [...this.form.querySelectorAll("[name]")];
     if (select) controls.sort((a, b) => (b === select) - (a === select));
-    const ofSystem = (element) => {
-      const systems = element.closest("[data-systems]")?.dataset.systems;
-      return !select || !systems || systems.split(" ").includes(select.value);
-    };
+    const ofChosen = (element) => !select || ofSystem(element, select.value);
     for (const control of controls) {
       if (control.type === "hidden" || !params.has(control.name)) continue; // situations: below
-      if (!ofSystem(control)) continue;
+      if (!ofChosen(control)) continue;
       const value = params.get(control.name);
       if (control.type === "checkbox") control.checked = value === "on";
       else if (control.tagName !== "SELECT") control.value = value;
-      else if ([...control.options].some((option) => option.value === value && ofSystem(option))) {
+      else if ([...control.options].some((option) => option.value === value && ofChosen(option))) {
         control.value = value;
       }
     }
@@ -317,7 +314,7 @@ class Calculator {
       if (!params.has(hidden.name)) continue;
       const situations = params.get(hidden.name).split(",");
       for (const box of boxesOf(hidden)) {
-        box.checked = ofSystem(box) && situations.includes(box.dataset.situation);
+        box.checked = ofChosen(box) && situations.includes(box.dataset.situation);
         // What the address ticks is shown, not folded away.
         if (box.checked) box.closest("details.calc-side")?.setAttribute("open", "");
       }
