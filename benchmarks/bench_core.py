@@ -18,7 +18,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench_dice import best_of  # clears icepool's caches before every call
 
-from rules_core.attacks import AttackSetup, attack
+from rules_core.mechanics.attacks import AttackSetup, attack
 from rules_core.systems import get_system
 
 REPEATS = 7

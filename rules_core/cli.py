@@ -162,7 +162,7 @@ def _rows(sub: argparse.ArgumentParser, request: type[Request]) -> Reader:
     return read
 
 
-def _command(commands: Any, calculator: Calculator) -> None:
+def _command(commands: Any, calculator: Calculator[Any, Any]) -> None:
     request = calculator.request
     sub = commands.add_parser(
         calculator.name, help=calculator.summary, description=calculator.summary
@@ -225,7 +225,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     return 0
 
 
-def _run(calculator: Calculator, given: dict[str, Any]) -> tuple[dict[str, Any], list[str]]:
+def _run(
+    calculator: Calculator[Any, Any], given: dict[str, Any]
+) -> tuple[dict[str, Any], list[str]]:
     inputs = {key: value for key, value in given.items() if value is not None}
     request = calculator.request
     try:

@@ -15,10 +15,10 @@ from dataclasses import dataclass, fields
 from functools import cache
 from typing import Any, ClassVar, Self
 
-from rules_core.damage import parse_for
 from rules_core.dice import DiceError
 from rules_core.dice import parse as parse_dice
 from rules_core.fields import Field, FieldError, Requires, read
+from rules_core.mechanics.damage import parse_for
 from rules_core.systems import get_system, system_slugs
 
 

@@ -60,8 +60,8 @@ def handle(name: str, inputs: Mapping[str, Any], base: str = "") -> dict[str, An
     filled.update({key: value for key, value in inputs.items() if isinstance(key, str)})
     try:
         request = calculator.request.from_inputs(filled)
-        result = calculator.run(request)
-        rendered = calculator.render(result.payload, request, base)
+        answer = calculator.run(request)
+        rendered = calculator.render(answer.result, request, base)
     except InputErrors as error:
         return _refused(error.errors)
     except NotDefined as error:
@@ -71,8 +71,9 @@ def handle(name: str, inputs: Mapping[str, Any], base: str = "") -> dict[str, An
         # the form has; else at the calculator's main field.
         shown = {field.name for field in calculator.request.fields_for(filled)}
         field = getattr(error, "field", None)
-        return _refused({field if field in shown else calculator.primary: one_line(error)})
-    return {**_answered(rendered), "data": result.payload}
+        where = field if isinstance(field, str) and field in shown else calculator.primary
+        return _refused({where: one_line(error)})
+    return {**_answered(rendered), "data": answer.payload}
 
 
 _MALFORMED = {**_refused({}), "message": "The request was malformed."}

@@ -16,9 +16,9 @@ from pathlib import Path
 
 import pytest
 
-from rules_core.attacks import AttackSetup, attack, hit_chance_by_defense
 from rules_core.cli import main
-from rules_core.situations import attack_types, situations
+from rules_core.mechanics.attacks import AttackSetup, attack, hit_chance_by_defense
+from rules_core.mechanics.situations import attack_types, situations
 from rules_core.systems import NotDefined, RulesError, System, get_system, system_slugs
 from rules_core.web import handle
 

@@ -16,8 +16,8 @@ from typing import Any
 
 import pytest
 
-from rules_core.attacks import AttackResult, AttackSetup, attack
-from rules_core.situations import attack_types, situations
+from rules_core.mechanics.attacks import AttackResult, AttackSetup, attack
+from rules_core.mechanics.situations import attack_types, situations
 from rules_core.systems import NotDefined, RulesError, System, get_system, system_slugs
 from rules_core.web import handle
 

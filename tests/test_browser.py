@@ -30,7 +30,7 @@ from conftest import (
 )
 from playwright.sync_api import Browser, Locator, Page, Route, expect
 
-from rules_core.situations import attack_types, situations
+from rules_core.mechanics.situations import attack_types, situations
 from rules_core.systems import get_system, system_slugs
 
 CALCULATORS = [(slug, name) for slug, names in CALCULATOR_PAGES.items() for name in names]

@@ -14,7 +14,7 @@ from playwright.sync_api import Browser, Locator, Page, expect
 from test_browser import _a_situation_needing_an_attack_type
 
 from rules_core.calculators import CALCULATORS
-from rules_core.situations import attack_types, depends_on, situations
+from rules_core.mechanics.situations import attack_types, depends_on, situations
 from rules_core.systems import get_system, system_slugs
 
 

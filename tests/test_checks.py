@@ -20,7 +20,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from rules_core.checks import (
+from rules_core.mechanics.checks import (
     CheckSetup,
     Side,
     check,

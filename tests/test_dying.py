@@ -16,7 +16,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from rules_core.calculators.dying import DyingSetup, dying
+from rules_core.mechanics.dying import DyingSetup, dying
 from rules_core.systems import NotDefined, RulesError, get_system, system_slugs
 
 ORCUS, CORE4E, ITU, DICE3 = (

@@ -15,9 +15,10 @@ from fractions import Fraction
 
 import pytest
 
-from rules_core.attacks import AttackSetup, attack
-from rules_core.calculators.fight import RULE, Combatant, fight
+from rules_core.calculators.fight import RULE
 from rules_core.cli import main
+from rules_core.mechanics.attacks import AttackSetup, attack
+from rules_core.mechanics.fight import Combatant, fight
 from rules_core.systems import RulesError, System, get_system, system_slugs
 from rules_core.web import handle
 

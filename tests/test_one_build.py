@@ -85,7 +85,7 @@ def test_the_pages_name_the_bundle_the_site_serves(site: Path) -> None:
     assert "../pyodide/${bundle}/" in worker
 
 
-@pytest.mark.parametrize("changed", ["rules_core/attacks.py", "data"])
+@pytest.mark.parametrize("changed", ["rules_core/mechanics/attacks.py", "data"])
 def test_a_changed_rules_core_gets_a_new_folder(tmp_path: Path, changed: str) -> None:
     project = tmp_path / "project"
     shutil.copytree(ROOT / "rules_core", project / "rules_core")

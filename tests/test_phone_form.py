@@ -10,7 +10,7 @@ from conftest import CALCULATOR_PAGES, Device, wait_live
 from playwright.sync_api import Browser, expect
 
 from rules_core.calculators import CALCULATORS
-from rules_core.situations import situations
+from rules_core.mechanics.situations import situations
 from rules_core.systems import get_system, system_slugs
 
 KEYBOARD_UP = {"width": 375, "height": 420}  # 812 px less a phone keyboard's ~390

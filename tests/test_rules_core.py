@@ -7,13 +7,13 @@ from fractions import Fraction
 
 import pytest
 
-from rules_core.abilities import modifier, point_buy, rolled_score
-from rules_core.attacks import AttackSetup, attack, hit_chance_by_defense
-from rules_core.damage import DamageSetup, damage
 from rules_core.dice import NOTATIONS, DiceError, parse
-from rules_core.encounters import Monster, encounter, xp_table
+from rules_core.mechanics.abilities import modifier, point_buy, rolled_score
+from rules_core.mechanics.attacks import AttackSetup, attack, hit_chance_by_defense
+from rules_core.mechanics.damage import DamageSetup, damage
+from rules_core.mechanics.encounters import Monster, encounter, xp_table
+from rules_core.mechanics.progression import level_for_xp, level_rows
 from rules_core.numbers import parse_printed_int
-from rules_core.progression import level_for_xp, level_rows
 from rules_core.systems import NotDefined, RulesError, System, get_system, system_slugs
 
 ORCUS = get_system("orcus")

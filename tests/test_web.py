@@ -346,7 +346,7 @@ def test_every_answer_carries_its_summary_as_data(name: str) -> None:
 
 def test_the_bonus_and_the_defense_are_shown_apart_as_a_player_says_them() -> None:
     """Never 'Attack bonus +7, Combat advantage +2, Defense +18 = +27'."""
-    from rules_core.situations import attack_types, situations
+    from rules_core.mechanics.situations import attack_types, situations
     from rules_core.systems import get_system, system_slugs
 
     shown = 0

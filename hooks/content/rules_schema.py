@@ -51,7 +51,8 @@ DICE = Dice()
 NATURALS = Section({"naturals": ListOf(Integer(minimum=1), min_items=1), **CITED})
 
 NAMES = ListOf(Text(), min_items=1)
-# What a situation does to an attack (rules_core.situations reads these keys, never a name).
+# What a situation does to an attack (rules_core.mechanics.situations reads these keys,
+# never a name).
 EFFECTS: dict[str, Spec] = {
     "attack?": Integer(),
     "defense?": Integer(),

@@ -16,7 +16,7 @@ from markdown_it import MarkdownIt
 
 from rules_core.calculators import CALCULATORS, Calculator
 from rules_core.fields import Field, situation_choices
-from rules_core.situations import depends_on
+from rules_core.mechanics.situations import depends_on
 from rules_core.systems import get_system, system_slugs
 from rules_core.web import handle
 

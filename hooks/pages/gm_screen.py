@@ -23,7 +23,7 @@ from typing import Any
 
 from hooks.content.loader import Heading, Page, System, table_placeholders
 from hooks.pages.tables import check_table, render_table
-from rules_core.situations import describe_effects
+from rules_core.mechanics.situations import describe_effects
 
 PAGE = "gm-screen"  # each system's screen: <slug>/gm-screen.md
 TITLE = "GM screen"
@@ -196,7 +196,7 @@ def _names(names: list[str], situations: dict) -> str:
 
 def _effects(effects: dict, situations: dict, critical_from: int) -> list[str]:
     """What a situation (or one of its `when` cases) does, in words: the roll mode, then
-    the words the answers' why uses (rules_core.situations.describe_effects)."""
+    the words the answers' why uses (rules_core.mechanics.situations.describe_effects)."""
     said = [
         kind if count == 1 else f"{count} {kind}"
         for kind in ("advantage", "disadvantage")

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
 from importlib import import_module
+from typing import Any
 
 from rules_core.calculators.base import Answer, Calculator
 
@@ -29,15 +30,15 @@ NAMES = (
 )
 
 
-class _Registry(Mapping[str, Calculator]):
+class _Registry(Mapping[str, Calculator[Any, Any]]):
     """The calculators by name, each module imported when it is first asked for: the
     browser's worker answers its page's calculator before it has imported the others
     (Python's start is what a reader waits for on a calculator page)."""
 
-    def __getitem__(self, name: str) -> Calculator:
+    def __getitem__(self, name: str) -> Calculator[Any, Any]:
         if name not in NAMES:
             raise KeyError(name)
-        calculator: Calculator = import_module(f"{__name__}.{name}").CALCULATOR
+        calculator: Calculator[Any, Any] = import_module(f"{__name__}.{name}").CALCULATOR
         return calculator
 
     def __contains__(self, name: object) -> bool:
@@ -50,4 +51,4 @@ class _Registry(Mapping[str, Calculator]):
         return len(NAMES)
 
 
-CALCULATORS: Mapping[str, Calculator] = _Registry()
+CALCULATORS: Mapping[str, Calculator[Any, Any]] = _Registry()

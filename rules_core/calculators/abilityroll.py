@@ -7,10 +7,10 @@ from functools import cache
 from html import escape
 from typing import Any, ClassVar
 
-from rules_core.abilities import rolled_score
 from rules_core.calculators import html
-from rules_core.calculators.base import Answer, Calculator, sourced
+from rules_core.calculators.base import Answer, Calculator, Payload, sourced
 from rules_core.fields import Field, Requires
+from rules_core.mechanics.abilities import rolled_score
 from rules_core.requests import Request, system_field
 from rules_core.systems import get_system
 
@@ -33,7 +33,7 @@ class AbilityRollRequest(Request):
         return (system_field(),)
 
 
-def run(request: AbilityRollRequest) -> Answer:
+def run(request: AbilityRollRequest) -> Answer[Payload]:
     system = get_system(request.system)
     distribution, expression, sources = rolled_score(system)
     payload = {

@@ -8,9 +8,8 @@ from functools import cache
 from html import escape
 from typing import Any, ClassVar
 
-from rules_core.attacks import AttackSetup, attack, hit_chance_by_defense, why_lines
 from rules_core.calculators import html
-from rules_core.calculators.base import Answer, Calculator, fraction_text, percent, sourced
+from rules_core.calculators.base import Answer, Calculator, Payload, fraction_text, percent, sourced
 from rules_core.calculators.shared import (
     escalation_field,
     extra_crit_field,
@@ -23,8 +22,9 @@ from rules_core.calculators.shared import (
 )
 from rules_core.charts import bar_chart
 from rules_core.fields import Field, Requires
+from rules_core.mechanics.attacks import AttackSetup, attack, hit_chance_by_defense, why_lines
+from rules_core.mechanics.situations import attack_types
 from rules_core.requests import Request, system_field
-from rules_core.situations import attack_types
 from rules_core.systems import get_system, system_slugs
 
 ADVANTAGE = Requires(("attack", "advantage"), "advantage", "advantage and disadvantage dice")
@@ -196,7 +196,7 @@ class AttackRequest(Request):
         )
 
 
-def run(request: AttackRequest) -> Answer:
+def run(request: AttackRequest) -> Answer[Payload]:
     system = get_system(request.system)
     setup = request.setup()
     result = attack(system, setup)

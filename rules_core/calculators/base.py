@@ -1,9 +1,11 @@
 """What every calculator is: a typed request, a run that answers it, a renderer for the page.
 
-A calculator module declares its request class (its fields, once), `run` (request in,
-`Answer` out: the JSON payload and the command line's text) and `render` (payload in,
-escaped HTML out), and ends with one `CALCULATOR = Calculator(...)`. The registry in
-`rules_core.calculators` lists them in order; nothing else names a calculator.
+A calculator module declares its request class (its fields, once), its result class (a
+frozen dataclass of typed values with one `to_json`, the JSON the command line prints
+with --json), `run` (request in, `Answer` out: the result and the command line's text)
+and `render` (result in, escaped HTML out, reading the result's attributes), and ends with
+one `CALCULATOR = Calculator(...)`. The registry in `rules_core.calculators` lists them in
+order; nothing else names a calculator.
 """
 
 from __future__ import annotations
@@ -11,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any
+from typing import Any, Protocol
 
 from rules_core.calculators.html import Rendered
 from rules_core.fields import Field
@@ -19,12 +21,39 @@ from rules_core.requests import Request
 from rules_core.systems import Sources, System, get_system, system_slugs
 
 
-@dataclass(frozen=True)
-class Answer:
-    """A calculator's answer: the payload the page renders, and the same answer as lines of text."""
+class Result(Protocol):
+    """A calculator's answer as typed values: what its renderer reads. Its JSON (one
+    `to_json`) is what the command line prints and a page's Python callers get; a result
+    that rests on rules ends it with its sources' citations and interpretations."""
 
-    payload: dict[str, Any]
+    @property
+    def sources(self) -> Sources: ...
+
+    def to_json(self) -> dict[str, Any]: ...
+
+
+class Payload(dict[str, Any]):
+    """An answer still given as its JSON (a calculator not yet moved to a result type)."""
+
+    @property
+    def sources(self) -> Sources:
+        return Sources()
+
+    def to_json(self) -> dict[str, Any]:
+        return dict(self)
+
+
+@dataclass(frozen=True)
+class Answer[R: Result]:
+    """A calculator's answer: the result the page renders, and the same answer as lines of text."""
+
+    result: R
     text: list[str]
+
+    @property
+    def payload(self) -> dict[str, Any]:
+        """The answer's JSON."""
+        return self.result.to_json()
 
 
 def fraction_text(value: Fraction | None) -> str | None:
@@ -39,25 +68,35 @@ def chance_line(label: str, value: Fraction) -> str:
     return f"  {label:<12} {value} ({percent(value)})"
 
 
-def sourced(payload: dict[str, Any], text: list[str], sources: Sources) -> Answer:
-    """The answer with the sections it applied and its labelled interpretations."""
-    payload.update(sources.to_json())
+def sourced_lines(text: list[str], sources: Sources) -> list[str]:
+    """The answer's lines, then the sections it applied and its labelled interpretations."""
     lines = list(text)
     if sources.citations:
         lines.append("Rules applied:")
         for citation in sources.citations:
             lines += [f"  - {citation} ({citation.url})", f"    “{citation.quote}”"]
     lines += [f"Interpretation: {note}" for note in sources.interpretations]
-    return Answer(payload, lines)
+    return lines
+
+
+def answer[R: Result](result: R, text: list[str]) -> Answer[R]:
+    """The result, and its text followed by what it rests on."""
+    return Answer(result, sourced_lines(text, result.sources))
+
+
+def sourced(payload: dict[str, Any], text: list[str], sources: Sources) -> Answer[Payload]:
+    """An answer given as its JSON, with the sections it applied and its interpretations."""
+    payload.update(sources.to_json())
+    return Answer(Payload(payload), sourced_lines(text, sources))
 
 
 @dataclass(frozen=True)
-class Calculator:
+class Calculator[Q: Request, R: Result]:
     """One calculator: its request (fields and validation), its run and its renderer."""
 
-    request: type[Request]
-    run: Callable[[Any], Answer]
-    render: Callable[[dict[str, Any], Any, str], Rendered]
+    request: type[Q]
+    run: Callable[[Q], Answer[R]]
+    render: Callable[[R, Q, str], Rendered]
     about: str = ""  # its module's docstring: the first paragraph is the command's help
 
     @property

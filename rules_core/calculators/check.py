@@ -10,9 +10,10 @@ from html import escape
 from typing import Any, ClassVar, Self
 
 from rules_core.calculators import html
-from rules_core.calculators.base import Answer, Calculator, chance_line, percent, sourced
+from rules_core.calculators.base import Answer, Calculator, Payload, chance_line, percent, sourced
 from rules_core.calculators.shared import escalation_field, mode_counts, mode_field
-from rules_core.checks import (
+from rules_core.fields import Field, Requires
+from rules_core.mechanics.checks import (
     MAX_GROUP,
     CheckSetup,
     ContestResult,
@@ -24,7 +25,6 @@ from rules_core.checks import (
     group_check,
     group_contest,
 )
-from rules_core.fields import Field, Requires
 from rules_core.numbers import read_whole, shown
 from rules_core.requests import InputErrors, Request, system_field
 from rules_core.systems import RulesError, System, get_system
@@ -206,7 +206,7 @@ def _contest_answer(
     heading: str,
     outcomes: tuple[str, str],
     **extra: Any,
-) -> Answer:
+) -> Answer[Payload]:
     """A contest's answer, one side's or a group's: win, tie, lose and the tie rule."""
     payload = {"system": system.slug, "kind": kind, **extra, **result.to_json()}
     win, lose = outcomes
@@ -220,7 +220,7 @@ def _contest_answer(
     return sourced(payload, text, result.sources)
 
 
-def run(request: CheckRequest) -> Answer:
+def run(request: CheckRequest) -> Answer[Payload]:
     system = get_system(request.system)
     setup = request.setup()
     chosen = [

@@ -7,7 +7,7 @@ from functools import cache
 from typing import ClassVar
 
 from rules_core.calculators import html
-from rules_core.calculators.base import Answer, Calculator, fraction_text, percent, sourced
+from rules_core.calculators.base import Answer, Calculator, Payload, fraction_text, percent, sourced
 from rules_core.calculators.shared import (
     extra_crit_field,
     level_field,
@@ -15,8 +15,8 @@ from rules_core.calculators.shared import (
     resistance_fields,
     weapon_field,
 )
-from rules_core.damage import DamageSetup, damage
 from rules_core.fields import Field, Requires
+from rules_core.mechanics.damage import DamageSetup, damage
 from rules_core.requests import Request, system_field
 from rules_core.systems import get_system
 
@@ -86,7 +86,7 @@ class DamageRequest(Request):
         )
 
 
-def run(request: DamageRequest) -> Answer:
+def run(request: DamageRequest) -> Answer[Payload]:
     system = get_system(request.system)
     setup = request.setup()
     result = damage(system, setup)

@@ -10,10 +10,10 @@ from typing import Any, ClassVar, Self
 from urllib.parse import urlencode
 
 from rules_core.calculators import html
-from rules_core.calculators.base import Answer, Calculator, fraction_text, percent, sourced
+from rules_core.calculators.base import Answer, Calculator, Payload, fraction_text, percent, sourced
 from rules_core.calculators.fight import FightRequest
-from rules_core.encounters import Monster, encounter
 from rules_core.fields import Field, Requires
+from rules_core.mechanics.encounters import Monster, encounter
 from rules_core.requests import InputErrors, Request, system_field
 from rules_core.systems import get_system, system_slugs
 
@@ -142,7 +142,7 @@ class EncounterRequest(Request):
         return cls(values["system"], values["party"], values["level"], tuple(monsters))
 
 
-def run(request: EncounterRequest) -> Answer:
+def run(request: EncounterRequest) -> Answer[Payload]:
     system = get_system(request.system)
     result = encounter(system, request.party, request.level, request.monsters)
     payload = {

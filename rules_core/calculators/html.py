@@ -13,7 +13,7 @@ from typing import Any
 
 from rules_core.charts import bar_chart
 from rules_core.numbers import signed as signed  # re-exported: renderers write html.signed
-from rules_core.systems import Citation
+from rules_core.systems import Citation, Sources
 
 Payload = dict[str, Any]
 
@@ -94,13 +94,25 @@ def citation_item(cited: dict[str, str], base: str) -> str:
 
 
 def sources(payload: Payload, base: str) -> str:
+    """What an answer given as its JSON rests on (see `cited`)."""
+    return cited(
+        Sources(
+            [Citation.of(entry) for entry in payload.get("citations", [])],
+            list(payload.get("interpretations", [])),
+        ),
+        base,
+    )
+
+
+def cited(sources: Sources, base: str) -> str:
+    """The sections an answer applied, linked to their sentences, and its interpretations."""
     parts = []
-    if payload.get("citations"):
-        links = "".join(citation_item(cited, base) for cited in payload["citations"])
+    if sources.citations:
+        links = "".join(citation_item(citation.to_json(), base) for citation in sources.citations)
         parts.append(
             f'<div class="calc-sources"><strong>Rules applied</strong><ul>{links}</ul></div>'
         )
-    for note in payload.get("interpretations", []):
+    for note in sources.interpretations:
         parts.append(
             f'<p class="calc-interpretation"><strong>Interpretation:</strong> {escape(note)}</p>'
         )

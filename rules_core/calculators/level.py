@@ -8,9 +8,9 @@ from html import escape
 from typing import Any, ClassVar
 
 from rules_core.calculators import html
-from rules_core.calculators.base import Answer, Calculator, sourced
+from rules_core.calculators.base import Answer, Calculator, Payload, sourced
 from rules_core.fields import Field, Requires
-from rules_core.progression import level_for_xp
+from rules_core.mechanics.progression import level_for_xp
 from rules_core.requests import Request, system_field
 from rules_core.systems import get_system
 
@@ -44,7 +44,7 @@ class LevelRequest(Request):
         )
 
 
-def run(request: LevelRequest) -> Answer:
+def run(request: LevelRequest) -> Answer[Payload]:
     system = get_system(request.system)
     result = level_for_xp(system, request.xp)
     payload = {

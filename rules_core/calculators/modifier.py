@@ -6,12 +6,12 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any, ClassVar
 
-from rules_core.abilities import modifier
 from rules_core.calculators import html
-from rules_core.calculators.base import Answer, Calculator, sourced
+from rules_core.calculators.base import Answer, Calculator, answer
 from rules_core.fields import Field, Requires
+from rules_core.mechanics.abilities import modifier
 from rules_core.requests import Request, system_field
-from rules_core.systems import get_system
+from rules_core.systems import Sources, get_system
 
 
 @dataclass(frozen=True)
@@ -45,21 +45,35 @@ class ModifierRequest(Request):
         )
 
 
-def run(request: ModifierRequest) -> Answer:
+@dataclass(frozen=True)
+class ModifierResult:
+    system: str
+    score: int
+    modifier: int
+    sources: Sources
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "system": self.system,
+            "score": self.score,
+            "modifier": self.modifier,
+            **self.sources.to_json(),
+        }
+
+
+def run(request: ModifierRequest) -> Answer[ModifierResult]:
     system = get_system(request.system)
-    result = modifier(system, request.score)
-    payload = {"system": system.slug, "score": result.score, "modifier": result.modifier}
-    text = [f"{system.title}: a score of {result.score} gives a modifier of {result.modifier:+d}."]
-    return sourced(payload, text, result.sources)
+    found = modifier(system, request.score)
+    result = ModifierResult(system.slug, found.score, found.modifier, found.sources)
+    text = [f"{system.title}: a score of {found.score} gives a modifier of {found.modifier:+d}."]
+    return answer(result, text)
 
 
-def render(payload: html.Payload, request: Any, base: str) -> html.Rendered:
-    figures = html.rows(
-        [("Score", str(payload["score"])), ("Modifier", html.signed(payload["modifier"]))]
-    )
+def render(result: ModifierResult, request: ModifierRequest, base: str) -> html.Rendered:
+    figures = html.rows([("Score", str(result.score)), ("Modifier", html.signed(result.modifier))])
     return html.Rendered(
-        html.headline(f"Modifier {html.signed(payload['modifier'])}", f"score {payload['score']}"),
-        figures + html.sources(payload, base),
+        html.headline(f"Modifier {html.signed(result.modifier)}", f"score {result.score}"),
+        figures + html.cited(result.sources, base),
     )
 
 

@@ -7,10 +7,10 @@ from functools import cache
 from html import escape
 from typing import Any, ClassVar, Self
 
-from rules_core.abilities import point_buy
 from rules_core.calculators import html
-from rules_core.calculators.base import Answer, Calculator, sourced
+from rules_core.calculators.base import Answer, Calculator, Payload, sourced
 from rules_core.fields import Field, Requires
+from rules_core.mechanics.abilities import point_buy
 from rules_core.requests import Request, system_field
 from rules_core.systems import get_system
 
@@ -60,7 +60,7 @@ class PointBuyRequest(Request):
         return cls(values["system"], tuple(values[key] for key, _, _ in ABILITIES))
 
 
-def run(request: PointBuyRequest) -> Answer:
+def run(request: PointBuyRequest) -> Answer[Payload]:
     system = get_system(request.system)
     result = point_buy(system, request.scores)
     payload = {

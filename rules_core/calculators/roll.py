@@ -9,7 +9,7 @@ from html import escape
 from typing import Any, ClassVar
 
 from rules_core.calculators import html
-from rules_core.calculators.base import Answer, Calculator
+from rules_core.calculators.base import Answer, Calculator, Payload
 from rules_core.dice import parse as parse_dice
 from rules_core.dice import roll as roll_dice
 from rules_core.fields import Field
@@ -52,7 +52,7 @@ class RollRequest(Request):
         )
 
 
-def run(request: RollRequest) -> Answer:
+def run(request: RollRequest) -> Answer[Payload]:
     expression = parse_dice(request.expression, weapon_die=request.weapon)
     if not request.rolled:
         payload: dict[str, Any] = {
@@ -61,10 +61,10 @@ def run(request: RollRequest) -> Answer:
             "dice": None,
             "seed": request.seed,
         }
-        return Answer(payload, [expression.text])
+        return Answer(Payload(payload), [expression.text])
     total, dice = roll_dice(expression, random.Random(request.seed))
     payload = {"expression": expression.text, "total": total, "dice": dice, "seed": request.seed}
-    return Answer(payload, [f"{expression.text}: {total}  (dice: {dice})"])
+    return Answer(Payload(payload), [f"{expression.text}: {total}  (dice: {dice})"])
 
 
 def _dice_rolled(expression: str, dice: list[list[int]]) -> str:

@@ -8,9 +8,9 @@ from fractions import Fraction
 from functools import cache
 from typing import Any
 
-from rules_core.damage import DamageSetup, damage
 from rules_core.dice import Distribution, parse
-from rules_core.situations import Applied, Reason, resolve
+from rules_core.mechanics.damage import DamageSetup, damage
+from rules_core.mechanics.situations import Applied, Reason, resolve
 from rules_core.systems import NotDefined, RulesError, Sources, System, read_once
 
 MAX_ATTACKS = 100
