@@ -16,7 +16,7 @@ PYODIDE_BUNDLE := build/pyodide
 export SOURCE_DATE_EPOCH ?= $(shell git log -1 --format=%ct 2>/dev/null || echo 315532800)
 SW_TEMPLATE := build/sw-template.js
 
-.PHONY: setup data build serve test lint bench clean
+.PHONY: setup data build serve test test-fast test-browser lint bench clean
 
 $(VENV)/.installed: requirements.txt
 	@test -n "$(PYTHON313)" || { echo "Python 3.13 is needed (python3.13 on PATH or under ~/.pyenv)" >&2; exit 1; }
@@ -69,6 +69,16 @@ lint: setup
 test: setup lint
 	$(PY) -m pytest
 	node --test tests/node/
+
+# The same tests in two tiers, which CI runs side by side (.github/workflows/ci.yml): the
+# fast one answers a content or code change in a few minutes, the browser one drives
+# Chromium. Together they are `make test` (every test is in exactly one pytest tier).
+test-fast: setup lint
+	$(PY) -m pytest -m "unit or site"
+	node --test tests/node/
+
+test-browser: setup
+	$(PY) -m pytest -m browser
 
 bench: build
 	$(PY) benchmarks/bench_dice.py

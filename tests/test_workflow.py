@@ -1,9 +1,11 @@
-"""The GitHub workflow: valid by the workflow schema, the same `make test` as .ci/run, Pages
-published from main only, and never a browser downloaded by Playwright."""
+"""The GitHub workflow: valid by the workflow schema, the same tests as .ci/run's `make test`
+in two jobs (its tiers), Pages published from main only, and never a browser downloaded by
+Playwright."""
 
 from __future__ import annotations
 
 import re
+import shlex
 import subprocess
 import sys
 from pathlib import Path
@@ -11,10 +13,13 @@ from typing import Any
 
 import pytest
 import yaml
+from _pytest.mark.expression import Expression
 
 ROOT = Path(__file__).resolve().parent.parent
 WORKFLOW = ROOT / ".github" / "workflows" / "ci.yml"
 CI_RUN = ROOT / ".ci" / "run"
+MAKEFILE = ROOT / "Makefile"
+TIERS = ("unit", "site", "browser")  # tests/conftest.py puts each test in one of them
 PINNED = re.compile(r"^[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+@v\d+$")  # owner/name@vN
 
 
@@ -59,31 +64,68 @@ def test_it_runs_on_pull_requests_and_pushes_to_main(workflow) -> None:
     assert triggers["push"]["branches"] == ["main"]
 
 
-def test_a_job_runs_the_same_tests_as_ci_run(workflow) -> None:
+def _recipe(target: str) -> tuple[list[str], list[str]]:
+    """A Makefile target's prerequisites and the lines of its recipe (spaces collapsed)."""
+    lines = MAKEFILE.read_text(encoding="utf-8").splitlines()
+    (start,) = [i for i, line in enumerate(lines) if line.startswith(f"{target}:")]
+    prerequisites = lines[start].split(":", 1)[1].split()
+    recipe = []
+    for line in lines[start + 1 :]:
+        if not line.startswith("\t"):
+            break
+        recipe.append(" ".join(line.split()))
+    return prerequisites, recipe
+
+
+def _pytest_tiers(recipe: list[str]) -> set[str]:
+    """The tiers a recipe's pytest runs: each tier tried against its `-m` expression."""
+    (command,) = [line for line in recipe if "-m pytest" in line]
+    words = shlex.split(command)
+    if "-m" not in words[words.index("pytest") :]:
+        return set(TIERS)
+    expression = Expression.compile(words[words.index("pytest") :][2])
+    return {tier for tier in TIERS if expression.evaluate(lambda name, tier=tier: name == tier)}
+
+
+def test_make_test_is_its_two_tiers_and_ci_run_runs_it() -> None:
     ci_run = [" ".join(line.split()) for line in CI_RUN.read_text(encoding="utf-8").splitlines()]
     assert "make test" in ci_run  # what .ci/run runs, after installing Chromium if needed
-    testing = [
-        (name, job)
-        for name, job in workflow["jobs"].items()
-        for step in _steps(job)
-        if {"bash .ci/run", "make test"} & set(_commands(step))
-    ]
-    assert len(testing) == 1, "exactly one job runs `bash .ci/run` or `make test`"
-    name, job = testing[0]
-    assert job["runs-on"] == "ubuntu-latest"
-    assert "if" not in job, f"the {name} job must run on every pull request and push"
-    assert _uses(job, "actions/checkout")
-    (python,) = _uses(job, "actions/setup-python")
-    assert str(python["with"]["python-version"]) == "3.13"
-    (node,) = _uses(job, "actions/setup-node")
-    assert str(node["with"]["node-version"]) == "20"
-    installs = [
-        command
-        for step in _steps(job)
-        for command in _commands(step)
-        if "apt-get install" in command and "chromium" in command.split()
-    ]
-    assert installs, "Chromium comes from the distribution's packages, installed with apt-get"
+    everything, fast, browser = (_recipe(name) for name in ("test", "test-fast", "test-browser"))
+    assert _pytest_tiers(everything[1]) == set(TIERS)
+    assert "lint" in everything[0] and "lint" in fast[0]
+    assert "node --test tests/node/" in everything[1] and "node --test tests/node/" in fast[1]
+    # Every test is in exactly one tier (tests/conftest.py), so these two are `make test`.
+    fast_tiers, browser_tiers = _pytest_tiers(fast[1]), _pytest_tiers(browser[1])
+    assert fast_tiers | browser_tiers == set(TIERS)
+    assert not fast_tiers & browser_tiers
+    assert browser_tiers == {"browser"}
+
+
+def test_each_tier_has_a_job_on_every_change(workflow) -> None:
+    for target in ("make test-fast", "make test-browser"):
+        running = [
+            (name, job)
+            for name, job in workflow["jobs"].items()
+            for step in _steps(job)
+            if target in _commands(step)
+        ]
+        assert len(running) == 1, f"exactly one job runs `{target}`"
+        name, job = running[0]
+        assert job["runs-on"] == "ubuntu-latest"
+        assert "if" not in job, f"the {name} job must run on every pull request and push"
+        assert _uses(job, "actions/checkout")
+        (python,) = _uses(job, "actions/setup-python")
+        assert str(python["with"]["python-version"]) == "3.13"
+        (node,) = _uses(job, "actions/setup-node")
+        assert str(node["with"]["node-version"]) == "20"
+        installs = [
+            command
+            for step in _steps(job)
+            for command in _commands(step)
+            if "apt-get install" in command and "chromium" in command.split()
+        ]
+        if target == "make test-browser":
+            assert installs, "Chromium comes from the distribution's packages, installed by apt"
 
 
 def test_pages_are_built_and_published_from_main_only(workflow) -> None:
