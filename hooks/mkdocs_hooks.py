@@ -1,8 +1,8 @@
 """MkDocs hooks: load the content, add the generated pages, point "edit" at content/.
 
 Thin on purpose: the work happens in plain functions of `hooks.pages.generate` (the
-pages, also `python -m hooks.pages.generate`) and `hooks.postprocess.built_site` (all
-after the HTML is written, also `python -m hooks.postprocess`), which the tests call
+pages, also `python -m hooks.pages.generate`) and `hooks.package.built_site` (all
+after the HTML is written, also `python -m hooks.package`), which the tests call
 without MkDocs.
 """
 
@@ -23,6 +23,7 @@ if str(ROOT) not in sys.path:
 from hooks.content.loader import System  # noqa: E402
 from hooks.content.rules_data import rules_data, write_if_changed  # noqa: E402
 from hooks.content.yaml_lines import ContentError  # noqa: E402
+from hooks.package.built_site import postprocess  # noqa: E402
 from hooks.package.offline import OfflineError  # noqa: E402
 from hooks.package.pyodide_bundle import bundle, bundle_files, bundle_id, is_stale  # noqa: E402
 from hooks.pages.calculators import expand_calculators  # noqa: E402
@@ -34,7 +35,6 @@ from hooks.pages.site import (  # noqa: E402
     expand_systems_table,
     site_root,
 )
-from hooks.postprocess.built_site import postprocess  # noqa: E402
 from hooks.postprocess.csp import allow_added_scripts, theme_scripts  # noqa: E402
 from hooks.postprocess.sanitize import clean  # noqa: E402
 from hooks.postprocess.search_index import SearchIndexError  # noqa: E402
@@ -149,7 +149,7 @@ def on_page_context(context, page, config, nav):
 
 
 def on_post_build(config) -> None:
-    # The same steps `python -m hooks.postprocess` runs on another generator's output.
+    # The same steps `python -m hooks.package` runs on another generator's output.
     try:
         postprocess(
             Path(config["site_dir"]),

@@ -15,8 +15,8 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, Route, expect, sync_playwright
 
-from hooks.pages.calculators import calculator_pages
 from rules_core.calculators import CALCULATORS
+from rules_core.calculators.address import PAGES
 
 ROOT = Path(__file__).resolve().parent.parent
 ARTIFACTS = ROOT / "test-artifacts"
@@ -46,13 +46,10 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
 
 
 def _calculators_by_page() -> dict[str, tuple[str, ...]]:
-    """{page stem: its calculators, in the registry's order}, from the pages themselves."""
+    """{page stem: its calculators, in the registry's order}, as the site places them."""
     pages: dict[str, tuple[str, ...]] = {}
-    for name, (_, path) in sorted(
-        calculator_pages().items(), key=lambda item: list(CALCULATORS).index(item[0])
-    ):
-        stem = Path(path).stem
-        pages[stem] = (*pages.get(stem, ()), name)
+    for name in CALCULATORS:
+        pages[PAGES[name]] = (*pages.get(PAGES[name], ()), name)
     return pages
 
 

@@ -1,5 +1,5 @@
 """The project's MkDocs hooks without the post-build step: a generator's raw output, on
-which tests run `python -m hooks.postprocess` as another generator's build would."""
+which tests run `python -m hooks.package` as another generator's build would."""
 
 import sys
 from pathlib import Path

@@ -6,6 +6,7 @@ import re
 from dataclasses import replace
 from fractions import Fraction
 from pathlib import Path
+from urllib.parse import parse_qsl, urlsplit
 
 import pytest
 
@@ -14,17 +15,18 @@ from hooks.content.tables import Table, TableCalculator
 from hooks.content.yaml_lines import ContentError
 from hooks.pages.dice_chips import (
     calculator_for,
-    calculator_page_names,
     chip_link,
     find_dice,
     sentence_around,
 )
 from hooks.pages.tables import render_table
+from rules_core.calculators import CALCULATORS
 from rules_core.dice import parse
+from rules_core.systems import system_slugs
 
 ROOT = Path(__file__).resolve().parent.parent
-# The calculator pages of this build, without the checks page another change adds.
-PAGES = calculator_page_names() - {"checks"}
+# The registry's calculators, without the checks calculator, as before it was added.
+OFFERED = frozenset(CALCULATORS) - {"check"}
 
 MARKED = [
     # (sentence from a text, the expressions it must mark)
@@ -76,7 +78,7 @@ def test_hover_figures_come_from_the_core() -> None:
     assert chip.mean == distribution.mean() == Fraction(21, 2)
     (weapon,) = find_dice("deal 2dW damage")
     assert weapon.summary == "2dW: 2 to 16, average 9 (with a d8 weapon)"
-    link = chip_link(weapon, "orcus", "../calculators/", "deal 2dW damage", PAGES)
+    link = chip_link(weapon, "orcus", "../", "deal 2dW damage", OFFERED)
     assert link.startswith("[2dW](../calculators/damage.md?system=orcus&expression=2dW&weapon=d8 ")
     assert '"2dW: 2 to 16, average 9 (with a d8 weapon)"){ .dice-chip ' in link
     # The preview's figures are the core's, exactly as the tooltip says them.
@@ -84,30 +86,30 @@ def test_hover_figures_come_from_the_core() -> None:
 
 
 @pytest.mark.parametrize(
-    ("sentence", "pages", "calculator"),
+    ("sentence", "offered", "calculator", "page"),
     [
-        ("a hit deals 1d8 + 4 damage", PAGES, "damage"),
-        ("To make an attack roll, roll a d20 and add the modifiers.", PAGES, "attack"),
-        ("every attack involves rolling 3d6 + Level + Volition.", PAGES, "attack"),
-        ("To make a saving throw, roll a d20.", PAGES, None),
-        ("To make a saving throw, roll a d20.", PAGES | {"checks"}, "checks"),
-        ("Make a DC 13 CHA check with a d20 + 2.", PAGES | {"checks"}, "checks"),
-        ("Roll a d20 (the higher you roll, the better).", PAGES, "dice"),
-        ("NPCs are healed 1d6 per level.", PAGES, "damage"),
+        ("a hit deals 1d8 + 4 damage", OFFERED, "damage", "damage"),
+        ("To make an attack roll, roll a d20 and add the modifiers.", OFFERED, "attack", "attack"),
+        ("every attack involves rolling 3d6 + Level + Volition.", OFFERED, "attack", "attack"),
+        ("To make a saving throw, roll a d20.", OFFERED, None, None),
+        ("To make a saving throw, roll a d20.", OFFERED | {"check"}, "check", "checks"),
+        ("Make a DC 13 CHA check with a d20 + 2.", OFFERED | {"check"}, "check", "checks"),
+        ("Roll a d20 (the higher you roll, the better).", OFFERED, "roll", "dice"),
+        ("NPCs are healed 1d6 per level.", OFFERED, "damage", "damage"),
     ],
 )
 def test_a_chip_opens_the_calculator_its_sentence_is_about(
-    sentence: str, pages: frozenset[str], calculator: str | None
+    sentence: str, offered: frozenset[str], calculator: str | None, page: str | None
 ) -> None:
     chip = find_dice(sentence)[0]
-    assert calculator_for(chip, sentence, pages) == calculator
-    link = chip_link(chip, "orcus", "../calculators/", sentence, pages)
+    assert calculator_for(chip, sentence, offered) == calculator
+    link = chip_link(chip, "orcus", "../", sentence, offered)
     if calculator is None:
         # No calculator fits: a button with the figures, never a link to another one.
         assert link.startswith('<button type="button" class="dice-chip"') and "href" not in link
         assert 'data-min="1" data-mean="10.5" data-max="20" data-roll="1d20"' in link
     else:
-        assert link.startswith(f"[{chip.text}](../calculators/{calculator}.md?")
+        assert link.startswith(f"[{chip.text}](../calculators/{page}.md?")
 
 
 def test_the_sentence_is_the_one_around_the_chip() -> None:
@@ -134,7 +136,7 @@ def test_no_d20_of_a_check_or_save_on_the_real_pages_opens_the_damage_calculator
                         sentence = sentence_around(child.content, chip.start, chip.end)
                         if chip.is_d20 and re.search(r"sav(e|ing)|check", sentence, re.I):
                             checked += 1
-                            assert calculator_for(chip, sentence, PAGES) not in ("damage", "dice")
+                            assert calculator_for(chip, sentence, OFFERED) not in ("damage", "roll")
     assert checked >= 3
 
 
@@ -170,3 +172,22 @@ def test_a_table_calculator_must_exist() -> None:
     wrong = replace(levels, calculator=TableCalculator("level", "row", {"gold": "{Level}"}, 40))
     with pytest.raises(ContentError, match="has no input 'gold'"):
         render_table(wrong, [])
+
+
+@pytest.mark.parametrize(
+    ("sentence", "filled"),
+    [
+        ("a hit deals 2dW + 4 damage", {"system", "expression", "weapon"}),
+        ("the attack is 3dW + Strength", {"system"}),  # the attack's dice are its own fields
+        ("Roll a d20 (the higher you roll, the better).", {"expression"}),  # no system
+        ("Make a DC 13 CHA check with a d20 + 2.", {"system"}),
+    ],
+)
+def test_a_chip_fills_in_the_fields_its_calculator_has(sentence: str, filled: set[str]) -> None:
+    chip = find_dice(sentence)[0]
+    link = chip_link(chip, system_slugs()[0], "../", sentence)
+    href = re.match(r"\[[^\]]*\]\(([^ ]+) ", link).group(1)
+    query = dict(parse_qsl(urlsplit(href).query))
+    calculator = calculator_for(chip, sentence)
+    assert set(query) == filled
+    assert filled <= {field.name for field in CALCULATORS[calculator].fields}

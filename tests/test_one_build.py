@@ -183,8 +183,8 @@ def test_an_update_that_changes_the_rules_core_answers_from_it_online_and_offlin
         httpd.server_close()
 
 
-def test_the_postprocess_command_on_raw_output_gives_the_built_site(tmp_path: Path) -> None:
-    """Another generator's build is its raw HTML, then `python -m hooks.postprocess`: run on
+def test_the_finishing_command_on_raw_output_gives_the_built_site(tmp_path: Path) -> None:
+    """Another generator's build is its raw HTML, then `python -m hooks.package`: run on
     MkDocs' output without the post-build hook, the command must give the very site the
     hook gives (policies, page assets, search indexes, service worker)."""
     env = {**os.environ, "SOURCE_DATE_EPOCH": EPOCH, "NO_MKDOCS_2_WARNING": "1"}
@@ -201,17 +201,15 @@ def test_the_postprocess_command_on_raw_output_gives_the_built_site(tmp_path: Pa
         env=env,
     )
     assert not (raw / "sw.js").exists()  # the post-build steps did not run
-    subprocess.run(
-        [sys.executable, "-m", "hooks.postprocess", str(raw)], cwd=ROOT, check=True, env=env
-    )
+    subprocess.run([sys.executable, "-m", "hooks.package", str(raw)], cwd=ROOT, check=True, env=env)
     built, finished = build(tmp_path / "built"), files_of(raw)
     assert finished.keys() == built.keys()
     assert [name for name in built if built[name] != finished[name]] == []
 
 
-def test_the_postprocess_command_refuses_a_folder_without_a_site(tmp_path: Path) -> None:
+def test_the_finishing_command_refuses_a_folder_without_a_site(tmp_path: Path) -> None:
     result = subprocess.run(
-        [sys.executable, "-m", "hooks.postprocess", str(tmp_path)],
+        [sys.executable, "-m", "hooks.package", str(tmp_path)],
         cwd=ROOT,
         capture_output=True,
         text=True,

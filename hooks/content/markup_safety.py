@@ -21,13 +21,12 @@ from collections.abc import Iterator
 from html.parser import HTMLParser
 from pathlib import Path
 from typing import Any
-from urllib.parse import unquote
+from urllib.parse import unquote, urlsplit
 
 from markdown_it import MarkdownIt
 from markdown_it.token import Token
 
 from hooks.content.yaml_lines import ContentError, LineDict, LineList, LineStr
-from hooks.postprocess.sanitize import same_site
 
 # markdown-it drops links to javascript:/data: URLs instead of tokenizing them (its own
 # XSS guard), but Python-Markdown, which renders the site, keeps them: let every link
@@ -84,6 +83,13 @@ OFF_SITE_IMAGE = (
     "an image from another host: the site serves everything itself; add the image under "
     "docs/assets/images/ and link to it there, or link to the address instead of showing it"
 )
+
+
+def same_site(url: str) -> bool:
+    """A relative address: a resource from the site itself, never from another host (the
+    page sanitizer, hooks/postprocess/sanitize.py, drops any other image by this test)."""
+    parts = urlsplit(url.strip())
+    return not parts.scheme and not parts.netloc and not url.strip().startswith("//")
 
 
 def dangerous_url(url: str) -> str | None:

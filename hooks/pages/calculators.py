@@ -15,6 +15,7 @@ from typing import Any
 from markdown_it import MarkdownIt
 
 from rules_core.calculators import CALCULATORS, Calculator
+from rules_core.calculators.address import PAGES
 from rules_core.fields import Field, situation_choices
 from rules_core.mechanics.situations import depends_on
 from rules_core.systems import get_system, system_slugs
@@ -26,18 +27,14 @@ _markdown = MarkdownIt("commonmark")
 
 
 @cache
-def calculator_pages(docs: Path = DOCS) -> dict[str, tuple[str, str]]:
-    """{calculator name: (page title, page path)} from the hand-written calculator pages:
-    a calculator's page is the one that holds its `[[calculator:NAME]]`."""
-    found = {}
-    for path in sorted(docs.glob("calculators/*.md")):
-        text = path.read_text(encoding="utf-8")
-        title = next(
-            (line[2:].strip() for line in text.splitlines() if line.startswith("# ")), path.stem
-        )
-        for name in PLACEHOLDER.findall(text):
-            found.setdefault(name, (title, path.relative_to(docs).as_posix()))
-    return found
+def page_title(name: str, docs: Path = DOCS) -> str:
+    """The heading of the page that holds calculator `name`: what a link to that page says
+    (the page may hold several calculators, "Ability scores")."""
+    path = docs / "calculators" / f"{PAGES[name]}.md"
+    text = path.read_text(encoding="utf-8")
+    return next(
+        (line[2:].strip() for line in text.splitlines() if line.startswith("# ")), path.stem
+    )
 
 
 def default_system(calculator: Calculator) -> str:

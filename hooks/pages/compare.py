@@ -11,7 +11,6 @@ import re
 from dataclasses import dataclass
 from html import escape
 from pathlib import Path
-from urllib.parse import urlencode
 
 from hooks.content.loader import System, resolve_target, target_hint
 from hooks.content.quotes import normalise, quote_problem, sentence_id
@@ -24,8 +23,8 @@ from hooks.content.yaml_lines import (
     load_yaml,
     one_of,
 )
-from hooks.pages.calculators import calculator_pages
 from rules_core.calculators import CALCULATORS
+from rules_core.calculators.address import calculator_markdown_address
 from rules_core.web import handle
 
 
@@ -111,14 +110,18 @@ def load_compare(path: Path, systems: dict[str, System]) -> list[Concept]:
     return concepts
 
 
+# The calculators a concept may ask (registry names): the page knows how to show their
+# answers, the attack's as a form of the reader's own numbers, the damage's as its range.
+COMPARED = ("attack", "damage")
+
+
 def _calculator(raw: LineDict, path: Path) -> tuple[str | None, dict[str, str]]:
     if "calculator" not in raw:
         return None, {}
     spec = raw["calculator"]
-    if not isinstance(spec, LineDict) or spec.get("name") not in ("attack", "damage"):
-        raise ContentError(
-            path, raw.line_of("calculator"), "calculator.name must be 'attack' or 'damage'"
-        )
+    if not isinstance(spec, LineDict) or spec.get("name") not in COMPARED:
+        named = " or ".join(f"'{name}'" for name in COMPARED)
+        raise ContentError(path, raw.line_of("calculator"), f"calculator.name must be {named}")
     inputs = {str(key): str(value) for key, value in (spec.get("inputs") or {}).items()}
     fields = [field.name for field in CALCULATORS[spec["name"]].fields if field.name != "system"]
     for key in inputs:
@@ -181,6 +184,15 @@ def _escape_markdown(text: str) -> str:
 
 # The attack a Compare page asks when its concept names no number of its own.
 _ATTACK_NUMBERS = {"bonus": "6", "defense": "16", "damage": ""}
+# The attack calculator's fields the reader types here, in the page's words (one label
+# names every defense, where the calculator's form has a hint for it) with their example;
+# each box is its field's kind, so it is laid out as the calculator lays it out
+# (calculators.css: numbers two to a row on a phone, the dice across the row).
+_ATTACK_FORM = {
+    "bonus": ("Attack bonus", "e.g. +7"),
+    "defense": ("Defense or AC", "e.g. 18"),
+    "damage": ("Damage roll (optional)", "e.g. 2d8+4"),
+}
 
 
 def _result(concept: Concept, system: System) -> dict:
@@ -202,8 +214,8 @@ def _result(concept: Concept, system: System) -> dict:
 def _answer(concept: Concept, system: System, result: dict) -> list[str]:
     """Under a system's quotes: the calculator's answer (the attack's stands in the form's
     table of answers instead), its interpretations, and a link to the calculator."""
-    query = urlencode({"system": system.slug, **concept.inputs})
-    link = f"../{calculator_pages()[concept.calculator][1]}?{query}"
+    inputs = {"system": system.slug, **concept.inputs}
+    link = calculator_markdown_address(str(concept.calculator), inputs, "../")
     data = result.get("data")
     lines = ["---", ""]
     if concept.calculator == "damage":
@@ -232,25 +244,19 @@ def _live_form(concept: Concept, systems: dict[str, System], results: dict[str, 
     """The reader's own attack, answered for every system as they type: one table under
     the form, so a phone shows every system's answer beside the numbers."""
     values = {**_ATTACK_NUMBERS, **concept.inputs}
-    # As the attack calculator's fields of these names: numbers two to a row on a phone,
-    # the dice across the whole row (calculators.css).
-    fields = [
-        ("bonus", "Attack bonus", "e.g. +7", "int"),
-        ("defense", "Defense or AC", "e.g. 18", "int"),
-        ("damage", "Damage roll (optional)", "e.g. 2d8+4", "dice"),
-    ]
+    fields = {field.name: field for field in CALCULATORS["attack"].fields}
     parts = []
-    for name, label, hint, kind in fields:
+    for name, (label, hint) in _ATTACK_FORM.items():
         ident = f"compare-{name}"
         parts.append(
-            f'<div class="calc-field calc-field--{kind}"><label class="calc-label" for="{ident}">'
-            f'{label}</label><input type="text" id="{ident}" name="{name}" autocomplete="off" '
-            f'spellcheck="false" inputmode="text" placeholder="{hint}" '
+            f'<div class="calc-field calc-field--{fields[name].kind}"><label class="calc-label" '
+            f'for="{ident}">{label}</label><input type="text" id="{ident}" name="{name}" '
+            f'autocomplete="off" spellcheck="false" inputmode="text" placeholder="{hint}" '
             f'value="{escape(values[name])}" aria-describedby="{ident}-error">'
             f'<span class="calc-error" id="{ident}-error" role="alert"></span></div>'
         )
     for name, value in concept.inputs.items():
-        if name not in ("bonus", "defense", "damage"):
+        if name not in _ATTACK_FORM:
             parts.append(f'<input type="hidden" name="{escape(name)}" value="{escape(value)}">')
     # Each answer cell is refilled live (calculators.mjs) with the same short answer.
     rows = "".join(

@@ -4,8 +4,9 @@ tap preview (previews.mjs), which works without Python loaded in the browser.
 
 The chip links to the calculator that fits its sentence (`calculator_for`): the damage
 calculator for damage, the attack calculator for an attack roll, the checks calculator
-for a d20 in a check or save sentence (only once that page exists), the dice roller for
-a d20 said nowhere in particular. A chip with no calculator is a button, not a link.
+for a d20 in a check or save sentence (only where the registry has it), the dice roller
+for a d20 said nowhere in particular. A chip with no calculator is a button, not a link.
+The link fills in what that calculator's fields take: the system, the dice, the weapon die.
 
 The recogniser looks only at prose text tokens (the page rewriter hands them over), and
 accepts a candidate only if the rules core parses it. A die multiplied by a number
@@ -16,13 +17,12 @@ from __future__ import annotations
 
 import html
 import re
+from collections.abc import Collection
 from dataclasses import dataclass
 from fractions import Fraction
-from functools import cache
-from pathlib import PurePosixPath
-from urllib.parse import urlencode
 
-from hooks.pages.calculators import calculator_pages
+from rules_core.calculators import CALCULATORS
+from rules_core.calculators.address import calculator_markdown_address
 from rules_core.dice import DiceError, Expression, parse
 
 # A die: 3d4, d20, d%, 3dW, 4d6kh3. An expression: dice and numbers joined by + or -.
@@ -31,12 +31,13 @@ _CANDIDATE = re.compile(rf"(?<![\w.%/])({_DIE}(?:\s*[+\-−]\s*(?:{_DIE}|\d+(?![
 _MULTIPLIED_AFTER = re.compile(r"\s*[x×*]\s*\d")
 _MULTIPLIED_BEFORE = re.compile(r"\d\s*[x×*]\s*$")
 WEAPON_DIE = 8  # the die a chip assumes for dW, said in its tooltip
-# Each calculator a chip may open: its page and what the preview's link says.
+# Each calculator a chip may open (by its registry name) and what the preview's link says:
+# the page's own words, shorter than the calculator's title ("attack", not "attack odds").
 CALCULATOR_LABELS = {
     "damage": "Open in the damage calculator",
     "attack": "Open in the attack calculator",
-    "checks": "Open in the checks and saves calculator",
-    "dice": "Roll it in the dice roller",
+    "check": "Open in the checks and saves calculator",
+    "roll": "Roll it in the dice roller",
 }
 _CHECK_WORDS = re.compile(r"\b(?:checks?|saves?|saving throws?|skills?|tests?)\b", re.IGNORECASE)
 _ATTACK_WORDS = re.compile(r"\battack(?:s|\s+rolls?)?\b", re.IGNORECASE)
@@ -85,24 +86,34 @@ def sentence_around(text: str, start: int, end: int) -> str:
     return text[before[-1] if before else 0 : after.start() if after else len(text)]
 
 
-@cache  # read once per build: each chip asks
-def calculator_page_names() -> frozenset[str]:
-    """The calculator pages this build has, by name ("checks" for calculators/checks.md)."""
-    return frozenset(PurePosixPath(path).stem for _, path in calculator_pages().values())
-
-
-def calculator_for(chip: Chip, sentence: str, pages: frozenset[str]) -> str | None:
-    """The calculator page that answers what the sentence asks of the chip's dice."""
+def calculator_for(
+    chip: Chip, sentence: str, offered: Collection[str] = CALCULATORS.keys()
+) -> str | None:
+    """The calculator (of those `offered`, the registry's) that answers what the sentence
+    asks of the chip's dice."""
     if chip.is_d20:
         if _CHECK_WORDS.search(sentence):
-            # Never the damage calculator for a check: no link until the checks page exists.
-            return "checks" if "checks" in pages else None
+            # Never the damage calculator for a check: no link without a checks calculator.
+            return "check" if "check" in offered else None
         if _ATTACK_WORDS.search(sentence) and not _DAMAGE_WORDS.search(sentence):
             return "attack"
-        return "dice" if "dice" in pages else None
+        return "roll" if "roll" in offered else None
     if _ATTACK_WORDS.search(sentence) and not _DAMAGE_WORDS.search(sentence):
         return "attack"
     return "damage"
+
+
+def chip_inputs(chip: Chip, calculator: str, system: str) -> dict[str, str]:
+    """What the chip fills in, for the fields the calculator has: the page's system (the
+    roller has none) and, where it takes the dice (the attack's are its own), the dice as
+    printed with the weapon die the chip's figures assume for dW."""
+    fields = {field.name for field in CALCULATORS[calculator].fields}
+    inputs = {"system": system} if "system" in fields else {}
+    if "expression" in fields:
+        inputs["expression"] = chip.text
+        if chip.weapon and "weapon" in fields:
+            inputs["weapon"] = f"d{WEAPON_DIE}"
+    return inputs
 
 
 def find_dice(text: str) -> list[Chip]:
@@ -139,14 +150,14 @@ def chip_data(chip: Chip) -> dict[str, str]:
 def chip_link(
     chip: Chip,
     system: str,
-    calculators: str,
+    root: str,
     sentence: str = "",
-    pages: frozenset[str] | None = None,
+    offered: Collection[str] = CALCULATORS.keys(),
 ) -> str:
-    """The Markdown of one chip: a link into the calculator that fits the sentence,
-    titled with its figures; raw HTML for a button when no calculator fits."""
-    pages = calculator_page_names() if pages is None else pages
-    calculator = calculator_for(chip, sentence, pages)
+    """The Markdown of one chip: a link into the calculator that fits the sentence (`root`
+    leads from the page to the docs root), titled with its figures; raw HTML for a button
+    when no calculator fits."""
+    calculator = calculator_for(chip, sentence, offered)
     data = chip_data(chip)
     if calculator is None:
         attributes = " ".join(f'{name}="{html.escape(value)}"' for name, value in data.items())
@@ -154,27 +165,23 @@ def chip_link(
             f'<button type="button" class="dice-chip" title="{html.escape(chip.summary)}" '
             f"{attributes}>{html.escape(chip.text)}</button>"
         )
-    inputs = {} if calculator == "dice" else {"system": system}  # the roller has no system
-    if calculator in ("damage", "dice"):
-        inputs["expression"] = chip.text
-        if chip.weapon and calculator == "damage":
-            inputs["weapon"] = f"d{WEAPON_DIE}"
-    href = f"{calculators}{calculator}.md?{urlencode(inputs)}"
+    href = calculator_markdown_address(calculator, chip_inputs(chip, calculator, system), root)
     data["data-calculator"] = CALCULATOR_LABELS[calculator]
     # attr_list values: quoted, and none of these can hold a quote.
     attributes = " ".join(f'{name}="{value}"' for name, value in data.items())
     return f'[{chip.text}]({href} "{chip.summary}"){{ .dice-chip {attributes} }}'
 
 
-def dice_rewriter(system: str, calculators: str):
-    """A prose rewrite (see hooks.pages.linker.rewrite_prose) turning dice into chips."""
+def dice_rewriter(system: str, root: str):
+    """A prose rewrite (see hooks.pages.linker.rewrite_prose) turning dice into chips;
+    `root` leads from the page to the docs root."""
 
     def rewrite(text: str, section: str | None) -> list[tuple[int, int, str]]:
         return [
             (
                 chip.start,
                 chip.end,
-                chip_link(chip, system, calculators, sentence_around(text, chip.start, chip.end)),
+                chip_link(chip, system, root, sentence_around(text, chip.start, chip.end)),
             )
             for chip in find_dice(text)
         ]

@@ -20,7 +20,7 @@ from hooks.content.loader import System, load_content
 from hooks.content.rules_data import compile_system
 from hooks.content.yaml_lines import ContentError
 from hooks.pages import shared_terms
-from hooks.pages.calculators import calculator_pages, expand_calculators
+from hooks.pages.calculators import expand_calculators, page_title
 from hooks.pages.compare import load_compare, render_compare
 from hooks.pages.gm_screen import PAGE as GM_SCREEN_PAGE
 from hooks.pages.gm_screen import render_gm_screen
@@ -34,6 +34,7 @@ from hooks.pages.site import (
     site_root,
     system_line,
 )
+from rules_core.calculators import CALCULATORS
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -52,7 +53,8 @@ def generate(root: Path, docs: Path, home_nav: list | None = None) -> GeneratedS
     systems = load_content(root / "content")
     concepts = load_compare(root / "content" / "compare.yml", systems)
     compiled = {slug: compile_system(system) for slug, system in systems.items()}
-    links = section_links(compiled, calculator_pages(docs), concepts)
+    titles = {name: page_title(name, docs) for name in CALCULATORS}
+    links = section_links(compiled, titles, concepts)
     pages = render_site(systems, links)
     for slug, system in systems.items():
         pages[f"{slug}/{GM_SCREEN_PAGE}.md"] = render_gm_screen(

@@ -35,10 +35,12 @@ from hooks.pages.shared_terms import (
     shared_terms,
 )
 from hooks.pages.tables import check_table, render_table
+from rules_core.calculators import CALCULATORS
+from rules_core.calculators.address import calculator_markdown_address
 
 TERMS_PAGE = "terms"  # each system's generated list of its glossary's terms
 
-CALCULATORS_FROM_PAGE = "../calculators/"  # a system's pages sit one folder below the root
+ROOT_FROM_PAGE = "../"  # a system's pages sit one folder below the root
 
 
 @dataclass(frozen=True)
@@ -48,14 +50,17 @@ class ErratumNote:
     section: str
 
 
-# The rules key a calculator reads (rules_core), for the sections a calculator cites. A key
-# with no entry here is taken to be a calculator's own name.
-RULES_KEY_CALCULATOR = {
-    "ability_modifier": "modifier",
-    "point_buy": "pointbuy",
-    "ability_roll": "abilityroll",
-    "levels": "level",
-}
+def calculator_of_rules() -> dict[str, str]:
+    """{rules key: the calculator whose text it is}, from each calculator's own rule (the
+    key its request needs a system to define). Where two read one key, the first in the
+    registry's order has it: the attack calculator, not the fight built on attacks."""
+    found: dict[str, str] = {}
+    for name, calculator in CALCULATORS.items():
+        rule = calculator.request.RULE
+        if rule is not None:
+            found.setdefault(rule.path[0], name)
+    return found
+
 
 # A section's extra links: (label, Markdown link target relative to the system's pages).
 SectionLinks = Mapping[tuple[str, str, str], list[tuple[str, str]]]
@@ -97,21 +102,22 @@ def citations(value: Any) -> Iterator[dict[str, str]]:
 
 def section_links(
     compiled: Mapping[str, Any],
-    calculators: Mapping[str, tuple[str, str]],
+    page_titles: Mapping[str, str],
     concepts: list,
 ) -> dict[tuple[str, str, str], list[tuple[str, str]]]:
     """Links to add under each section heading: the calculators that cite the section (from
-    each system's compiled rules data) and the Compare pages that quote it."""
+    each system's compiled rules data), named by their page's title (`page_titles`, by
+    calculator), and the Compare pages that quote it."""
     links: dict[tuple[str, str, str], list[tuple[str, str]]] = defaultdict(list)
+    reads = calculator_of_rules()
     for slug, system in compiled.items():
         for key, value in (system.get("rules") or {}).items():
-            if key == "not_defined":
-                continue  # those sections say what the text lacks, not what it computes
-            calculator = calculators.get(RULES_KEY_CALCULATOR.get(key, key))
-            if calculator is None:
+            # not_defined is no calculator's: its sections say what the text lacks.
+            name = reads.get(key)
+            if name is None:
                 continue
-            title, path = calculator
-            target = f"../{path}?system={slug}"
+            title = page_titles[name]
+            target = calculator_markdown_address(name, {"system": slug}, ROOT_FROM_PAGE)
             for url in dict.fromkeys(cited["section_url"] for cited in citations(value)):
                 page_path, _, anchor = url.partition("#")
                 key_of = (slug, page_path.strip("/").split("/")[-1], anchor)
@@ -153,7 +159,7 @@ def render_page(
 ) -> str:
     # Dice first: a term is never linked inside a dice expression.
     rewrite = combine(
-        dice_rewriter(system.slug, CALCULATORS_FROM_PAGE), GlossaryLinker(matcher, page.name)
+        dice_rewriter(system.slug, ROOT_FROM_PAGE), GlossaryLinker(matcher, page.name)
     )
     markdown = rewrite_prose(
         page.text,

@@ -5,14 +5,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
-from pathlib import PurePosixPath
 from typing import Any
-from urllib.parse import urlencode
 
 from hooks.content.tables import TEMPLATE_FIELD, Table
 from hooks.content.yaml_lines import ContentError, one_of
-from hooks.pages.calculators import calculator_pages
 from rules_core.calculators import CALCULATORS
+from rules_core.calculators.address import calculator_markdown_address
 from rules_core.dice import parse as parse_dice
 
 MINUS_SIGNS = str.maketrans({"−": "-", "–": "-"})
@@ -185,8 +183,9 @@ def _input_value(cell: str) -> str:
     return low if dash and low.isdigit() else text
 
 
-def _calculator_links(table: Table, calculators: str) -> Callable[[list[str], int], str | None]:
-    """For a table with a `calculator`, the link of each row's cell (None where none)."""
+def _calculator_links(table: Table, root: str) -> Callable[[list[str], int], str | None]:
+    """For a table with a `calculator`, the link of each row's cell (None where none);
+    `root` leads from the page to the docs root."""
     spec = table.calculator
     if spec is None:
         return lambda row, index: None
@@ -206,7 +205,6 @@ def _calculator_links(table: Table, calculators: str) -> Callable[[list[str], in
                 + one_of(name, "inputs", fields),
             )
     title = f"Open in the {CALCULATORS[spec.name].title} calculator"
-    page = PurePosixPath(calculator_pages()[spec.name][1]).name  # "attack.md"
 
     def link(row: list[str], index: int) -> str | None:
         if (spec.link == "row") != (index == 0):
@@ -217,15 +215,14 @@ def _calculator_links(table: Table, calculators: str) -> Callable[[list[str], in
             inputs[field] = TEMPLATE_FIELD.sub(
                 lambda match: _input_value(values[match.group(1)]), template
             )
-        return f'{calculators}{page}?{urlencode(inputs)} "{title}"'
+        return f'{calculator_markdown_address(spec.name, inputs, root)} "{title}"'
 
     return link
 
 
-def render_table(
-    table: Table, mismatches: list[Mismatch], calculators: str = "../calculators/"
-) -> str:
-    """The table as Markdown: caption, rows as printed, calculator links, errata."""
+def render_table(table: Table, mismatches: list[Mismatch], root: str = "../") -> str:
+    """The table as Markdown: caption, rows as printed, calculator links, errata; `root`
+    leads from the page to the docs root (a system's pages sit one folder below it)."""
     computed = {(mismatch.row, mismatch.column): mismatch.computed for mismatch in mismatches}
     errata = {(erratum.row, erratum.column): erratum for erratum in table.errata}
     anchor = f"table-{table.name}"
@@ -234,7 +231,7 @@ def render_table(
         lines += [f"**{table.title}**", ""]
     lines.append("| " + " | ".join(_cell(column) for column in table.columns) + " |")
     lines.append("|" + "|".join(" --- " for _ in table.columns) + "|")
-    link_of = _calculator_links(table, calculators)
+    link_of = _calculator_links(table, root)
     for row in table.rows:
         cells = []
         for index, (column, text) in enumerate(zip(table.columns, row, strict=True)):

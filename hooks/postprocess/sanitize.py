@@ -18,9 +18,9 @@ the same rules before anything is built; this module is the guarantee.
 
 from __future__ import annotations
 
-from urllib.parse import urlsplit
-
 import nh3
+
+from hooks.content.markup_safety import same_site
 
 TAGS = {
     # text
@@ -55,12 +55,6 @@ ATTRIBUTES = {
 URL_SCHEMES = {"http", "https", "mailto"}
 # The only kinds of input the site writes: a form of text fields and the tabs' radios.
 INPUT_TYPES = {"text", "hidden", "radio", "checkbox"}
-
-
-def same_site(url: str) -> bool:
-    """A relative address: a resource from the site itself, never from another host."""
-    parts = urlsplit(url.strip())
-    return not parts.scheme and not parts.netloc and not url.strip().startswith("//")
 
 
 def _filter(tag: str, attribute: str, value: str) -> str | None:

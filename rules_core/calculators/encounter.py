@@ -7,9 +7,9 @@ from fractions import Fraction
 from functools import cache
 from html import escape
 from typing import Any, ClassVar, Self
-from urllib.parse import urlencode
 
 from rules_core.calculators import html
+from rules_core.calculators.address import calculator_address
 from rules_core.calculators.base import Answer, Calculator, Payload, fraction_text, percent, sourced
 from rules_core.calculators.fight import FightRequest
 from rules_core.fields import Field, Requires
@@ -200,7 +200,7 @@ def _fight_link(payload: html.Payload, base: str) -> str:
     for row, monster in enumerate(payload["monsters"][: FightRequest.FORM_ROWS - 1], start=2):
         inputs |= {f"c{row}_side": "opponents", f"c{row}_count": monster["count"]}
         inputs |= {f"c{row}_{name}": "" for name in ("bonus", "damage", "defense", "hp")}
-    href = escape(f"{base}calculators/fight/?{urlencode(inputs)}")
+    href = escape(calculator_address("fight", inputs, base))
     return f'<p><a class="calc-link" href="{href}">Fight odds for these monsters</a></p>'
 
 

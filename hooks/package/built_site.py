@@ -1,6 +1,6 @@
 """The steps after a site generator has written its HTML, as one plain function and command.
 
-    python -m hooks.postprocess SITE_DIR [--theme DIR ...] [--site-url URL]
+    python -m hooks.package SITE_DIR [--theme DIR ...] [--site-url URL]
 
 (from the repository root: it reads content/, overrides/ and build/pyodide/ there).
 
@@ -8,7 +8,9 @@ Each page is marked for search and gets the search dialog's label, its calculato
 Compare assets, its Content-Security-Policy and the web app links; then robots.txt, the
 search index (one for every system) and the service worker are written. MkDocs runs this
 from its post-build hook; another generator runs the command on its output, so moving
-generators leaves this unchanged.
+generators leaves this unchanged. It joins the steps of hooks/postprocess/ to this
+package's own (the web app links, the service worker), so it lives here, in the last of
+the hooks' packages: no package imports one after it.
 """
 
 from __future__ import annotations
@@ -98,7 +100,7 @@ def main(argv: list[str] | None = None) -> int:
     from hooks.package.pyodide_bundle import bundle_id
     from hooks.postprocess.search_index import SearchIndexError
 
-    parser = argparse.ArgumentParser(prog="python -m hooks.postprocess", description=__doc__)
+    parser = argparse.ArgumentParser(prog="python -m hooks.package", description=__doc__)
     parser.add_argument("site_dir", type=Path)
     parser.add_argument("--theme", action="append", type=Path, help="a template folder")
     parser.add_argument("--bundle", type=Path, default=Path("build/pyodide"))

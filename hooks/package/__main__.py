@@ -1,0 +1,5 @@
+import sys
+
+from hooks.package.built_site import main
+
+sys.exit(main())

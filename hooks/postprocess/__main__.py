@@ -1,5 +1,0 @@
-import sys
-
-from hooks.postprocess.built_site import main
-
-sys.exit(main())
