@@ -14,8 +14,6 @@ import pytest
 from rules_core.rules.attack import Effect, attack_rules
 from rules_core.systems import Citation, get_system, system_slugs
 
-pytestmark = pytest.mark.unit
-
 SYSTEMS = [get_system(slug) for slug in system_slugs() if "attack" in get_system(slug).rules]
 
 
