@@ -24,7 +24,7 @@ from typing import Any
 from hooks.content.loader import Heading, Page, System, table_placeholders
 from hooks.pages.tables import check_table, render_table
 from rules_core.mechanics.situations import ROLL_MODES, describe_effects
-from rules_core.rules.attack import Attack, Effect, Situation
+from rules_core.rules.attack import Attack, Effect, Naturals, Situation
 from rules_core.systems import Citation
 
 PAGE = "gm-screen"  # each system's screen: <slug>/gm-screen.md
@@ -88,46 +88,35 @@ def _section(title: str, anchor: str, lines: list[str]) -> list[str]:
 # --------------------------------------------------------------------------- the rolls
 
 
-def _naturals(rule: dict | None) -> str:
-    return ", ".join(str(number) for number in (rule or {}).get("naturals", []))
+def _naturals(label: str, rule: Naturals | None) -> list[str]:
+    if rule is None:
+        return []
+    numbers = ", ".join(str(number) for number in rule.naturals)
+    return [_entry(label, f"natural {text(numbers)}", rule.cite)]
 
 
-def _rolls(rules: dict) -> list[str]:
-    lines = []
-    attack = rules.get("attack")
-    if attack:
-        lines.append(_entry("Attack roll", text(attack["roll"]), attack.get("cite")))
-        if attack.get("always_hit"):
-            hit = attack["always_hit"]
-            lines.append(_entry("Always hits", f"natural {text(_naturals(hit))}", hit.get("cite")))
-        if attack.get("always_miss"):
-            miss = attack["always_miss"]
-            lines.append(
-                _entry("Always misses", f"natural {text(_naturals(miss))}", miss.get("cite"))
-            )
-        critical = attack["critical"]
-        said = f"natural {critical['from']}" + ("" if critical["from"] >= _top(attack) else "+")
-        if critical.get("requires_hit"):
-            said += ", if it would hit anyway"
-        lines.append(_entry("Critical hit", text(said), critical.get("cite")))
-        if attack.get("crit_fail"):
-            fail = attack["crit_fail"]
-            lines.append(
-                _entry("Critical miss", f"natural {text(_naturals(fail))}", fail.get("cite"))
-            )
-        if attack.get("escalation"):
-            escalation = attack["escalation"]
-            lines.append(
-                _entry(
-                    "Escalation die",
-                    text(f"up to +{escalation['max']}"),
-                    escalation.get("cite"),
-                )
-            )
-        if attack.get("advantage"):
-            advantage = attack["advantage"]
-            said = f"advantage {advantage['advantage']}, disadvantage {advantage['disadvantage']}. "
-            lines.append(_entry("Advantage", text(said + advantage["both"]), advantage.get("cite")))
+def _attack_rolls(attack: Attack) -> list[str]:
+    lines = [_entry("Attack roll", text(attack.roll), attack.cite)]
+    lines += _naturals("Always hits", attack.always_hit)
+    lines += _naturals("Always misses", attack.always_miss)
+    critical = attack.critical
+    said = f"natural {critical.from_}" + ("" if critical.from_ >= _top(attack) else "+")
+    if critical.requires_hit:
+        said += ", if it would hit anyway"
+    lines.append(_entry("Critical hit", text(said), critical.cite))
+    lines += _naturals("Critical miss", attack.crit_fail)
+    if attack.escalation:
+        escalation = attack.escalation
+        lines.append(_entry("Escalation die", text(f"up to +{escalation.max}"), escalation.cite))
+    if attack.advantage:
+        advantage = attack.advantage
+        said = f"advantage {advantage.advantage}, disadvantage {advantage.disadvantage}. "
+        lines.append(_entry("Advantage", text(said + advantage.both), advantage.cite))
+    return lines
+
+
+def _rolls(rules: dict, attack: Attack | None) -> list[str]:
+    lines = _attack_rolls(attack) if attack else []
     for key in ("checks", "saves"):
         roll = rules.get(key)
         if roll:
@@ -145,9 +134,9 @@ def _rolls(rules: dict) -> list[str]:
     return lines
 
 
-def _top(attack: dict) -> int:
+def _top(attack: Attack) -> int:
     """The highest natural of the attack roll's die ("1d20" -> 20, "3d6" -> 18)."""
-    match = re.fullmatch(r"(\d+)d(\d+)", str(attack["roll"]).strip())
+    match = re.fullmatch(r"(\d+)d(\d+)", attack.roll.strip())
     return int(match[1]) * int(match[2]) if match else 0
 
 
@@ -372,7 +361,7 @@ def render_gm_screen(
     rules = compiled.get("rules") or {}
     attack = Attack.of(rules["attack"]) if rules.get("attack") else None
     parts = [
-        ("Rolls", "gm-rolls", _rolls(rules)),
+        ("Rolls", "gm-rolls", _rolls(rules, attack)),
         ("Difficulties", "gm-difficulties", _difficulties(rules)),
         ("Attack situations", "gm-situations", _situations(attack)),
         ("Conditions", "gm-conditions", _glossary(system, "condition")),
