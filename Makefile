@@ -29,7 +29,9 @@ setup: $(VENV)/.installed data node_modules/.package-lock.json $(PYODIDE_BUNDLE)
 		$(SW_TEMPLATE)
 
 # System rules are data in content/; the rules core reads them compiled to JSON.
-$(RULES_DATA): $(VENV)/.installed $(CONTENT) hooks/content/rules_data.py
+# The schema is compiled beside the data, and its effect vocabulary is rules_core.rules.attack.
+$(RULES_DATA): $(VENV)/.installed $(CONTENT) hooks/content/rules_data.py hooks/content/rules_schema.py \
+		rules_core/rules/attack.py
 	$(PY) -m hooks.content.rules_data $@
 
 data: $(RULES_DATA)

@@ -13,11 +13,14 @@ from dataclasses import KW_ONLY, dataclass
 from typing import Any
 
 from rules_core.dice import MAX_SIDES
+from rules_core.mechanics.situations import situations
 from rules_core.numbers import read_whole, shown
-from rules_core.systems import NotDefined, System, get_system, if_allowed, system_slugs
+from rules_core.systems import NotDefined, System, get_system, system_slugs
 
 MAX_INPUT_LENGTH = 200
 _DIE = re.compile(r"(?:1?d)?([0-9]{1,4})")
+# Where a situations field finds its names by default: the attack's situations.
+ATTACK_SITUATIONS = ("attack", "situations")
 
 
 class FieldError(ValueError):
@@ -88,7 +91,7 @@ class Field:
     group: str = ""
     unset: str = ""  # besides blank, the value that means "not used" (e.g. mode "normal")
     # A situations field's names and labels: where they are in each system's rules.
-    source: tuple[str, ...] = ("attack", "situations")
+    source: tuple[str, ...] = ATTACK_SITUATIONS
     # A choice some systems' texts name and others' do not (an attack type "near"): the
     # systems that name it, so the form offers each system its own; a choice not listed
     # is every system's (e.g. "unspecified").
@@ -155,19 +158,22 @@ def read(field: Field, text: str) -> Any:
 
 
 def situation_choices(
-    source: tuple[str, ...] = ("attack", "situations"),
+    source: tuple[str, ...] = ATTACK_SITUATIONS,
 ) -> dict[str, list[tuple[str, str, str]]]:
     """Each system's named situations at `source` in its rules (a mapping of name -> entry
     with a label): the attack's situational modifiers, the death saves' options. Each as
     (name, label, side): whose situation it is, "attacker", "target" or "" (the attack's)."""
     result = {}
     for slug in system_slugs():
-        table: Any = get_system(slug).rules
+        system = get_system(slug)
+        if source == ATTACK_SITUATIONS:  # only an attack's situations have a side
+            result[slug] = [
+                (name, situation.label, situation.side or "")
+                for name, situation in situations(system).items()
+            ]
+            continue
+        table: Any = system.rules
         for key in source:
             table = table.get(key) if isinstance(table, Mapping) else None
-        # A situation or a death-save option: only situations may have a side.
-        result[slug] = [
-            (name, entry["label"], if_allowed(entry, "side") or "")
-            for name, entry in (table or {}).items()
-        ]
+        result[slug] = [(name, entry["label"], "") for name, entry in (table or {}).items()]
     return result

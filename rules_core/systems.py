@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import sys
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
@@ -52,6 +52,16 @@ class Citation:
         return f"{self.page} › {self.section}" if self.section != self.page else self.page
 
 
+class Cited(Protocol):
+    """A typed rule (rules_core.rules) with its sentences and its labelled reading."""
+
+    @property
+    def cite(self) -> Sequence[Citation]: ...
+
+    @property
+    def interpretation(self) -> str | None: ...
+
+
 @dataclass
 class Sources:
     """What a result relied on: cited sections and labelled interpretations."""
@@ -59,9 +69,10 @@ class Sources:
     citations: list[Citation] = field(default_factory=list)
     interpretations: list[str] = field(default_factory=list)
 
-    def cite(self, entries: list[dict[str, str]] | None) -> None:
+    def cite(self, entries: Iterable[Citation | Mapping[str, str]] | None) -> None:
+        """Cite each entry: a Citation of a typed rule, or a `cite` entry of the data."""
         for entry in entries or []:
-            citation = Citation.of(entry)
+            citation = entry if isinstance(entry, Citation) else Citation.of(entry)
             if citation not in self.citations:
                 self.citations.append(citation)
 
@@ -69,10 +80,14 @@ class Sources:
         if text and text not in self.interpretations:
             self.interpretations.append(text)
 
-    def rest_on(self, entry: Mapping[str, Any]) -> None:
+    def rest_on(self, entry: Mapping[str, Any] | Cited) -> None:
         """A rules entry the answer applied: its sections cited, its interpretation said."""
-        self.cite(entry.get("cite"))
-        self.interpret(entry.get("interpretation"))
+        if isinstance(entry, Mapping):
+            self.cite(entry.get("cite"))
+            self.interpret(entry.get("interpretation"))
+        else:
+            self.cite(entry.cite)
+            self.interpret(entry.interpretation)
 
     def include(self, other: Sources) -> None:
         """What another result relied on (a damage roll inside an attack), once each."""

@@ -19,6 +19,7 @@ import pytest
 from rules_core.cli import main
 from rules_core.mechanics.attacks import AttackSetup, attack, hit_chance_by_defense
 from rules_core.mechanics.situations import attack_types, situations
+from rules_core.rules.attack import Effect, attack_rules
 from rules_core.systems import NotDefined, RulesError, System, get_system, system_slugs
 from rules_core.web import handle
 
@@ -43,7 +44,7 @@ def kinds(system: System) -> list[str | None]:
 @pytest.mark.parametrize(("system", "name"), EVERY_SITUATION, ids=lambda v: getattr(v, "slug", v))
 def test_each_situation_alone_answers_cites_and_adds_up(system: System, name: str) -> None:
     entry = situations(system)[name]
-    tied = entry.get("attack_type")  # a charge is a melee attack: only that type applies
+    tied = entry.attack_type  # a charge is a melee attack: only that type applies
     for kind in [tied] if tied is not None else kinds(system):
         setup = AttackSetup(4, 15, situations=(name,), damage="2d6+2", attack_type=kind)
         try:
@@ -54,9 +55,9 @@ def test_each_situation_alone_answers_cites_and_adds_up(system: System, name: st
             assert re.search(r"this attack has \d+ (Advantage|Disadvantage)", str(error))
             continue
         cited = {citation.url for citation in result.sources.citations}
-        assert {c["url"] for c in entry.get("cite", [])} <= cited
-        if entry.get("interpretation"):
-            assert entry["interpretation"] in result.sources.interpretations
+        assert {c.url for c in entry.cite} <= cited
+        if entry.interpretation:
+            assert entry.interpretation in result.sources.interpretations
         roll, defense = split(result)
         assert sum(value for _, value in roll) == result.attack_modifier
         assert sum(value for _, value in defense) == result.defense
@@ -72,24 +73,19 @@ def test_each_situation_alone_answers_cites_and_adds_up(system: System, name: st
         )
 
 
-def references(effect: dict) -> list[str]:
-    return [
-        *effect.get("confers", []),
-        *effect.get("prevents", []),
-        *effect.get("if", []),
-        *effect.get("unless", []),
-    ]
+def references(effect: Effect) -> list[str]:
+    return [*effect.confers, *effect.prevents, *effect.if_, *effect.unless]
 
 
 @pytest.mark.parametrize("system", SYSTEMS, ids=lambda system: system.slug)
 def test_situation_data_uses_the_vocabulary_and_names_what_exists(system: System) -> None:
     table = situations(system)
     for name, entry in table.items():
-        assert "label" in entry and entry.get("cite"), name
-        assert entry.get("side") in (None, "attacker", "target"), name
-        for effect in [entry, *entry.get("when", [])]:
+        assert entry.label and entry.cite, name
+        assert entry.side in (None, "attacker", "target"), name
+        for effect in entry.effects:
             assert set(references(effect)) <= set(table), name
-            assert set(effect.get("attack_types", [])) <= set(attack_types(system)), name
+            assert set(effect.attack_types or ()) <= set(attack_types(system)), name
 
 
 def normalise(text: str) -> str:
@@ -352,9 +348,9 @@ def test_a_situation_tied_to_an_attack_type_sets_it_and_refuses_another() -> Non
 
 def _check_tied_situations(system: System) -> int:
     tied = {
-        name: entry["attack_type"]
+        name: entry.attack_type
         for name, entry in situations(system).items()
-        if entry.get("attack_type") is not None
+        if entry.attack_type is not None
     }
     for name, kind in tied.items():
         assert kind in attack_types(system), name
@@ -390,15 +386,16 @@ def test_an_attack_that_always_crits_shows_no_reading_of_the_natural_rolls() -> 
     miss" would contradict itself."""
     checked = 0
     for system in SYSTEMS:
-        attack_rule = system.rules.get("attack") or {}
+        rules = attack_rules(system)
+        if rules is None:
+            continue
         natural = [
-            entry.get("interpretation")
-            for key in ("always_hit", "always_miss", "critical", "crit_fail")
-            if (entry := attack_rule.get(key)) and entry.get("interpretation")
+            rule.interpretation
+            for rule in (rules.always_hit, rules.always_miss, rules.critical, rules.crit_fail)
+            if rule and rule.interpretation
         ]
-        for name, entry in situations(system).items():
-            effects = [entry, *entry.get("when", [])]
-            if not any(effect.get("always_critical") for effect in effects):
+        for name, entry in rules.situations.items():
+            if not any(effect.always_critical for effect in entry.effects):
                 continue
             for kind in kinds(system):
                 setup = AttackSetup(4, 15, situations=(name,), attack_type=kind)
@@ -420,7 +417,7 @@ def test_two_damage_multipliers_together_are_labelled() -> None:
         halving = [
             name
             for name, entry in situations(system).items()
-            if entry.get("damage_multiplier") and not entry.get("when") and not entry.get("if")
+            if entry.damage_multiplier and not entry.when and not entry.if_
         ]
         if len(halving) < 2:
             continue  # a system with fewer than two multipliers has nothing to combine

@@ -18,6 +18,7 @@ import pytest
 
 from rules_core.mechanics.attacks import AttackResult, AttackSetup, attack
 from rules_core.mechanics.situations import attack_types, situations
+from rules_core.rules.attack import Effect, Situation
 from rules_core.systems import NotDefined, RulesError, System, get_system, system_slugs
 from rules_core.web import handle
 
@@ -43,10 +44,10 @@ def why(result: AttackResult) -> str:
     return "\n".join([result.roll_mode or "", *(str(reason) for reason in result.because)])
 
 
-def linked(entry: dict[str, Any]) -> Iterator[tuple[dict[str, Any], str]]:
+def linked(entry: Situation) -> Iterator[tuple[Effect, str]]:
     """Each `when` branch of a situation and each situation its `if`/`unless` names."""
-    for branch in entry.get("when", []):
-        for other in dict.fromkeys([*branch.get("if", []), *branch.get("unless", [])]):
+    for branch in entry.when:
+        for other in dict.fromkeys([*branch.if_, *branch.unless]):
             yield branch, other
 
 
@@ -66,8 +67,8 @@ def conferred(system: System, name: str) -> set[str]:
     reached, todo = set(), [name]
     while todo:
         entry = table[todo.pop()]
-        for effect in [entry, *entry.get("when", [])]:
-            for other in effect.get("confers", []):
+        for effect in entry.effects:
+            for other in effect.confers:
                 if other not in reached:
                     reached.add(other)
                     todo.append(other)
@@ -86,18 +87,18 @@ def test_every_situation_that_changes_the_roll_is_named_in_the_answer(system: Sy
         said = why(result)
         if odds(result) != odds(plain) or result.roll != plain.roll:
             checked += 1
-            owner = table[chosen[0]]["label"]
+            owner = table[chosen[0]].label
             assert owner in said, (system.slug, chosen, kind, said)
         if result.roll != plain.roll:
             # The mode in words, never only as dice.
             mode = result.roll_mode or ""
             assert mode.startswith(("Advantage", "Disadvantage")), (system.slug, chosen, mode)
-            assert any(table[name]["label"] in mode for name in chosen), (system.slug, chosen, mode)
+            assert any(table[name].label in mode for name in chosen), (system.slug, chosen, mode)
         if len(chosen) == 2:
             alone = answer(system, chosen[:1], kind)
             if alone is not None and (odds(alone), alone.roll) != (odds(result), result.roll):
                 # Choosing the linked situation changed the answer: the why says so.
-                assert table[chosen[1]]["label"] in said, (system.slug, chosen, kind, said)
+                assert table[chosen[1]].label in said, (system.slug, chosen, kind, said)
     if table:
         assert checked, f"no situation of {system.slug} changes the roll"
 
@@ -111,11 +112,11 @@ def test_a_branch_on_a_situation_not_chosen_says_the_reading_taken(system: Syste
             if result is None:
                 continue
             for branch, other in linked(entry):
-                if "attack_types" in branch and kind not in branch["attack_types"]:
+                if branch.attack_types is not None and kind not in branch.attack_types:
                     continue  # the branch is not this attack's: choosing `other` changes nothing
                 if other in conferred(system, name):
                     continue  # chosen with it
-                label, other_label = entry["label"], table[other]["label"]
+                label, other_label = entry.label, table[other].label
                 said = [
                     note
                     for note in result.sources.interpretations
@@ -133,11 +134,11 @@ def test_the_roll_choice_and_situations_are_both_named_and_said_to_cancel() -> N
             continue
         table = situations(system)
         for name, entry in table.items():
-            if entry.get("disadvantage") and not entry.get("attack_type"):
+            if entry.disadvantage and not entry.attack_type:
                 setup = AttackSetup(5, 15, advantage=True, situations=(name,))
                 result = attack(system, setup)
                 mode = result.roll_mode or ""
-                assert "Roll choice" in mode and entry["label"] in mode and "cancel" in mode
+                assert "Roll choice" in mode and entry.label in mode and "cancel" in mode
                 assert result.roll == system.rules["attack"]["roll"]
                 return
     pytest.fail("no system with advantage dice and a situation giving disadvantage")
@@ -148,10 +149,10 @@ def first_dependent_situation() -> tuple[System, str, str, str | None]:
     mode: (system, situation, the situation the `if` names, an attack type)."""
     for system in SYSTEMS:
         for name, entry in situations(system).items():
-            for branch in entry.get("when", []):
-                if branch.get("if") and (branch.get("advantage") or branch.get("disadvantage")):
+            for branch in entry.when:
+                if branch.if_ and (branch.advantage or branch.disadvantage):
                     kinds = attack_types(system)
-                    return system, name, branch["if"][0], kinds[0] if kinds else None
+                    return system, name, branch.if_[0], kinds[0] if kinds else None
     raise AssertionError("no situation's `when` has an `if` that changes the roll mode")
 
 
@@ -169,7 +170,7 @@ def cli(*args: str) -> str:
 
 def test_the_command_line_prints_the_why_and_the_reading_taken() -> None:
     system, name, other, kind = first_dependent_situation()
-    label, other_label = situations(system)[name]["label"], situations(system)[other]["label"]
+    label, other_label = situations(system)[name].label, situations(system)[other].label
     args = ["attack", "--system", system.slug, "--bonus", "7", "--defense", "16"]
     args += ["--situation", name] + (["--attack-type", kind] if kind else [])
     text = cli(*args)

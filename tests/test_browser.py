@@ -266,11 +266,10 @@ def _a_situation_needing_an_attack_type() -> tuple[str, str, str] | None:
         system = get_system(slug)
         types = attack_types(system)
         for name, entry in situations(system).items():
-            effects = [entry, *entry.get("when", [])]
             if (
                 types
-                and not entry.get("attack_type")
-                and any(effect.get("attack_types") for effect in effects)
+                and not entry.attack_type
+                and any(effect.attack_types for effect in entry.effects)
             ):
                 return slug, name, types[0]
     return None
@@ -724,10 +723,10 @@ def _a_situation_asking_another() -> tuple[str, str, str, str | None] | None:
     for slug in system_slugs():
         system = get_system(slug)
         for name, entry in situations(system).items():
-            for branch in entry.get("when", []):
-                if branch.get("if") and (branch.get("advantage") or branch.get("disadvantage")):
+            for branch in entry.when:
+                if branch.if_ and (branch.advantage or branch.disadvantage):
                     types = attack_types(system)
-                    return slug, name, branch["if"][0], types[0] if types else None
+                    return slug, name, branch.if_[0], types[0] if types else None
     return None
 
 
@@ -740,8 +739,8 @@ def test_a_situation_that_depends_on_another_asks_beside_it_and_the_dock_says_wh
     found = _a_situation_asking_another()
     assert found, "no system has a situation whose effect depends on another"
     slug, name, other, kind = found
-    label = situations(get_system(slug))[name]["label"]
-    other_label = situations(get_system(slug))[other]["label"]
+    label = situations(get_system(slug))[name].label
+    other_label = situations(get_system(slug))[other].label
     watched = Device(browser, server, "phone")
     page = watched.page
     page.goto(f"{server}calculators/attack/?system={slug}&bonus=7&defense=16")

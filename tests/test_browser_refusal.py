@@ -169,12 +169,12 @@ def test_a_system_switch_keeps_what_both_have_and_says_what_it_dropped(
     expect(page.locator(f"#attack-situations-{second}-{shared}")).to_be_checked()
     expect(page.locator("#attack-attack_type")).to_have_value(kind)
     assert page.locator("#attack-situations").input_value() == shared
-    dropped = situations(get_system(first))[only]["label"]
+    dropped = situations(get_system(first))[only].label
     note = page.locator(".calc-switch-note")
     expect(note).to_contain_text(dropped)
     expect(note).to_contain_text("dropped")
     expect(note).to_contain_text(get_system(second).short_title)
-    kept = situations(get_system(second))[shared]["label"]
+    kept = situations(get_system(second))[shared].label
     expect(note).to_contain_text(f"‘{kept}’")
     expect(note).to_be_in_viewport()
     assert above_the_dock(page, note)

@@ -356,7 +356,7 @@ def test_the_bonus_and_the_defense_are_shown_apart_as_a_player_says_them() -> No
         chosen = [
             name
             for name, entry in situations(get_system(slug)).items()
-            if entry.get("defense") and not entry.get("attack_type")
+            if entry.defense and not entry.attack_type
         ][:1]
         response = handle("attack", {**inputs, "system": slug, "situations": ",".join(chosen)})
         if not response["ok"] or "data" not in response:

@@ -15,6 +15,7 @@ The table of sections and keys in content/README.md is made from RULES
 from __future__ import annotations
 
 import re
+from dataclasses import fields
 from pathlib import Path
 from typing import Any
 
@@ -41,6 +42,7 @@ from hooks.content.specs import (
     Where,
 )
 from hooks.content.yaml_lines import line_of
+from rules_core.rules.attack import Effect
 
 # --------------------------------------------------------------------------- the schema
 
@@ -51,25 +53,19 @@ DICE = Dice()
 NATURALS = Section({"naturals": ListOf(Integer(minimum=1), min_items=1), **CITED})
 
 NAMES = ListOf(Text(), min_items=1)
-# What a situation does to an attack (rules_core.mechanics.situations reads these keys,
-# never a name).
+# The spec of each kind of value the effect vocabulary takes (rules_core.rules.attack.VALUES).
+EFFECT_VALUES: dict[str, Spec] = {
+    "integer": Integer(),
+    "count": Integer(minimum=0),
+    "flag": Boolean(),
+    "fraction": FractionText(),
+    "names": NAMES,
+}
+# What a situation does to an attack, and the filters saying when: the fields of the
+# vocabulary, rules_core.rules.attack.Effect (the resolver and its words read it too, and
+# never a situation's name), each optional.
 EFFECTS: dict[str, Spec] = {
-    "attack?": Integer(),
-    "defense?": Integer(),
-    "crit_from?": Integer(),
-    "advantage?": Integer(minimum=0),
-    "disadvantage?": Integer(minimum=0),
-    "hit_is_critical?": Boolean(),
-    "always_critical?": Boolean(),
-    "ignores_escalation?": Boolean(),
-    "damage_multiplier?": FractionText(),
-    "resistance?": Integer(minimum=0),
-    "confers?": NAMES,
-    "prevents?": NAMES,
-    # Filters: the effect applies only to these attack types, or with / without situations.
-    "attack_types?": NAMES,
-    "if?": NAMES,
-    "unless?": NAMES,
+    f"{kind.name.rstrip('_')}?": EFFECT_VALUES[kind.metadata["value"]] for kind in fields(Effect)
 }
 SITUATION = Section(
     {

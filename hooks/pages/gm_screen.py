@@ -16,14 +16,16 @@ landscape, on A4 or Letter.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import replace
 from html import escape
 from typing import Any
 
 from hooks.content.loader import Heading, Page, System, table_placeholders
 from hooks.pages.tables import check_table, render_table
-from rules_core.mechanics.situations import describe_effects
+from rules_core.mechanics.situations import ROLL_MODES, describe_effects
+from rules_core.rules.attack import Attack, Effect, Naturals, Situation
+from rules_core.systems import Citation
 
 PAGE = "gm-screen"  # each system's screen: <slug>/gm-screen.md
 TITLE = "GM screen"
@@ -38,7 +40,7 @@ def text(value: Any) -> str:
     return _MARKDOWN_SPECIAL.sub(r"\\\1", escape(plain, quote=False))
 
 
-def _cite_link(citation: dict[str, str]) -> tuple[str, str]:
+def _cite_link(citation: Mapping[str, str]) -> tuple[str, str]:
     """A compiled citation ({page, section, url: "slug/page/#said-..."}) as a label and a
     link to its sentence from the screen, which sits among the system's rules pages."""
     page_path, _, anchor = citation["url"].partition("#")
@@ -50,17 +52,18 @@ def _cite_link(citation: dict[str, str]) -> tuple[str, str]:
     return text(label), target
 
 
-def _cited(citations: Iterable[dict[str, str]] | None) -> str:
+def _cited(citations: Iterable[Citation | Mapping[str, str]] | None) -> str:
     # A section cited for two sentences is named once, linked to the first.
     links: dict[str, str] = {}
-    for citation in citations or ():
-        label, target = _cite_link(citation)
+    for cited in citations or ():
+        # A typed rule's Citation, or a `cite` entry read as data (a glossary term's).
+        label, target = _cite_link(cited.to_json() if isinstance(cited, Citation) else cited)
         links.setdefault(label, target)
     joined = " · ".join(f"[{label}]({target})" for label, target in links.items())
     return f' <span class="gm-cite">{joined}</span>' if links else ""
 
 
-def _entry(label: str, body: str, citations: Iterable[dict[str, str]] | None) -> str:
+def _entry(label: str, body: str, citations: Iterable[Citation | Mapping[str, str]] | None) -> str:
     """One list item: the label in bold, what it says, where the text says it. `label` and
     `body` are already escaped."""
     said = f": {body}" if body else ""
@@ -85,46 +88,35 @@ def _section(title: str, anchor: str, lines: list[str]) -> list[str]:
 # --------------------------------------------------------------------------- the rolls
 
 
-def _naturals(rule: dict | None) -> str:
-    return ", ".join(str(number) for number in (rule or {}).get("naturals", []))
+def _naturals(label: str, rule: Naturals | None) -> list[str]:
+    if rule is None:
+        return []
+    numbers = ", ".join(str(number) for number in rule.naturals)
+    return [_entry(label, f"natural {text(numbers)}", rule.cite)]
 
 
-def _rolls(rules: dict) -> list[str]:
-    lines = []
-    attack = rules.get("attack")
-    if attack:
-        lines.append(_entry("Attack roll", text(attack["roll"]), attack.get("cite")))
-        if attack.get("always_hit"):
-            hit = attack["always_hit"]
-            lines.append(_entry("Always hits", f"natural {text(_naturals(hit))}", hit.get("cite")))
-        if attack.get("always_miss"):
-            miss = attack["always_miss"]
-            lines.append(
-                _entry("Always misses", f"natural {text(_naturals(miss))}", miss.get("cite"))
-            )
-        critical = attack["critical"]
-        said = f"natural {critical['from']}" + ("" if critical["from"] >= _top(attack) else "+")
-        if critical.get("requires_hit"):
-            said += ", if it would hit anyway"
-        lines.append(_entry("Critical hit", text(said), critical.get("cite")))
-        if attack.get("crit_fail"):
-            fail = attack["crit_fail"]
-            lines.append(
-                _entry("Critical miss", f"natural {text(_naturals(fail))}", fail.get("cite"))
-            )
-        if attack.get("escalation"):
-            escalation = attack["escalation"]
-            lines.append(
-                _entry(
-                    "Escalation die",
-                    text(f"up to +{escalation['max']}"),
-                    escalation.get("cite"),
-                )
-            )
-        if attack.get("advantage"):
-            advantage = attack["advantage"]
-            said = f"advantage {advantage['advantage']}, disadvantage {advantage['disadvantage']}. "
-            lines.append(_entry("Advantage", text(said + advantage["both"]), advantage.get("cite")))
+def _attack_rolls(attack: Attack) -> list[str]:
+    lines = [_entry("Attack roll", text(attack.roll), attack.cite)]
+    lines += _naturals("Always hits", attack.always_hit)
+    lines += _naturals("Always misses", attack.always_miss)
+    critical = attack.critical
+    said = f"natural {critical.from_}" + ("" if critical.from_ >= _top(attack) else "+")
+    if critical.requires_hit:
+        said += ", if it would hit anyway"
+    lines.append(_entry("Critical hit", text(said), critical.cite))
+    lines += _naturals("Critical miss", attack.crit_fail)
+    if attack.escalation:
+        escalation = attack.escalation
+        lines.append(_entry("Escalation die", text(f"up to +{escalation.max}"), escalation.cite))
+    if attack.advantage:
+        advantage = attack.advantage
+        said = f"advantage {advantage.advantage}, disadvantage {advantage.disadvantage}. "
+        lines.append(_entry("Advantage", text(said + advantage.both), advantage.cite))
+    return lines
+
+
+def _rolls(rules: dict, attack: Attack | None) -> list[str]:
+    lines = _attack_rolls(attack) if attack else []
     for key in ("checks", "saves"):
         roll = rules.get(key)
         if roll:
@@ -142,9 +134,9 @@ def _rolls(rules: dict) -> list[str]:
     return lines
 
 
-def _top(attack: dict) -> int:
+def _top(attack: Attack) -> int:
     """The highest natural of the attack roll's die ("1d20" -> 20, "3d6" -> 18)."""
-    match = re.fullmatch(r"(\d+)d(\d+)", str(attack["roll"]).strip())
+    match = re.fullmatch(r"(\d+)d(\d+)", attack.roll.strip())
     return int(match[1]) * int(match[2]) if match else 0
 
 
@@ -189,46 +181,47 @@ def _difficulties(rules: dict) -> list[str]:
 # --------------------------------------------------------------------------- situations
 
 
-def _names(names: list[str], situations: dict) -> str:
+def _names(names: Iterable[str], situations: Mapping[str, Situation]) -> str:
     """Situation keys as their labels; attack types and other names as written."""
-    return ", ".join(str((situations.get(name) or {}).get("label", name)) for name in names)
+    return ", ".join(situations[name].label if name in situations else name for name in names)
 
 
-def _effects(effects: dict, situations: dict, critical_from: int) -> list[str]:
+def _effects(effect: Effect, situations: Mapping[str, Situation], critical_from: int) -> list[str]:
     """What a situation (or one of its `when` cases) does, in words: the roll mode, then
     the words the answers' why uses (rules_core.mechanics.situations.describe_effects)."""
     said = [
         kind if count == 1 else f"{count} {kind}"
-        for kind in ("advantage", "disadvantage")
-        if (count := effects.get(kind))
+        for kind in ROLL_MODES
+        if (count := getattr(effect, kind))
     ]
-    said += describe_effects(effects, lambda name: _names([name], situations), critical_from)
+    said += describe_effects(effect, lambda name: _names([name], situations), critical_from)
     filters = []
-    if effects.get("attack_types"):
-        filters.append(f"{_names(effects['attack_types'], situations)} attacks only")
-    if effects.get("if"):
-        filters.append(f"only with {_names(effects['if'], situations)}")
-    if effects.get("unless"):
-        filters.append(f"not with {_names(effects['unless'], situations)}")
+    if effect.attack_types:
+        filters.append(f"{_names(effect.attack_types, situations)} attacks only")
+    if effect.if_:
+        filters.append(f"only with {_names(effect.if_, situations)}")
+    if effect.unless:
+        filters.append(f"not with {_names(effect.unless, situations)}")
     if said and filters:
         said[-1] += f" ({'; '.join(filters)})"
     return said
 
 
-def _situations(rules: dict) -> list[str]:
-    attack = rules.get("attack") or {}
-    situations = attack.get("situations") or {}
-    critical_from = (attack.get("critical") or {}).get("from", 0)
+def _situations(attack: Attack | None) -> list[str]:
+    if attack is None:
+        return []
     lines = []
-    for situation in situations.values():
-        said = _effects(situation, situations, critical_from)
-        for case in situation.get("when") or []:
-            said += _effects(case, situations, critical_from)
-        if said and situation.get("attack_type"):
-            said[-1] += f" ({situation['attack_type']} attack)"
+    for situation in attack.situations.values():
+        said = [
+            words
+            for effect in situation.effects
+            for words in _effects(effect, attack.situations, attack.critical.from_)
+        ]
+        if said and situation.attack_type:
+            said[-1] += f" ({situation.attack_type} attack)"
         if not said:
             continue  # a fact other situations test (e.g. adjacent), with no effect itself
-        lines.append(_entry(text(situation["label"]), text("; ".join(said)), situation.get("cite")))
+        lines.append(_entry(text(situation.label), text("; ".join(said)), situation.cite))
     return lines
 
 
@@ -366,10 +359,11 @@ def render_gm_screen(
     """The system's GM screen as Markdown; `compiled` is its compile_system() result,
     `front_matter` and `system_line` those of its other pages (hooks/pages/site.py)."""
     rules = compiled.get("rules") or {}
+    attack = Attack.of(rules["attack"]) if rules.get("attack") else None
     parts = [
-        ("Rolls", "gm-rolls", _rolls(rules)),
+        ("Rolls", "gm-rolls", _rolls(rules, attack)),
         ("Difficulties", "gm-difficulties", _difficulties(rules)),
-        ("Attack situations", "gm-situations", _situations(rules)),
+        ("Attack situations", "gm-situations", _situations(attack)),
         ("Conditions", "gm-conditions", _glossary(system, "condition")),
         ("Death and dying", "gm-dying", _dying(rules)),
         ("Actions", "gm-actions", _glossary(system, "action")),

@@ -2,16 +2,16 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from functools import cache
-from typing import Any
 
 from rules_core.dice import Distribution, parse
 from rules_core.mechanics.damage import DamageSetup, damage
 from rules_core.mechanics.situations import Applied, Reason, resolve
-from rules_core.systems import NotDefined, RulesError, Sources, System, read_once
+from rules_core.rules.attack import Attack, Naturals, attack_rules
+from rules_core.systems import NotDefined, RulesError, Sources, System
 
 MAX_ATTACKS = 100
 MAX_MODIFIER = 1000
@@ -78,7 +78,7 @@ def _natural_distribution(roll: str) -> Distribution:
 
 
 def _natural_roll(
-    system: System, rule: Mapping[str, Any], setup: AttackSetup, applied: Applied, sources: Sources
+    system: System, rule: Attack, setup: AttackSetup, applied: Applied, sources: Sources
 ) -> tuple[str, NotDefined | None]:
     """The natural roll, and why it is not defined if the text gives no dice for it.
 
@@ -88,8 +88,8 @@ def _natural_roll(
     advantage = int(setup.advantage) + applied.advantage
     disadvantage = int(setup.disadvantage) + applied.disadvantage
     if not (advantage or disadvantage):
-        return str(rule["roll"]), None
-    entry = rule.get("advantage")
+        return rule.roll, None
+    entry = rule.advantage
     if entry is None:
         # Refused once the outcomes are known, unless every natural roll gives the same
         # answer (a 3d6 Coup de Grace crits whatever the roll).
@@ -101,31 +101,29 @@ def _natural_roll(
                 if n
             ]
             counted = f" (this attack has {' and '.join(counts)})"
-        return str(rule["roll"]), system.not_defined(
+        return rule.roll, system.not_defined(
             "advantage", f"advantage and disadvantage dice{counted}"
         )
-    sources.cite(entry.get("cite"))
+    sources.cite(entry.cite)
     if advantage and disadvantage:
-        sources.interpret(entry.get("both"))
-        return str(rule["roll"]), None
-    return str(entry["advantage" if advantage else "disadvantage"]), None
+        sources.interpret(entry.both)
+        return rule.roll, None
+    return entry.advantage if advantage else entry.disadvantage, None
 
 
-def _check_setup(
-    system: System, rule: Mapping[str, Any], setup: AttackSetup, sources: Sources
-) -> None:
+def _check_setup(system: System, rule: Attack, setup: AttackSetup, sources: Sources) -> None:
     if abs(setup.bonus) > MAX_MODIFIER or abs(setup.defense) > MAX_MODIFIER:
         raise RulesError(f"Bonus and defense must be within ±{MAX_MODIFIER}.")
     if not 1 <= setup.attacks <= MAX_ATTACKS:
         raise RulesError(f"The number of attacks must be from 1 to {MAX_ATTACKS}.")
     if setup.escalation:
-        entry = rule.get("escalation")
+        entry = rule.escalation
         if entry is None:
             raise system.not_defined("escalation", "an escalation die")
-        if not 0 <= setup.escalation <= entry["max"]:
-            raise RulesError(f"The escalation die runs from 0 to {entry['max']}.")
-        sources.cite(entry.get("cite"))
-    if setup.resist is not None and rule.get("resist") is None:
+        if not 0 <= setup.escalation <= entry.max:
+            raise RulesError(f"The escalation die runs from 0 to {entry.max}.")
+        sources.cite(entry.cite)
+    if setup.resist is not None and rule.resist is None:
         raise system.not_defined("resist", "resistance tied to the natural roll (Resist X+)")
     if setup.damage is None and (setup.resistance, setup.vulnerability) != (None, None):
         # The damage calculator's own rules refuse what the system does not define.
@@ -160,32 +158,16 @@ class _NaturalRules:
         return "miss"
 
 
-@dataclass(frozen=True)
-class _PrintedNaturals:
-    """The attack section's natural-roll rules as printed, before any situation."""
-
-    always_hit: frozenset[int]
-    always_miss: frozenset[int]
-    crit_fails: frozenset[int]
-    crit_from: int
-    requires_hit: bool
-    notes: tuple[tuple[Any, str | None], ...]  # each rule's (cite, interpretation)
-    unstated: tuple[str, ...]
+def _attack_rules(system: System) -> Attack:
+    """The system's attack rules, or NotDefined where its text has no attack roll."""
+    rules = attack_rules(system)
+    if rules is None:
+        raise system.not_defined("attack", "attack rolls")
+    return rules
 
 
-def _printed_naturals(rule: Mapping[str, Any]) -> _PrintedNaturals:
-    critical = rule["critical"]
-    fail_rule = rule.get("crit_fail")
-    entries = (rule.get("always_hit"), rule.get("always_miss"), critical, fail_rule)
-    return _PrintedNaturals(
-        always_hit=frozenset(rule.get("always_hit", {}).get("naturals", [])),
-        always_miss=frozenset(rule.get("always_miss", {}).get("naturals", [])),
-        crit_fails=frozenset(fail_rule["naturals"] if fail_rule else []),
-        crit_from=int(critical["from"]),
-        requires_hit=bool(critical.get("requires_hit", False)),
-        notes=tuple((entry.get("cite"), entry.get("interpretation")) for entry in entries if entry),
-        unstated=tuple(rule.get("unstated", [])),
-    )
+def _naturals(rule: Naturals | None) -> frozenset[int]:
+    return frozenset(rule.naturals if rule else ())
 
 
 ROLL_CHOICE = "Roll choice"  # the set-up's advantage or disadvantage, as the form names it
@@ -204,15 +186,13 @@ def _crit_range_together(applied: Applied, rules: _NaturalRules) -> tuple[Reason
     return (Reason("Together", (f"critical hit on a natural {rules.crit_from}+",)),)
 
 
-def _roll_mode(
-    rule: Mapping[str, Any], setup: AttackSetup, applied: Applied, roll: str
-) -> str | None:
+def _roll_mode(rule: Attack, setup: AttackSetup, applied: Applied, roll: str) -> str | None:
     """The roll mode where the reader looks: which mode, from what, or that two cancel."""
     advantage = [ROLL_CHOICE] * setup.advantage + list(applied.advantage_from)
     disadvantage = [ROLL_CHOICE] * setup.disadvantage + list(applied.disadvantage_from)
     if not (advantage or disadvantage):
         return None
-    dice = f"{roll}" if rule.get("advantage") is not None else "no dice in the text"
+    dice = f"{roll}" if rule.advantage is not None else "no dice in the text"
     if advantage and disadvantage:
         return (
             f"Advantage ({'; '.join(advantage)}) and disadvantage ({'; '.join(disadvantage)}) "
@@ -239,26 +219,25 @@ class _Prepared:
 
 def _prepare(system: System, setup: AttackSetup, sources: Sources) -> _Prepared:
     """Validate a setup and resolve everything but the dice: roll, modifiers, rules."""
-    rule = system.rule("attack", "attack rolls")
-    sources.cite(rule.get("cite"))
+    rule = _attack_rules(system)
+    sources.cite(rule.cite)
     _check_setup(system, rule, setup, sources)
     applied = resolve(system, setup.situations, setup.attack_type, sources)
     roll, undefined_roll = _natural_roll(system, rule, setup, applied, sources)
-    printed = read_once(rule, _printed_naturals)
     # An attack that is a critical hit whatever the roll (a coup de grace) rests on none of
     # the natural-roll rules: their readings ("a natural 3 is a miss") would contradict it.
     if not applied.always_critical:
-        for cite, interpretation in printed.notes:
-            sources.cite(cite)
-            sources.interpret(interpretation)
-    for note in printed.unstated:
+        for printed in (rule.always_hit, rule.always_miss, rule.critical, rule.crit_fail):
+            if printed is not None:
+                sources.rest_on(printed)
+    for note in rule.unstated:
         sources.interpret(note)
     rules = _NaturalRules(
-        always_hit=printed.always_hit,
-        always_miss=printed.always_miss,
-        crit_fails=printed.crit_fails,
-        crit_from=printed.crit_from + applied.crit_shift,
-        requires_hit=printed.requires_hit,
+        always_hit=_naturals(rule.always_hit),
+        always_miss=_naturals(rule.always_miss),
+        crit_fails=_naturals(rule.crit_fail),
+        crit_from=rule.critical.from_ + applied.crit_shift,
+        requires_hit=rule.critical.requires_hit,
         hit_is_critical=applied.hit_is_critical,
         always_critical=applied.always_critical,
     )
@@ -364,7 +343,7 @@ def attack(system: System, setup: AttackSetup) -> AttackResult:
     for _, outcome, count in counted:
         ways[outcome] += count
     hit = Fraction(ways["hit"] + ways["crit"], total)
-    rule = system.rule("attack", "attack rolls")
+    rule = _attack_rules(system)
     dealt = None
     if setup.damage is not None:
         dealt = _damage_per_attack(system, rule, setup, prepared.applied, counted, sources)
@@ -375,7 +354,7 @@ def attack(system: System, setup: AttackSetup) -> AttackResult:
         hit=hit,
         crit=Fraction(ways["crit"], total),
         miss=1 - hit,
-        crit_fail=Fraction(ways["crit_fail"], total) if rule.get("crit_fail") else None,
+        crit_fail=Fraction(ways["crit_fail"], total) if rule.crit_fail else None,
         at_least_one_hit=1 - (1 - hit) ** setup.attacks,
         expected_damage=None if dealt is None else dealt.mean(),
         damage_per_attack=dealt,
@@ -388,7 +367,7 @@ def attack(system: System, setup: AttackSetup) -> AttackResult:
 
 def _damage_per_attack(
     system: System,
-    rule: Mapping[str, Any],
+    rule: Attack,
     setup: AttackSetup,
     applied: Applied,
     counted: Sequence[tuple[int, str, int]],
@@ -429,8 +408,8 @@ def _damage_per_attack(
             dealt[key] = result.distribution
         return dealt[key]
 
-    if setup.resist is not None:  # _check_setup refused it where the text has no Resist X+
-        sources.rest_on(rule["resist"])
+    if setup.resist is not None and rule.resist is not None:  # else refused by _check_setup
+        sources.rest_on(rule.resist)
     # The ways to roll each effect (outcome, halved or not), in the order first rolled.
     ways: dict[tuple[str, bool], int] = {}
     for natural, outcome, count in counted:

@@ -1,9 +1,9 @@
 """Situations and conditions on an attack, read from a system's `attack.situations` data.
 
 Each situation is data: a label, its citations, and effects drawn from a small vocabulary
-(the schema's EFFECTS, hooks/content/rules_schema.py, lists and documents it). The code
-reads the vocabulary and never a situation's name, so a contributor adds a condition by
-editing `rules.yml` alone.
+(the fields of `rules_core.rules.attack.Effect`, which the schema's EFFECTS in
+hooks/content/rules_schema.py checks and documents). The code reads the vocabulary and
+never a situation's name, so a contributor adds a condition by editing `rules.yml` alone.
 
 A situation is a state: choosing it twice, or reaching it twice (two conditions that each
 grant combat advantage), counts once. Situations of one `group` (degrees of cover) do not
@@ -17,11 +17,12 @@ prone target, within 5 feet or not), which reading was taken and how to get the 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, fields, replace
 from fractions import Fraction
 from typing import Any
 
 from rules_core.numbers import signed
+from rules_core.rules.attack import EFFECT_KINDS, Effect, Situation, attack_rules
 from rules_core.systems import RulesError, Sources, System, if_allowed
 
 
@@ -78,30 +79,29 @@ class Applied:
 NOTHING_APPLIED = Applied()
 
 
-def situations(system: System) -> Mapping[str, Mapping[str, Any]]:
+def situations(system: System) -> Mapping[str, Situation]:
     """A system's situations by name, in the order of its rules data."""
-    table: Mapping[str, Mapping[str, Any]] = system.rules.get("attack", {}).get("situations", {})
-    return table
+    rules = attack_rules(system)
+    return rules.situations if rules else {}
 
 
 def attack_types(system: System) -> tuple[str, ...]:
     """A system's attack types ('melee', ...), where a rule of its text depends on them."""
-    return tuple(system.rules.get("attack", {}).get("attack_types", {}).get("names", []))
+    rules = attack_rules(system)
+    return rules.type_names if rules else ()
 
 
-def _effects(entry: Mapping[str, Any]) -> list[Mapping[str, Any]]:
-    return [entry, *entry.get("when", [])]
-
-
-def depends_on(entry: Mapping[str, Any]) -> list[str]:
+def depends_on(entry: Situation | Mapping[str, Any]) -> list[str]:
     """The situations a situation's effect depends on (its branches' `if` and `unless`):
     the questions its answer takes as not so unless chosen, and the form asks beside it."""
+    if not isinstance(entry, Situation):
+        # A form's tile gives its entry as data: a situation, or a death-save option (which
+        # has no `when`).
+        if not if_allowed(entry, "when"):
+            return []
+        entry = Situation.of(entry)
     return list(
-        dict.fromkeys(
-            other
-            for branch in if_allowed(entry, "when") or []  # a death-save option has none
-            for other in [*branch.get("if", []), *branch.get("unless", [])]
-        )
+        dict.fromkeys(other for branch in entry.when for other in [*branch.if_, *branch.unless])
     )
 
 
@@ -109,46 +109,53 @@ def _quoted(labels: Sequence[str]) -> str:
     return ", ".join(f"‘{label}’" for label in labels)
 
 
+# The effect kinds a roll mode says (with where it came from), not describe_effects.
+ROLL_MODES = ("advantage", "disadvantage")
+
+type _Words = Callable[[Any, Callable[[str], str], int], str]
+
+# Each effect kind but the roll modes, in words: (its value, a situation's label by name,
+# the printed critical range) -> what it does.
+_WORDS: dict[str, _Words] = {
+    "attack": lambda value, _, __: f"{signed(value)} to the attack roll",
+    "defense": lambda value, _, __: f"{signed(value)} to the defense",
+    "crit_from": lambda value, _, critical_from: (
+        f"critical hit on a natural {critical_from + value}+"
+    ),
+    "hit_is_critical": lambda value, _, __: "a hit is a critical hit",
+    "always_critical": lambda value, _, __: "always a critical hit",
+    "ignores_escalation": lambda value, _, __: "no escalation die",
+    "damage_multiplier": lambda value, _, __: f"damage \u00d7 {value}",
+    "resistance": lambda value, _, __: f"resistance {value}" if value else "resistance",
+    "confers": lambda value, label_of, _: f"counts as {', '.join(map(label_of, value))}",
+    "prevents": lambda value, label_of, _: f"rules out {', '.join(map(label_of, value))}",
+}
+_DEFAULTS = {field.name: field.default for field in fields(Effect)}
+
+
 def describe_effects(
-    effect: Mapping[str, Any], label_of: Callable[[str], str], critical_from: int
+    effect: Effect, label_of: Callable[[str], str], critical_from: int
 ) -> list[str]:
-    """What one effect does besides advantage and disadvantage, in words, key by key of
-    the schema's vocabulary; `crit_from` shifts the printed critical range (`critical_from`).
-    The answers' why and the GM screen (hooks/pages/gm_screen.py) both say it so."""
-    said = []
-    if effect.get("attack"):
-        said.append(f"{signed(int(effect['attack']))} to the attack roll")
-    if effect.get("defense"):
-        said.append(f"{signed(int(effect['defense']))} to the defense")
-    if effect.get("crit_from"):
-        said.append(f"critical hit on a natural {critical_from + int(effect['crit_from'])}+")
-    if effect.get("hit_is_critical"):
-        said.append("a hit is a critical hit")
-    if effect.get("always_critical"):
-        said.append("always a critical hit")
-    if effect.get("ignores_escalation"):
-        said.append("no escalation die")
-    if effect.get("damage_multiplier"):
-        said.append(f"damage \u00d7 {Fraction(str(effect['damage_multiplier']))}")
-    if "resistance" in effect:
-        amount = int(effect["resistance"])
-        said.append(f"resistance {amount}" if amount else "resistance")
-    if effect.get("confers"):
-        said.append(f"counts as {', '.join(label_of(name) for name in effect['confers'])}")
-    if effect.get("prevents"):
-        said.append(f"rules out {', '.join(label_of(name) for name in effect['prevents'])}")
-    return said
+    """What one effect does besides advantage and disadvantage, in words, kind by kind of
+    the vocabulary (EFFECT_KINDS); `crit_from` shifts the printed critical range
+    (`critical_from`). The answers' why and the GM screen (hooks/pages/gm_screen.py) both
+    say it so."""
+    return [
+        _WORDS[kind](value, label_of, critical_from)
+        for kind in EFFECT_KINDS
+        if kind not in ROLL_MODES and (value := getattr(effect, kind)) != _DEFAULTS[kind]
+    ]
 
 
-def _condition(effect: Mapping[str, Any], label_of: Callable[[str], str]) -> str:
+def _condition(effect: Effect, label_of: Callable[[str], str]) -> str:
     """The branch of a situation, in words: 'melee attack', 'not ‘Attacker adjacent’'."""
     parts = []
-    if effect.get("attack_types"):
-        parts.append(f"{' or '.join(effect['attack_types'])} attack")
-    if effect.get("if"):
-        parts.append(f"with {_quoted([label_of(name) for name in effect['if']])}")
-    if effect.get("unless"):
-        names = [label_of(name) for name in effect["unless"]]
+    if effect.attack_types:
+        parts.append(f"{' or '.join(effect.attack_types)} attack")
+    if effect.if_:
+        parts.append(f"with {_quoted([label_of(name) for name in effect.if_])}")
+    if effect.unless:
+        names = [label_of(name) for name in effect.unless]
         # A long list of exceptions is said in full by the interpretation, not here.
         parts.append(f"not {_quoted(names)}" if len(names) == 1 else "no exception chosen")
     return ", ".join(parts)
@@ -160,23 +167,21 @@ class _Resolver:
         self.table = situations(system)
         self.attack_type = attack_type
         self.types = attack_types(system)
-        critical = system.rules.get("attack", {}).get("critical", {})
-        self.critical_from = int(critical.get("from", 0))
+        rules = attack_rules(system)
+        self.critical_from = rules.critical.from_ if rules else 0
 
-    def entry(self, name: str) -> Mapping[str, Any]:
+    def entry(self, name: str) -> Situation:
         if name not in self.table:
             known = ", ".join(self.table) or "none"
             raise RulesError(
                 f"{name!r} is not a situation {self.system.short_title} defines (known: {known})."
             )
-        return self.table[name]  # its keys were checked against the schema at `make data`
+        return self.table[name]
 
     def label(self, name: str) -> str:
-        return str(self.entry(name)["label"])
+        return self.entry(name).label
 
-    def reasons(
-        self, name: str, holding: list[Mapping[str, Any]], active: Sequence[str] = ()
-    ) -> list[Reason]:
+    def reasons(self, name: str, holding: list[Effect], active: Sequence[str] = ()) -> list[Reason]:
         """What a situation did: its own effects, then each branch that held, named."""
         label = self.label(name)
         found = []
@@ -184,8 +189,8 @@ class _Resolver:
             reason = Reason(
                 label,
                 tuple(describe_effects(effect, self.label, self.critical_from)),
-                advantage=bool(effect.get("advantage")),
-                disadvantage=bool(effect.get("disadvantage")),
+                advantage=bool(effect.advantage),
+                disadvantage=bool(effect.disadvantage),
             )
             if reason.mode or reason.effects:
                 branch = _condition(effect, self.label) if effect is not self.table[name] else ""
@@ -195,9 +200,9 @@ class _Resolver:
             # (a prone target, "unless attacker is adjacent"), so the tick is not ignored.
             ruling_out = [
                 other
-                for effect in self.entry(name).get("when", [])
+                for effect in self.entry(name).when
                 if self.kind_matches(effect)
-                for other in effect.get("unless", [])
+                for other in effect.unless
                 if other in active
             ]
             if ruling_out:
@@ -205,18 +210,18 @@ class _Resolver:
                 found.append(Reason(f"{label}, with {with_them}", ("no effect",)))
         return found
 
-    def kind_matches(self, effect: Mapping[str, Any]) -> bool:
-        types = effect.get("attack_types")
+    def kind_matches(self, effect: Effect) -> bool:
+        types = effect.attack_types
         return types is None or self.attack_type in types
 
     def unchosen_readings(self, name: str, active: Sequence[str]) -> list[str]:
         """Where a branch of this situation names a situation not chosen, the reading
         taken (as not so) and what choosing it would give: never a silent choice."""
-        branches = [e for e in self.entry(name).get("when", []) if self.kind_matches(e)]
+        branches = [e for e in self.entry(name).when if self.kind_matches(e)]
         unchosen = [
             other
             for branch in branches
-            for other in dict.fromkeys([*branch.get("if", []), *branch.get("unless", [])])
+            for other in dict.fromkeys([*branch.if_, *branch.unless])
             if other not in active
         ]
         now = self._branch_effects(name, active)
@@ -243,28 +248,28 @@ class _Resolver:
     def _branch_effects(self, name: str, active: Sequence[str]) -> str:
         """What the holding branches of a situation do, in words ('' for nothing)."""
         reasons = self.reasons(
-            name, [e for e in self.entry(name).get("when", []) if self.holds(name, e, active)]
+            name, [e for e in self.entry(name).when if self.holds(name, e, active)]
         )
         return ", ".join(filter(None, (part for r in reasons for part in (r.mode, *r.effects))))
 
-    def holds(self, name: str, effect: Mapping[str, Any], active: Sequence[str]) -> bool:
-        types = effect.get("attack_types")
+    def holds(self, name: str, effect: Effect, active: Sequence[str]) -> bool:
+        types = effect.attack_types
         if types is not None:
             if self.attack_type is None:
                 choices = ", ".join(self.types) or "none"
-                label = self.entry(name)["label"]
+                label = self.entry(name).label
                 raise RulesError(
                     f"{label} depends on the attack type: give one ({choices}).",
                     field="attack_type",
                 )
             if self.attack_type not in types:
                 return False
-        return all(other in active for other in effect.get("if", [])) and not any(
-            other in active for other in effect.get("unless", [])
+        return all(other in active for other in effect.if_) and not any(
+            other in active for other in effect.unless
         )
 
-    def holding(self, name: str, active: Sequence[str]) -> list[Mapping[str, Any]]:
-        return [effect for effect in _effects(self.entry(name)) if self.holds(name, effect, active)]
+    def holding(self, name: str, active: Sequence[str]) -> list[Effect]:
+        return [effect for effect in self.entry(name).effects if self.holds(name, effect, active)]
 
     def expand(self, chosen: Iterable[str], blocked: set[str]) -> list[str]:
         """The chosen situations and all they confer, each once, in the order reached."""
@@ -276,7 +281,7 @@ class _Resolver:
             changed = False
             for name in list(active):
                 for effect in self.holding(name, active):
-                    for other in effect.get("confers", []):
+                    for other in effect.confers:
                         if other not in active and other not in blocked:
                             self.entry(other)
                             active.append(other)
@@ -285,10 +290,7 @@ class _Resolver:
 
     def protection(self, name: str, active: Sequence[str]) -> int:
         """How much a situation lowers the roll against the defense (more is more protective)."""
-        return sum(
-            int(effect.get("defense", 0)) - int(effect.get("attack", 0))
-            for effect in self.holding(name, active)
-        )
+        return sum(effect.defense - effect.attack for effect in self.holding(name, active))
 
 
 def resolve(
@@ -308,17 +310,19 @@ def resolve(
                 f"(known: {', '.join(resolver.types)})."
             )
         # The sentences of the attack types in general, and of this one (not the others').
-        kinds = system.rules["attack"]["attack_types"]
-        sources.cite(kinds.get("cite"))
-        own = kinds.get("each", {}).get(attack_type)
-        if own is not None:
-            sources.rest_on(own)
+        rules = attack_rules(system)
+        kinds = rules.attack_types if rules else None
+        if kinds is not None:
+            sources.cite(kinds.cite)
+            own = kinds.each.get(attack_type)
+            if own is not None:
+                sources.rest_on(own)
 
     active = _without_prevented(resolver, chosen, sources)
     applying = _most_protective_of_each_group(resolver, active, sources)
     attack: list[tuple[str, int]] = []
     defense: list[tuple[str, int]] = []
-    effects: list[Mapping[str, Any]] = []
+    effects: list[Effect] = []
     scaling: list[str] = []  # the situations that multiply the damage
     ignores_escalation = None
     because: list[Reason] = []
@@ -331,35 +335,36 @@ def resolve(
         because += resolver.reasons(name, holding, applying)
         for reading in resolver.unchosen_readings(name, applying):
             sources.interpret(reading)
-        on_roll = sum(int(effect.get("attack", 0)) for effect in holding)
-        on_defense = sum(int(effect.get("defense", 0)) for effect in holding)
+        on_roll = sum(effect.attack for effect in holding)
+        on_defense = sum(effect.defense for effect in holding)
         if on_roll:
-            attack.append((entry["label"], on_roll))
+            attack.append((entry.label, on_roll))
         if on_defense:
-            defense.append((entry["label"], on_defense))
-        if ignores_escalation is None and any(e.get("ignores_escalation") for e in holding):
-            ignores_escalation = entry["label"]
-        if any(effect.get("damage_multiplier") for effect in holding):
-            scaling.append(entry["label"])
-        if any(effect.get("crit_from") for effect in holding):
-            crit_shifted_by.append(entry["label"])
+            defense.append((entry.label, on_defense))
+        if ignores_escalation is None and any(e.ignores_escalation for e in holding):
+            ignores_escalation = entry.label
+        if any(effect.damage_multiplier is not None for effect in holding):
+            scaling.append(entry.label)
+        if any(effect.crit_from for effect in holding):
+            crit_shifted_by.append(entry.label)
     scale = Fraction(1)
     for effect in effects:
-        scale *= Fraction(str(effect.get("damage_multiplier", 1)))
+        if effect.damage_multiplier is not None:
+            scale *= effect.damage_multiplier
     if len(scaling) > 1:
         sources.interpret(
             f"The damage is multiplied once for each of {' and '.join(scaling)} (x{scale} in "
             "all): the text does not say how several of these combine."
         )
-    resistances = [int(effect["resistance"]) for effect in effects if "resistance" in effect]
+    resistances = [effect.resistance for effect in effects if effect.resistance is not None]
     return Applied(
         attack=tuple(attack),
         defense=tuple(defense),
-        crit_shift=sum(int(effect.get("crit_from", 0)) for effect in effects),
-        advantage=sum(int(effect.get("advantage", 0)) for effect in effects),
-        disadvantage=sum(int(effect.get("disadvantage", 0)) for effect in effects),
-        hit_is_critical=any(effect.get("hit_is_critical") for effect in effects),
-        always_critical=any(effect.get("always_critical") for effect in effects),
+        crit_shift=sum(effect.crit_from for effect in effects),
+        advantage=sum(effect.advantage for effect in effects),
+        disadvantage=sum(effect.disadvantage for effect in effects),
+        hit_is_critical=any(effect.hit_is_critical for effect in effects),
+        always_critical=any(effect.always_critical for effect in effects),
         damage_scale=scale,
         resistance=max(resistances) if resistances else None,  # see the data's interpretation
         ignores_escalation=ignores_escalation,
@@ -379,9 +384,8 @@ def _implied_attack_type(
         entry = table.get(name)
         if entry is None:
             continue  # an unknown name is refused by the resolver, with the known ones
-        kind = entry.get("attack_type")
-        if kind is not None:
-            implied[name] = (entry["label"], str(kind))
+        if entry.attack_type is not None:
+            implied[name] = (entry.label, entry.attack_type)
     kinds = {kind for _, kind in implied.values()}
     if len(kinds) > 1:
         listed = "; ".join(f"{label} is a {kind} attack" for label, kind in implied.values())
@@ -393,7 +397,7 @@ def _implied_attack_type(
     if given is not None and given != kind:
         raise RulesError(f"{label} is a {kind} attack, not a {given} one.", field="attack_type")
     for name in implied:
-        sources.cite(table[name].get("cite"))
+        sources.cite(table[name].cite)
     return kind
 
 
@@ -403,15 +407,13 @@ def _without_prevented(resolver: _Resolver, chosen: Sequence[str], sources: Sour
     blocked: dict[str, str] = {}
     for name in reached:
         for effect in resolver.holding(name, reached):
-            for other in effect.get("prevents", []):
+            for other in effect.prevents:
                 resolver.entry(other)
                 blocked.setdefault(other, name)
     for name, by in blocked.items():
         if name in reached:
-            sources.cite(resolver.entry(by).get("cite"))
-            sources.interpret(
-                f"{resolver.entry(name)['label']} does not apply: {resolver.entry(by)['label']}."
-            )
+            sources.cite(resolver.entry(by).cite)
+            sources.interpret(f"{resolver.label(name)} does not apply: {resolver.label(by)}.")
     return resolver.expand(chosen, set(blocked))
 
 
@@ -421,7 +423,7 @@ def _most_protective_of_each_group(
     """Of one group's situations only the most protective applies (the first, on a tie)."""
     kept: dict[str, str] = {}
     for name in active:
-        group = resolver.entry(name).get("group")
+        group = resolver.entry(name).group
         if group is not None and (
             group not in kept
             or resolver.protection(name, active) > resolver.protection(kept[group], active)
@@ -429,14 +431,14 @@ def _most_protective_of_each_group(
             kept[group] = name
     applying = []
     for name in active:
-        group = resolver.entry(name).get("group")
+        group = resolver.entry(name).group
         if group is None or kept[group] == name:
             applying.append(name)
             continue
-        winner = resolver.entry(kept[group])["label"]
-        sources.cite(resolver.entry(name).get("cite"))
+        winner = resolver.label(kept[group])
+        sources.cite(resolver.entry(name).cite)
         sources.interpret(
-            f"{resolver.entry(name)['label']} and {winner} do not add up: "
+            f"{resolver.label(name)} and {winner} do not add up: "
             f"only the most protective, {winner}, applies."
         )
     return applying
