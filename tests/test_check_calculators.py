@@ -190,3 +190,27 @@ def test_every_kind_of_check_answer_is_shown_from_its_result(kind: str) -> None:
         assert render(carried, request, "").headline.startswith(f"{words} 12.50%")
         shown += 1
     assert shown, f"no system's text answers a {kind}: nothing was checked"
+
+
+def test_the_dying_page_is_shown_from_its_result() -> None:
+    """The headline and the turn table read the typed result they are given."""
+    from dataclasses import replace
+    from fractions import Fraction
+
+    from rules_core.mechanics.dying import Odds
+
+    render = CALCULATORS["dying"].render
+    shown = 0
+    for slug in SYSTEMS:
+        if "dying" not in get_system(slug).rules:
+            continue
+        request, result = answered("dying", {"system": slug})
+        eighths = Odds(Fraction(1, 8), Fraction(2, 8), Fraction(3, 8), Fraction(2, 8))
+        carried = replace(result, saves=replace(result.saves, overall=eighths, by_turn=(eighths,)))
+        page = render(carried, request, "")
+        assert page.headline == "Dead 12.50% · Stable 25.00% · Up 37.50%"
+        turns = page.body[page.body.index('<table class="calc-turns">') :]
+        assert "<tr><td>1</td><td>12.50%</td><td>25.00%</td><td>37.50%</td><td>25.00%</td>" in turns
+        assert "<tr><td>2</td>" not in turns
+        shown += 1
+    assert shown
