@@ -147,3 +147,70 @@ def test_a_bad_group_list_is_refused_at_its_field() -> None:
 def test_a_contest_of_saves_is_refused() -> None:
     result = handle("check", {"system": "into-the-unknown", "roll": "save", "versus": "2"})
     assert not result["ok"] and "choose Check" in " ".join(result["errors"].values())
+
+
+def answered(name: str, inputs: dict[str, str]):
+    """A calculator's request and typed result, from a form's inputs (its defaults filled)."""
+    calculator = CALCULATORS[name]
+    filled = {field.name: field.initial for field in calculator.fields} | inputs
+    request = calculator.request.from_inputs(filled)
+    return request, calculator.run(request).result
+
+
+# A request of each kind of answer the check calculator gives, the figure its headline
+# leads with (an attribute of the mechanic's odds) and the headline's words before it.
+CHECK_KINDS = {
+    "check": ({"roll": "check", "target": "12"}, "success", "Success"),
+    "extended": ({"roll": "check", "target": "12", "successes": "3"}, "success", "Challenge won"),
+    "group": ({"roll": "check", "target": "12", "group": "1, -1"}, "success", "Group succeeds"),
+    "contest": ({"roll": "check", "versus": "2"}, "win", "Win"),
+    "group-contest": ({"roll": "check", "versus": "2", "group": "1, -1"}, "win", "Win"),
+}
+
+
+@pytest.mark.parametrize("kind", CHECK_KINDS)
+def test_every_kind_of_check_answer_is_shown_from_its_result(kind: str) -> None:
+    """The page reads the typed result it is given: another figure there, another headline."""
+    from dataclasses import replace
+    from fractions import Fraction
+
+    from rules_core.systems import NotDefined, RulesError
+
+    inputs, figure, words = CHECK_KINDS[kind]
+    shown = 0
+    for slug in SYSTEMS:
+        try:
+            request, result = answered("check", {"system": slug, **inputs})
+        except (NotDefined, RulesError):
+            continue  # this text has no rule for this kind of check
+        assert result.kind == kind
+        render = CALCULATORS["check"].render
+        assert render(result, request, "").headline.startswith(words)
+        carried = replace(result, odds=replace(result.odds, **{figure: Fraction(1, 8)}))
+        assert render(carried, request, "").headline.startswith(f"{words} 12.50%")
+        shown += 1
+    assert shown, f"no system's text answers a {kind}: nothing was checked"
+
+
+def test_the_dying_page_is_shown_from_its_result() -> None:
+    """The headline and the turn table read the typed result they are given."""
+    from dataclasses import replace
+    from fractions import Fraction
+
+    from rules_core.mechanics.dying import Odds
+
+    render = CALCULATORS["dying"].render
+    shown = 0
+    for slug in SYSTEMS:
+        if "dying" not in get_system(slug).rules:
+            continue
+        request, result = answered("dying", {"system": slug})
+        eighths = Odds(Fraction(1, 8), Fraction(2, 8), Fraction(3, 8), Fraction(2, 8))
+        carried = replace(result, saves=replace(result.saves, overall=eighths, by_turn=(eighths,)))
+        page = render(carried, request, "")
+        assert page.headline == "Dead 12.50% · Stable 25.00% · Up 37.50%"
+        turns = page.body[page.body.index('<table class="calc-turns">') :]
+        assert "<tr><td>1</td><td>12.50%</td><td>25.00%</td><td>37.50%</td><td>25.00%</td>" in turns
+        assert "<tr><td>2</td>" not in turns
+        shown += 1
+    assert shown

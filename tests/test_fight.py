@@ -216,3 +216,35 @@ def test_the_encounter_budget_links_its_party_and_monsters_to_the_fight() -> Non
         assert "c2_bonus" in fight_form["errors"] and "c2_hp" in fight_form["errors"]
         linked += 1
     assert linked
+
+
+def test_the_page_shows_the_figures_its_result_carries() -> None:
+    """The figures the page shows are read from the chain's answer once, in the result;
+    the renderer draws what it is given."""
+    from dataclasses import replace
+
+    from rules_core.calculators import CALCULATORS
+
+    calculator = CALCULATORS["fight"]
+    filled = {field.name: field.initial for field in calculator.fields} | {"system": SYSTEMS[0]}
+    request = calculator.request.from_inputs(filled)
+    result = calculator.run(request).result
+    odds = result.odds
+    assert result.ends_in_round == tuple(
+        p + o for p, o in zip(odds.party_wins_in, odds.opponents_win_in, strict=True)
+    )
+    for by, half in zip(odds.opponent_down_by, result.opponents_down_in_half_by, strict=True):
+        assert half is None or (by[half - 1] >= Fraction(1, 2) > max(by[: half - 1], default=0))
+    assert result.expected_rounds == odds.expected_rounds
+    # Another figure in the result, another page.
+    rounds = len(result.ends_in_round)
+    carried = replace(
+        result,
+        ends_in_round=(Fraction(1),) + (Fraction(0),) * (rounds - 1),
+        opponents_down_in_half_by=(rounds,) * len(odds.opponent_labels),
+    )
+    page = calculator.render(carried, request, "").body
+    assert page.count(f"down by round {rounds} in half the fights") == len(odds.opponent_labels)
+    first_round = "<tr><td>1</td><td>1</td><td>100.00%</td></tr>"  # the chart's table
+    assert first_round in page
+    assert first_round not in calculator.render(result, request, "").body

@@ -212,15 +212,41 @@ def test_the_dice_roller_marks_dropped_dice() -> None:
     assert "dropped" not in plain
 
 
-def test_the_attack_breakdown_is_shown_when_the_payload_has_one() -> None:
-    from rules_core.calculators.attack import AttackRequest, render
+def _attack_answer():
+    """An attack's request and answer in the first system whose text has attack rolls."""
+    from rules_core.calculators.attack import AttackRequest, run
+    from rules_core.systems import get_system, system_slugs
 
-    request = AttackRequest(system="orcus", bonus=7, defense=18)
-    payload = handle("attack", {"system": "orcus", "bonus": "7", "defense": "18"})["data"]
-    assert "Combat advantage" not in render(payload, request, "").markup
-    payload["breakdown"] = [["Attack bonus", 7], ["Combat advantage", 2], ["Prone", -2]]
-    shown = render(payload, request, "").markup
-    assert "Attack bonus +7, Combat advantage +2, Prone −2 = +7" in shown
+    slug = next(slug for slug in system_slugs() if "attack" in get_system(slug).rules)
+    request = AttackRequest(system=slug, bonus=7, defense=18)
+    return request, run(request).result
+
+
+def test_the_attack_breakdown_is_shown_when_the_result_has_one() -> None:
+    from dataclasses import replace
+
+    from rules_core.calculators.attack import render
+
+    request, result = _attack_answer()
+    assert "Combat advantage" not in render(result, request, "").markup
+    terms = (("Attack bonus", 7), ("Combat advantage", 2), ("Prone", -2), ("Defense", 18))
+    shown = render(replace(result, odds=replace(result.odds, breakdown=terms)), request, "")
+    assert "Attack bonus +7, Combat advantage +2, Prone −2 = +7" in shown.markup
+
+
+def test_the_attack_chart_shows_the_odds_the_answer_carries() -> None:
+    """The page draws the chance to hit by defense from the answer, never works it out again."""
+    from dataclasses import replace
+    from fractions import Fraction
+
+    from rules_core.calculators.attack import render
+
+    request, result = _attack_answer()
+    label = r'<text class="calc-bar-label"[^>]*>18: ([^<]+)</text>'
+    assert dict(result.hit_by_defense)[18] != Fraction(1, 8)
+    carried = tuple((defense, Fraction(1, 8)) for defense, _ in result.hit_by_defense)
+    shown = render(replace(result, hit_by_defense=carried), request, "").markup
+    assert re.search(label, shown).group(1) == "12.50%"
 
 
 # ------------------------------------------------------------------ the form

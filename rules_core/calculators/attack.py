@@ -9,7 +9,7 @@ from html import escape
 from typing import Any, ClassVar
 
 from rules_core.calculators import html
-from rules_core.calculators.base import Answer, Calculator, Payload, fraction_text, percent, sourced
+from rules_core.calculators.base import Answer, Calculator, answer, fraction_text, percent
 from rules_core.calculators.shared import (
     escalation_field,
     extra_crit_field,
@@ -22,10 +22,10 @@ from rules_core.calculators.shared import (
 )
 from rules_core.charts import bar_chart
 from rules_core.fields import Field, Requires
-from rules_core.mechanics.attacks import AttackSetup, attack, hit_chance_by_defense, why_lines
+from rules_core.mechanics import attacks as mechanics
 from rules_core.mechanics.situations import attack_types
 from rules_core.requests import Request, system_field
-from rules_core.systems import get_system, system_slugs
+from rules_core.systems import Sources, get_system, system_slugs
 
 ADVANTAGE = Requires(("attack", "advantage"), "advantage", "advantage and disadvantage dice")
 ESCALATION = Requires(("attack", "escalation"), "escalation", "an escalation die")
@@ -170,13 +170,13 @@ class AttackRequest(Request):
             *resistance_fields(),
         )
 
-    def setup(self) -> AttackSetup:
+    def setup(self) -> mechanics.AttackSetup:
         """The attack as the rules core takes it: the one place a roll mode is read."""
         advantage, disadvantage = mode_counts(self.mode)
         resistance, vulnerability = resistance_amounts(
             self.resistance, self.vulnerability, self.resistant, self.vulnerable
         )
-        return AttackSetup(
+        return mechanics.AttackSetup(
             bonus=self.bonus,
             defense=self.defense,
             advantage=bool(advantage),
@@ -196,117 +196,142 @@ class AttackRequest(Request):
         )
 
 
-def run(request: AttackRequest) -> Answer[Payload]:
+# The first of an attack's terms that belongs to the defense (the mechanic's breakdown
+# lists the roll's terms, then the defense's: "Defense", then "Defense: <situation>").
+DEFENSE = "Defense"
+CURVE_SPAN = 10  # the chart: chance to hit for this many defenses either side of the one asked
+
+
+@dataclass(frozen=True)
+class AttackResult:
+    """An attack's odds as the page shows them: the mechanic's answer for the attack asked,
+    and the chance to hit for the defenses around its own."""
+
+    system: str
+    attacks: int  # asked: the chance of at least one hit is over these
+    odds: mechanics.AttackResult
+    # (defense, chance to hit) for the defenses around the one asked, before the
+    # situations' defense modifiers (the chart's bars).
+    hit_by_defense: tuple[tuple[int, Fraction], ...]
+    sources: Sources
+
+    @property
+    def roll_terms(self) -> tuple[tuple[str, int], ...]:
+        """The roll's terms: ("Attack bonus", 7), ("Combat advantage", 2), ..."""
+        return self.odds.breakdown[: self._defense_at]
+
+    @property
+    def defense_terms(self) -> tuple[tuple[str, int], ...]:
+        """The defense's terms: ("Defense", 15), ("Half cover (+2 AC)", 2), ..."""
+        return tuple(
+            (label.removeprefix(f"{DEFENSE}: "), value)
+            for label, value in self.odds.breakdown[self._defense_at :]
+        )
+
+    @property
+    def _defense_at(self) -> int:
+        labels = [label for label, _ in self.odds.breakdown]
+        return labels.index(DEFENSE) if DEFENSE in labels else len(labels)
+
+    def to_json(self) -> dict[str, Any]:
+        odds = self.odds
+        return {
+            "system": self.system,
+            "roll": odds.roll,
+            "attack_modifier": odds.attack_modifier,
+            "defense": odds.defense,
+            "hit": fraction_text(odds.hit),
+            "crit": fraction_text(odds.crit),
+            "miss": fraction_text(odds.miss),
+            "crit_fail": fraction_text(odds.crit_fail),
+            "attacks": self.attacks,
+            "at_least_one_hit": fraction_text(odds.at_least_one_hit),
+            "expected_damage": fraction_text(odds.expected_damage),
+            "breakdown": [[label, value] for label, value in odds.breakdown],
+            "roll_mode": odds.roll_mode,
+            "because": [reason.to_json() for reason in odds.because],
+            **self.sources.to_json(),
+        }
+
+
+def run(request: AttackRequest) -> Answer[AttackResult]:
     system = get_system(request.system)
     setup = request.setup()
-    result = attack(system, setup)
-    payload: dict[str, Any] = {
-        "system": system.slug,
-        "roll": result.roll,
-        "attack_modifier": result.attack_modifier,
-        "defense": result.defense,
-        "hit": fraction_text(result.hit),
-        "crit": fraction_text(result.crit),
-        "miss": fraction_text(result.miss),
-        "crit_fail": fraction_text(result.crit_fail),
-        "attacks": setup.attacks,
-        "at_least_one_hit": fraction_text(result.at_least_one_hit),
-        "expected_damage": fraction_text(result.expected_damage),
-    }
-    breakdown = getattr(result, "breakdown", None)  # the roll's parts, where the core gives them
-    if breakdown is not None:
-        payload["breakdown"] = [[label, value] for label, value in breakdown]
-    payload["roll_mode"] = result.roll_mode
-    payload["because"] = [reason.to_json() for reason in result.because]
+    odds = mechanics.attack(system, setup)
+    # The chart's odds only: the damage changes no chance to hit.
+    asked = replace(setup, damage=None, miss_damage=None)
+    around = range(setup.defense - CURVE_SPAN, setup.defense + CURVE_SPAN + 1)
+    result = AttackResult(
+        system=system.slug,
+        attacks=setup.attacks,
+        odds=odds,
+        hit_by_defense=tuple(mechanics.hit_chance_by_defense(system, asked, around)),
+        sources=odds.sources,
+    )
     text = [
-        f"{system.title}: {result.roll} {result.attack_modifier:+d} against defense "
-        f"{result.defense}",
-        f"  hit        {result.hit} ({percent(result.hit)})",
-        f"  critical   {result.crit} ({percent(result.crit)})",
-        f"  miss       {result.miss} ({percent(result.miss)})",
+        f"{system.title}: {odds.roll} {odds.attack_modifier:+d} against defense {odds.defense}",
+        f"  hit        {odds.hit} ({percent(odds.hit)})",
+        f"  critical   {odds.crit} ({percent(odds.crit)})",
+        f"  miss       {odds.miss} ({percent(odds.miss)})",
     ]
-    why = result.why
+    why = odds.why
     if why:
         text += ["Why:", *(f"  {line}" for line in why)]
-    if result.crit_fail is not None:
-        text.append(f"  crit fail  {result.crit_fail} ({percent(result.crit_fail)})")
+    if odds.crit_fail is not None:
+        text.append(f"  crit fail  {odds.crit_fail} ({percent(odds.crit_fail)})")
     if setup.attacks > 1:
         text.append(
-            f"  at least one hit in {setup.attacks} attacks: {result.at_least_one_hit} "
-            f"({percent(result.at_least_one_hit)})"
+            f"  at least one hit in {setup.attacks} attacks: {odds.at_least_one_hit} "
+            f"({percent(odds.at_least_one_hit)})"
         )
-    if result.expected_damage is not None:
+    if odds.expected_damage is not None:
         text.append(
-            f"  expected damage per attack: {result.expected_damage} "
-            f"(about {float(result.expected_damage):.2f})"
+            f"  expected damage per attack: {odds.expected_damage} "
+            f"(about {float(odds.expected_damage):.2f})"
         )
-    return sourced(payload, text, result.sources)
+    return answer(result, text)
 
 
-def why(payload: dict[str, Any]) -> list[str]:
-    """The answer's why, as the payload carries it (the page renders the payload alone)."""
-    because = payload.get("because", [])
-    return why_lines(payload.get("roll_mode"), ((r["source"], r["effects"]) for r in because))
-
-
-def attack_curve(request: AttackRequest) -> list[tuple[int, str]]:
-    """Chance to hit for the defenses around the chosen one (odds only, no damage)."""
-    setup = replace(request.setup(), damage=None, miss_damage=None)
-    defenses = range(setup.defense - 10, setup.defense + 11)
-    return [
-        (defense, str(chance))
-        for defense, chance in hit_chance_by_defense(get_system(request.system), setup, defenses)
+def render(result: AttackResult, request: AttackRequest, base: str) -> html.Rendered:
+    odds = result.odds
+    rows = [
+        (
+            "Roll",
+            f"{escape(odds.roll)} {html.signed(odds.attack_modifier)} vs {odds.defense}",
+        )
     ]
-
-
-def _split_breakdown(parts: list[list[Any]]) -> tuple[list[list[Any]], list[list[Any]]]:
-    """The roll's terms and the defense's terms ("Defense", then "Defense: <situation>")."""
-    at = next((i for i, (label, _) in enumerate(parts) if str(label) == "Defense"), len(parts))
-    defense = [[str(label).removeprefix("Defense: "), value] for label, value in parts[at:]]
-    return parts[:at], defense
-
-
-def render(payload: html.Payload, request: AttackRequest, base: str) -> html.Rendered:
-    modifier_text = html.signed(payload["attack_modifier"])
-    rows = [("Roll", f"{escape(payload['roll'])} {modifier_text} vs {payload['defense']}")]
     # As a player says it: the roll's bonus, then the defense it must reach (never one sum).
-    bonus, defense = _split_breakdown(payload.get("breakdown") or [])
-    if len(bonus) > 1:  # more than the attack bonus alone
-        rows.append(("Bonus", html.breakdown(bonus)))
-    if len(defense) > 1:
-        rows.append(("Defense", html.breakdown(defense, signed_total=False)))
+    if len(result.roll_terms) > 1:  # more than the attack bonus alone
+        rows.append(("Bonus", html.breakdown(result.roll_terms)))
+    if len(result.defense_terms) > 1:
+        rows.append(("Defense", html.breakdown(result.defense_terms, signed_total=False)))
     rows += [
-        ("Hit", html.chance(payload["hit"])),
-        ("Critical hit", html.chance(payload["crit"])),
-        ("Miss", html.chance(payload["miss"])),
+        ("Hit", html.chance(odds.hit)),
+        ("Critical hit", html.chance(odds.crit)),
+        ("Miss", html.chance(odds.miss)),
     ]
     top = [
-        f"Hit {html.percent(payload['hit'])}",
-        f"Crit {html.percent(payload['crit'])}",
-        f"Miss {html.percent(payload['miss'])}",
+        f"Hit {html.percent(odds.hit)}",
+        f"Crit {html.percent(odds.crit)}",
+        f"Miss {html.percent(odds.miss)}",
     ]
-    if payload["crit_fail"] is not None:
-        rows.append(("Crit fail", html.chance(payload["crit_fail"])))
-    if payload["attacks"] > 1:
-        rows.append(
-            (
-                f"At least one hit in {payload['attacks']}",
-                html.percent(payload["at_least_one_hit"]),
-            )
-        )
-    if payload["expected_damage"] is not None:
-        rows.append(("Expected damage per attack", html.mean(payload["expected_damage"])))
-        top.append(f"Damage {float(Fraction(payload['expected_damage'])):.2f} per attack")
+    if odds.crit_fail is not None:
+        rows.append(("Crit fail", html.chance(odds.crit_fail)))
+    if result.attacks > 1:
+        rows.append((f"At least one hit in {result.attacks}", html.percent(odds.at_least_one_hit)))
+    if odds.expected_damage is not None:
+        rows.append(("Expected damage per attack", html.mean(odds.expected_damage)))
+        top.append(f"Damage {float(odds.expected_damage):.2f} per attack")
     chart = bar_chart(
-        attack_curve(request),
+        [(defense, str(chance)) for defense, chance in result.hit_by_defense],
         caption="Chance to hit by defense",
         label="Defense",
-        highlight=payload["defense"],
+        highlight=odds.defense,
     )
     return html.Rendered(
         html.headline(*top),
-        html.rows(rows) + chart + html.sources(payload, base),
-        tuple(why(payload)),
+        html.rows(rows) + chart + html.cited(result.sources, base),
+        tuple(odds.why),
     )
 
 

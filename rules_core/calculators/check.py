@@ -4,30 +4,18 @@ a group check or an extended challenge, with the difficulties the text names."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from fractions import Fraction
 from functools import cache
 from html import escape
 from typing import Any, ClassVar, Self
 
 from rules_core.calculators import html
-from rules_core.calculators.base import Answer, Calculator, Payload, chance_line, percent, sourced
+from rules_core.calculators.base import Answer, Calculator, answer, chance_line, percent
 from rules_core.calculators.shared import escalation_field, mode_counts, mode_field
 from rules_core.fields import Field, Requires
-from rules_core.mechanics.checks import (
-    MAX_GROUP,
-    CheckSetup,
-    ContestResult,
-    Side,
-    check,
-    contest,
-    difficulties,
-    extended_challenge,
-    group_check,
-    group_contest,
-)
+from rules_core.mechanics import checks as mechanics
 from rules_core.numbers import read_whole, shown
 from rules_core.requests import InputErrors, Request, system_field
-from rules_core.systems import RulesError, System, get_system
+from rules_core.systems import RulesError, Sources, System, get_system
 
 CHECK_ADVANTAGE = Requires(
     ("checks", "advantage"), "advantage", "advantage and disadvantage dice for checks and saves"
@@ -50,8 +38,8 @@ def _bonuses(text: str | None) -> tuple[int, ...]:
         raise InputErrors(
             {"group": f"Give whole numbers separated by commas, e.g. 2, 0, -1, not {shown(text)}."}
         ) from None
-    if len(values) >= MAX_GROUP:
-        raise InputErrors({"group": f"At most {MAX_GROUP - 1} other members."})
+    if len(values) >= mechanics.MAX_GROUP:
+        raise InputErrors({"group": f"At most {mechanics.MAX_GROUP - 1} other members."})
     return values
 
 
@@ -175,9 +163,9 @@ class CheckRequest(Request):
         group = _bonuses(values.pop("group", None))
         return super().from_values({**values, "group": group})
 
-    def setup(self) -> CheckSetup:
+    def setup(self) -> mechanics.CheckSetup:
         advantage, disadvantage = mode_counts(self.mode)
-        return CheckSetup(
+        return mechanics.CheckSetup(
             kind=self.roll,
             bonus=self.bonus,
             target=self.target,
@@ -190,37 +178,69 @@ class CheckRequest(Request):
         )
 
 
-def _difficulty_rows(system: System, kind: str) -> list[list[Any]]:
+# What a check answer rests on: one roll (over rounds), an extended challenge, a group
+# check, or a contest (one side's or a group's).
+Odds = (
+    mechanics.CheckResult
+    | mechanics.ExtendedResult
+    | mechanics.GroupResult
+    | mechanics.ContestResult
+)
+
+
+@dataclass(frozen=True)
+class CheckResult:
+    """A check or save as the page shows it: the mechanic's odds, and what the answer adds."""
+
+    system: str
+    kind: str  # save, check, extended, group, contest or group-contest
+    odds: Odds
+    sources: Sources
+    bonuses: tuple[int, ...] = ()  # a group contest's members, the first the asker's
+    # The difficulties the text names for the roll, beside one roll or a challenge; None
+    # for a group check or a contest.
+    difficulties: tuple[mechanics.Difficulty, ...] | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        beside: dict[str, Any] = {}
+        if self.bonuses:
+            beside["bonuses"] = list(self.bonuses)
+        if self.difficulties is not None:
+            beside["difficulties"] = [
+                [row.label, row.value, list(row.levels) if row.levels else None]
+                for row in self.difficulties
+            ]
+        return {"system": self.system, "kind": self.kind, **beside, **self.odds.to_json()}
+
+
+def _difficulties_named(system: System, kind: str) -> tuple[mechanics.Difficulty, ...]:
     """The named difficulties the text gives for the roll, shown beside the answer."""
     entry = system.rules.get("saves" if kind == "save" else "checks") or {}
-    return [
-        [row.label, row.value, list(row.levels) if row.levels else None]
-        for row in difficulties(entry)
-    ]
+    return tuple(mechanics.difficulties(entry))
 
 
 def _contest_answer(
     system: System,
     kind: str,
-    result: ContestResult,
+    odds: mechanics.ContestResult,
     heading: str,
     outcomes: tuple[str, str],
-    **extra: Any,
-) -> Answer[Payload]:
+    bonuses: tuple[int, ...] = (),
+) -> Answer[CheckResult]:
     """A contest's answer, one side's or a group's: win, tie, lose and the tie rule."""
-    payload = {"system": system.slug, "kind": kind, **extra, **result.to_json()}
+    result = CheckResult(system.slug, kind, odds, odds.sources, bonuses=bonuses)
     win, lose = outcomes
     text = [
         heading,
-        chance_line(win, result.win),
-        chance_line("tie", result.tie),
-        chance_line(lose, result.lose),
-        f"  on a tie: {result.tie_rule}",
+        chance_line(win, odds.win),
+        chance_line("tie", odds.tie),
+        chance_line(lose, odds.lose),
+        f"  on a tie: {odds.tie_rule}",
     ]
-    return sourced(payload, text, result.sources)
+    return answer(result, text)
 
 
-def run(request: CheckRequest) -> Answer[Payload]:
+def run(request: CheckRequest) -> Answer[CheckResult]:
     system = get_system(request.system)
     setup = request.setup()
     chosen = [
@@ -242,32 +262,34 @@ def run(request: CheckRequest) -> Answer[Payload]:
             "Contests, group checks and extended challenges are made of checks: "
             "choose Check as the roll."
         )
-    rows = _difficulty_rows(system, request.roll)
+    named = _difficulties_named(system, request.roll)
     if request.versus is not None and request.group:
         members = (request.bonus, *request.group)
-        result = group_contest(
-            system, members, Side(request.versus), setup.advantage, setup.disadvantage
+        contested = mechanics.group_contest(
+            system, members, mechanics.Side(request.versus), setup.advantage, setup.disadvantage
         )
         listed = ", ".join(f"{bonus:+d}" for bonus in members)
         heading = (
             f"{system.title}: group contest, the median of {len(members)} rolls of "
-            f"{result.rolls[0]} ({listed}) against {result.rolls[1]} {request.versus:+d}"
+            f"{contested.rolls[0]} ({listed}) against {contested.rolls[1]} {request.versus:+d}"
         )
         outcomes = ("group wins", "group loses")
-        return _contest_answer(
-            system, "group-contest", result, heading, outcomes, bonuses=list(members)
-        )
+        return _contest_answer(system, "group-contest", contested, heading, outcomes, members)
     if request.versus is not None:
         advantage, disadvantage = setup.advantage, setup.disadvantage
-        result = contest(system, Side(request.bonus, advantage, disadvantage), Side(request.versus))
-        heading = (
-            f"{system.title}: contest, {result.rolls[0]} {request.bonus:+d} against "
-            f"{result.rolls[1]} {request.versus:+d}"
+        contested = mechanics.contest(
+            system,
+            mechanics.Side(request.bonus, advantage, disadvantage),
+            mechanics.Side(request.versus),
         )
-        return _contest_answer(system, "contest", result, heading, ("win", "lose"))
+        heading = (
+            f"{system.title}: contest, {contested.rolls[0]} {request.bonus:+d} against "
+            f"{contested.rolls[1]} {request.versus:+d}"
+        )
+        return _contest_answer(system, "contest", contested, heading, ("win", "lose"))
     target = request.target
     if request.group:
-        group = group_check(
+        group = mechanics.group_check(
             system,
             (request.bonus, *request.group),
             target,
@@ -276,22 +298,15 @@ def run(request: CheckRequest) -> Answer[Payload]:
             difficulty=request.difficulty,
             level=request.level,
         )
-        payload = {"system": system.slug, "kind": "group", **group.to_json()}
         text = [
             f"{system.title}: group check of {len(group.members)}, {group.roll} against "
             f"{group.target}; {group.needed} must succeed",
             *(chance_line(f"member {n}", p) for n, p in enumerate(group.members, start=1)),
             chance_line("group", group.success),
         ]
-        return sourced(payload, text, group.sources)
+        return answer(CheckResult(system.slug, "group", group, group.sources), text)
     if request.successes is not None:
-        challenge = extended_challenge(system, setup, request.successes)
-        payload = {
-            "system": system.slug,
-            "kind": "extended",
-            "difficulties": rows,
-            **challenge.to_json(),
-        }
+        challenge = mechanics.extended_challenge(system, setup, request.successes)
         one = challenge.check
         text = [
             f"{system.title}: {challenge.label.lower()}, {one.roll} {one.modifier:+d} against "
@@ -299,14 +314,11 @@ def run(request: CheckRequest) -> Answer[Payload]:
             chance_line("each check", one.success),
             chance_line("challenge", challenge.success),
         ]
-        return sourced(payload, text, challenge.sources)
-    checked = check(system, setup)
-    payload = {
-        "system": system.slug,
-        "kind": request.roll,
-        "difficulties": rows,
-        **checked.to_json(),
-    }
+        result = CheckResult(
+            system.slug, "extended", challenge, challenge.sources, difficulties=named
+        )
+        return answer(result, text)
+    checked = mechanics.check(system, setup)
     text = [
         f"{system.title}: {checked.label.lower()}, {checked.roll} {checked.modifier:+d} against "
         f"{checked.target}",
@@ -328,21 +340,22 @@ def run(request: CheckRequest) -> Answer[Payload]:
             "  roll: " + ", ".join(f"{label} {value:+d}" for label, value in checked.breakdown)
         )
     text += [
-        f"  difficulty: {label} {value}" + (f" (levels {levels[0]}-{levels[1]})" if levels else "")
-        for label, value, levels in rows
+        f"  difficulty: {row.label} {row.value}"
+        + (f" (levels {row.levels[0]}-{row.levels[1]})" if row.levels else "")
+        for row in named
     ]
-    return sourced(payload, text, checked.sources)
+    result = CheckResult(system.slug, request.roll, checked, checked.sources, difficulties=named)
+    return answer(result, text)
 
 
-def _difficulties(payload: html.Payload) -> str:
+def _difficulties(named: tuple[mechanics.Difficulty, ...]) -> str:
     """The text's named difficulties, so the table's DCs are one glance away."""
-    rows = payload.get("difficulties") or []
-    if not rows:
+    if not named:
         return ""
     body = "".join(
-        f"<tr><td>{escape(label)}</td><td>{value}</td>"
-        f"<td>{f'{levels[0]}-{levels[1]}' if levels else 'any'}</td></tr>"
-        for label, value, levels in rows
+        f"<tr><td>{escape(row.label)}</td><td>{row.value}</td>"
+        f"<td>{f'{row.levels[0]}-{row.levels[1]}' if row.levels else 'any'}</td></tr>"
+        for row in named
     )
     return (
         '<table class="calc-difficulties"><caption>Difficulties the text names</caption>'
@@ -351,77 +364,75 @@ def _difficulties(payload: html.Payload) -> str:
     )
 
 
-def render(payload: html.Payload, request: Any, base: str) -> html.Rendered:
-    kind = payload["kind"]
-    if kind in ("contest", "group-contest"):
-        rolls = f"{escape(payload['rolls'][0])} against {escape(payload['rolls'][1])}"
-        if kind == "group-contest":
-            bonuses = ", ".join(f"{bonus:+d}" for bonus in payload["bonuses"])
-            rolls = (
-                f"The median of {len(payload['bonuses'])} rolls of "
-                f"{escape(payload['rolls'][0])} ({bonuses}) against {escape(payload['rolls'][1])}"
-            )
-        rows = [
-            ("Rolls", rolls),
-            ("Win", html.chance(payload["win"])),
-            ("Tie", html.chance(payload["tie"])),
-            ("Lose", html.chance(payload["lose"])),
-        ]
-        tie = f'<p class="calc-rule"><strong>On a tie:</strong> {escape(payload["tie_rule"])}</p>'
-        top = html.headline(
-            f"Win {html.percent(payload['win'])}",
-            f"Tie {html.percent(payload['tie'])}",
-            f"Lose {html.percent(payload['lose'])}",
-        )
-        return html.Rendered(top, html.rows(rows) + tie + html.sources(payload, base))
-    if kind == "group":
-        members = payload["members"]
-        rows = [
-            ("Roll", f"{escape(payload['roll'])} against {payload['target']}"),
-            *((f"Member {n}", html.chance(p)) for n, p in enumerate(members, start=1)),
-            (
-                f"Group succeeds ({payload['needed']} of {len(members)})",
-                html.chance(payload["success"]),
-            ),
-        ]
-        top = html.headline(f"Group succeeds {html.percent(payload['success'])}")
-        return html.Rendered(top, html.rows(rows) + html.sources(payload, base))
-    bonus = f", {html.breakdown(payload['breakdown'])}" if payload.get("breakdown") else ""
+def _render_contest(result: CheckResult, odds: mechanics.ContestResult, base: str) -> html.Rendered:
+    first, second = (escape(roll) for roll in odds.rolls)
+    rolls = f"{first} against {second}"
+    if result.bonuses:  # a group contest
+        bonuses = ", ".join(f"{bonus:+d}" for bonus in result.bonuses)
+        rolls = f"The median of {len(result.bonuses)} rolls of {first} ({bonuses}) against {second}"
     rows = [
-        ("Roll", f"{escape(payload['roll'])}{bonus} vs {payload['target']}"),
-        ("Success", html.chance(payload["success"])),
-        ("Failure", html.chance(payload["failure"])),
+        ("Rolls", rolls),
+        ("Win", html.chance(odds.win)),
+        ("Tie", html.chance(odds.tie)),
+        ("Lose", html.chance(odds.lose)),
+    ]
+    tie = f'<p class="calc-rule"><strong>On a tie:</strong> {escape(odds.tie_rule)}</p>'
+    top = html.headline(
+        f"Win {html.percent(odds.win)}",
+        f"Tie {html.percent(odds.tie)}",
+        f"Lose {html.percent(odds.lose)}",
+    )
+    return html.Rendered(top, html.rows(rows) + tie + html.cited(result.sources, base))
+
+
+def _render_group(result: CheckResult, group: mechanics.GroupResult, base: str) -> html.Rendered:
+    rows = [
+        ("Roll", f"{escape(group.roll)} against {group.target}"),
+        *((f"Member {n}", html.chance(p)) for n, p in enumerate(group.members, start=1)),
+        (
+            f"Group succeeds ({group.needed} of {len(group.members)})",
+            html.chance(group.success),
+        ),
+    ]
+    top = html.headline(f"Group succeeds {html.percent(group.success)}")
+    return html.Rendered(top, html.rows(rows) + html.cited(result.sources, base))
+
+
+def render(result: CheckResult, request: CheckRequest, base: str) -> html.Rendered:
+    odds = result.odds
+    if isinstance(odds, mechanics.ContestResult):
+        return _render_contest(result, odds, base)
+    if isinstance(odds, mechanics.GroupResult):
+        return _render_group(result, odds, base)
+    one = odds.check if isinstance(odds, mechanics.ExtendedResult) else odds
+    rows = [
+        ("Roll", f"{escape(one.roll)}, {html.breakdown(one.breakdown)} vs {one.target}"),
+        ("Success", html.chance(one.success)),
+        ("Failure", html.chance(one.failure)),
     ]
     headlines = [
-        f"Success {html.percent(payload['success'])}",
-        f"Failure {html.percent(payload['failure'])}",
+        f"Success {html.percent(one.success)}",
+        f"Failure {html.percent(one.failure)}",
     ]
-    if kind == "extended":
-        label = f"{payload['successes']} successes before {payload['failures']} failures"
-        rows.append((label, html.chance(payload["challenge"])))
-        headlines = [f"Challenge won {html.percent(payload['challenge'])}"]
+    if isinstance(odds, mechanics.ExtendedResult):
+        label = f"{odds.successes} successes before {odds.failures} failures"
+        rows.append((label, html.chance(odds.success)))
+        headlines = [f"Challenge won {html.percent(odds.success)}"]
     else:
-        if payload["rounds"] > 1:
-            rows.append(
-                (
-                    f"At least one success in {payload['rounds']}",
-                    html.chance(payload["at_least_one"]),
-                )
-            )
-            headlines.append(
-                f"In {payload['rounds']} rounds {html.percent(payload['at_least_one'])}"
-            )
+        if one.rounds > 1:
+            rows.append((f"At least one success in {one.rounds}", html.chance(one.at_least_one)))
+            headlines.append(f"In {one.rounds} rounds {html.percent(one.at_least_one)}")
             # Saves in a row ask how long an effect lasts: the headline answers that too.
-            expected = payload["expected_rounds"]
+            expected = one.expected_rounds
             headlines.append(
-                "never succeeds"
-                if expected is None
-                else f"{float(Fraction(expected)):.2f} rounds expected"
+                "never succeeds" if expected is None else f"{float(expected):.2f} rounds expected"
             )
-        rows.append(("Expected rounds until a success", html.rounds(payload["expected_rounds"])))
+        rows.append(("Expected rounds until a success", html.rounds(one.expected_rounds)))
     return html.Rendered(
         html.headline(*headlines),
-        html.rows(rows) + _difficulties(payload) + html.sources(payload, base),
+        html.rows(rows)
+        + _difficulties(result.difficulties or ())
+        + html.cited(result.sources, base),
     )
 
 

@@ -7,18 +7,17 @@ until they end it; the chain is rules_core.mechanics.dying, followed exactly.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from fractions import Fraction
 from functools import cache
 from html import escape
 from typing import Any, ClassVar
 
 from rules_core.calculators import html
-from rules_core.calculators.base import Answer, Calculator, Payload, chance_line, percent, sourced
+from rules_core.calculators.base import Answer, Calculator, answer, chance_line, percent
 from rules_core.calculators.shared import mode_counts, mode_field
 from rules_core.fields import Field, Requires
-from rules_core.mechanics.dying import DyingSetup, dying
+from rules_core.mechanics import dying as mechanics
 from rules_core.requests import Request, system_field
-from rules_core.systems import get_system
+from rules_core.systems import Sources, get_system
 
 DYING = Requires(("dying",), "dying", "death saves")
 DYING_ADVANTAGE = Requires(
@@ -102,9 +101,9 @@ class DyingRequest(Request):
             ),
         )
 
-    def setup(self) -> DyingSetup:
+    def setup(self) -> mechanics.DyingSetup:
         advantage, disadvantage = mode_counts(self.mode)
-        return DyingSetup(
+        return mechanics.DyingSetup(
             bonus=self.bonus,
             advantage=advantage,
             disadvantage=disadvantage,
@@ -115,70 +114,82 @@ class DyingRequest(Request):
         )
 
 
-def run(request: DyingRequest) -> Answer[Payload]:
+@dataclass(frozen=True)
+class DyingResult:
+    """Death saves as the page shows them: the dying chain's answer for the system."""
+
+    system: str
+    saves: mechanics.DyingResult
+    sources: Sources
+
+    def to_json(self) -> dict[str, Any]:
+        return {"system": self.system, **self.saves.to_json()}
+
+
+def run(request: DyingRequest) -> Answer[DyingResult]:
     system = get_system(request.system)
-    result = dying(system, request.setup())
-    payload = {"system": system.slug, **result.to_json()}
-    overall = result.overall
+    saves = mechanics.dying(system, request.setup())
+    overall = saves.overall
     text = [
-        f"{system.title}: {result.label.lower()}, {result.roll} {result.modifier:+d}, "
-        f"{result.target} or higher",
-        "  one save: " + "; ".join(f"{label} {percent(p)}" for label, p in result.one_save),
+        f"{system.title}: {saves.label.lower()}, {saves.roll} {saves.modifier:+d}, "
+        f"{saves.target} or higher",
+        "  one save: " + "; ".join(f"{label} {percent(p)}" for label, p in saves.one_save),
         "  turn  dead     stable   up       dying",
         *(
             f"  {turn:>4}  {percent(odds.dead):>7}  {percent(odds.stable):>7}  "
             f"{percent(odds.up):>7}  {percent(odds.dying):>7}"
-            for turn, odds in enumerate(result.by_turn, start=1)
+            for turn, odds in enumerate(saves.by_turn, start=1)
         ),
         "  overall:",
         chance_line("dead", overall.dead),
         chance_line("stable", overall.stable),
         chance_line("up", overall.up),
         *([chance_line("never ends", overall.dying)] if overall.dying else []),
-        *(f"    {kind}: {label} {percent(p)}" for kind, label, p in result.endings),
+        *(f"    {kind}: {label} {percent(p)}" for kind, label, p in saves.endings),
         "  expected saves until it ends: "
         + (
-            f"{result.expected_saves} (about {float(result.expected_saves):.2f})"
-            if result.expected_saves is not None
+            f"{saves.expected_saves} (about {float(saves.expected_saves):.2f})"
+            if saves.expected_saves is not None
             else "it may never end"
         ),
     ]
-    return sourced(payload, text, result.sources)
+    return answer(DyingResult(system.slug, saves, saves.sources), text)
 
 
-def render(payload: html.Payload, request: Any, base: str) -> html.Rendered:
-    overall = payload["overall"]
+def render(result: DyingResult, request: DyingRequest, base: str) -> html.Rendered:
+    saves = result.saves
+    overall = saves.overall
     rows = [
         (
             "Death save",
-            f"{escape(payload['roll'])} {html.signed(payload['modifier'])}, "
-            f"{payload['target']} or higher",
+            f"{escape(saves.roll)} {html.signed(saves.modifier)}, {saves.target} or higher",
         ),
-        ("Dead", html.chance(overall["dead"])),
-        ("Stable", html.chance(overall["stable"])),
-        ("Back on their feet", html.chance(overall["up"])),
+        ("Dead", html.chance(overall.dead)),
+        ("Stable", html.chance(overall.stable)),
+        ("Back on their feet", html.chance(overall.up)),
     ]
-    if Fraction(overall["dying"]):
-        rows.append(("Never ends", html.chance(overall["dying"])))
-    rows.append(("Expected saves until it ends", html.rounds(payload["expected_saves"])))
+    if overall.dying:
+        rows.append(("Never ends", html.chance(overall.dying)))
+    rows.append(("Expected saves until it ends", html.rounds(saves.expected_saves)))
     top = html.headline(
-        f"Dead {html.percent(overall['dead'])}",
-        f"Stable {html.percent(overall['stable'])}",
-        f"Up {html.percent(overall['up'])}",
+        f"Dead {html.percent(overall.dead)}",
+        f"Stable {html.percent(overall.stable)}",
+        f"Up {html.percent(overall.up)}",
     )
     endings = "".join(
-        f"<li>{escape(label)}: {html.percent(p)}</li>" for _, label, p in payload["endings"]
+        f"<li>{escape(label)}: {html.percent(p)}</li>" for _, label, p in saves.endings
     )
     one_save = "".join(
-        f"<li>{escape(label)}: {html.percent(p)}</li>" for label, p in payload["one_save"]
+        f"<li>{escape(label)}: {html.percent(p)}</li>" for label, p in saves.one_save
     )
     turns = "".join(
         f"<tr><td>{turn}</td>"
         + "".join(
-            f"<td>{html.percent(odds[key])}</td>" for key in ("dead", "stable", "up", "dying")
+            f"<td>{html.percent(chance)}</td>"
+            for chance in (odds.dead, odds.stable, odds.up, odds.dying)
         )
         + "</tr>"
-        for turn, odds in enumerate(payload["by_turn"], start=1)
+        for turn, odds in enumerate(saves.by_turn, start=1)
     )
     table = (
         '<table class="calc-turns"><caption>After each turn</caption><thead><tr>'
@@ -189,7 +200,7 @@ def render(payload: html.Payload, request: Any, base: str) -> html.Rendered:
         f'<p>One save:</p><ul class="calc-outcomes">{one_save}</ul>'
         f'<p>How it ends:</p><ul class="calc-outcomes">{endings}</ul>'
     )
-    return html.Rendered(top, html.rows(rows) + table + lists + html.sources(payload, base))
+    return html.Rendered(top, html.rows(rows) + table + lists + html.cited(result.sources, base))
 
 
 CALCULATOR = Calculator(DyingRequest, run, render, about=__doc__ or "")

@@ -15,12 +15,13 @@ from html import escape
 from typing import Any, ClassVar, Self
 
 from rules_core.calculators import html
-from rules_core.calculators.base import Answer, Calculator, Payload, percent, sourced
+from rules_core.calculators.base import Answer, Calculator, answer, percent
 from rules_core.charts import bar_chart
 from rules_core.fields import Field, Requires
-from rules_core.mechanics.fight import SIDES, Combatant, fight
+from rules_core.mechanics import fight as mechanics
+from rules_core.mechanics.fight import SIDES, Combatant
 from rules_core.requests import InputErrors, Request, system_field
-from rules_core.systems import get_system
+from rules_core.systems import Sources, get_system
 
 RULE = Requires(("attack",), "attack", "attack rolls")
 
@@ -146,11 +147,84 @@ def _model(first: str, rounds: int) -> list[str]:
     ]
 
 
-def run(request: FightRequest) -> Answer[Payload]:
+@dataclass(frozen=True)
+class FightResult:
+    """A fight as the page shows it: the fight chain's answer, and the figures read from it
+    once for the page and the command line."""
+
+    system: str
+    odds: mechanics.FightResult
+    expected_rounds: Fraction | None  # the mean length of the fights decided in time
+    ends_in_round: tuple[Fraction, ...]  # round r (1-based): the chance the fight ends in it
+    # Each opponent: the first round by whose end it is down in half the fights or more
+    # (None: not within the rounds followed).
+    opponents_down_in_half_by: tuple[int | None, ...]
+    why: tuple[str, ...]  # what each side's situations do to its attacks, the side named
+    sources: Sources
+
+    @classmethod
+    def of(cls, system: str, odds: mechanics.FightResult) -> FightResult:
+        """The figures the page shows, read from the chain's answer."""
+        half = Fraction(1, 2)
+        return cls(
+            system=system,
+            odds=odds,
+            expected_rounds=odds.expected_rounds,
+            ends_in_round=tuple(
+                p + o for p, o in zip(odds.party_wins_in, odds.opponents_win_in, strict=True)
+            ),
+            opponents_down_in_half_by=tuple(
+                next((r for r, down in enumerate(by, start=1) if down >= half), None)
+                for by in odds.opponent_down_by
+            ),
+            why=tuple(
+                f"{side}: {line}"
+                for side, lines in (
+                    ("The party's attacks", odds.party_why),
+                    ("The opponents' attacks", odds.opponents_why),
+                )
+                for line in lines
+            ),
+            sources=odds.sources,
+        )
+
+    def to_json(self) -> dict[str, Any]:
+        odds, expected = self.odds, self.expected_rounds
+        return {
+            "system": self.system,
+            "rounds": odds.rounds,
+            "party_wins": str(odds.party_wins),
+            "opponents_win": str(odds.opponents_win),
+            "undecided": str(odds.undecided),
+            "expected_rounds": None if expected is None else str(expected),
+            "ends_in_round": [
+                {"round": r, "party_wins": str(p), "opponents_win": str(o)}
+                for r, (p, o) in enumerate(
+                    zip(odds.party_wins_in, odds.opponents_win_in, strict=True), start=1
+                )
+            ],
+            "party": [
+                {"name": name, "drops": str(p)}
+                for name, p in zip(odds.party_labels, odds.party_drops, strict=True)
+            ],
+            "opponents": [
+                {"name": name, "drops": str(p), "down_by_round": [str(x) for x in by]}
+                for name, p, by in zip(
+                    odds.opponent_labels, odds.opponent_drops, odds.opponent_down_by,
+                    strict=True,
+                )
+            ],
+            "party_why": list(odds.party_why),
+            "opponents_why": list(odds.opponents_why),
+            **self.sources.to_json(),
+        }  # fmt: skip
+
+
+def run(request: FightRequest) -> Answer[FightResult]:
     system = get_system(request.system)
     party = [c for c in request.combatants if c.side == "party"]
     opponents = [c for c in request.combatants if c.side == "opponents"]
-    result = fight(
+    odds = mechanics.fight(
         system,
         party,
         opponents,
@@ -160,106 +234,73 @@ def run(request: FightRequest) -> Answer[Payload]:
         rounds=request.rounds,
     )
     for note in _model(request.first, request.rounds):
-        result.sources.interpret(note)
-    expected = result.expected_rounds
-    payload: dict[str, Any] = {
-        "system": system.slug,
-        "rounds": result.rounds,
-        "party_wins": str(result.party_wins),
-        "opponents_win": str(result.opponents_win),
-        "undecided": str(result.undecided),
-        "expected_rounds": None if expected is None else str(expected),
-        "ends_in_round": [
-            {"round": r, "party_wins": str(p), "opponents_win": str(o)}
-            for r, (p, o) in enumerate(
-                zip(result.party_wins_in, result.opponents_win_in, strict=True), start=1
-            )
-        ],
-        "party": [
-            {"name": name, "drops": str(p)}
-            for name, p in zip(result.party_labels, result.party_drops, strict=True)
-        ],
-        "opponents": [
-            {"name": name, "drops": str(p), "down_by_round": [str(x) for x in by]}
-            for name, p, by in zip(
-                result.opponent_labels, result.opponent_drops, result.opponent_down_by,
-                strict=True,
-            )
-        ],
-        "party_why": list(result.party_why),
-        "opponents_why": list(result.opponents_why),
-    }  # fmt: skip
-    within = f"within {result.rounds} rounds"
+        odds.sources.interpret(note)
+    result = FightResult.of(system.slug, odds)
+    within = f"within {odds.rounds} rounds"
     text = [
-        f"{system.title}: {len(result.party_labels)} against {len(result.opponent_labels)}",
-        f"  party wins {within}      {percent(result.party_wins)}",
-        f"  opponents win {within}   {percent(result.opponents_win)}",
-        f"  still fighting after {result.rounds}   {percent(result.undecided)}",
+        f"{system.title}: {len(odds.party_labels)} against {len(odds.opponent_labels)}",
+        f"  party wins {within}      {percent(odds.party_wins)}",
+        f"  opponents win {within}   {percent(odds.opponents_win)}",
+        f"  still fighting after {odds.rounds}   {percent(odds.undecided)}",
     ]
-    if expected is not None:
-        text.append(f"  rounds, fights decided {within}: {float(expected):.2f} on average")
+    if result.expected_rounds is not None:
+        text.append(
+            f"  rounds, fights decided {within}: {float(result.expected_rounds):.2f} on average"
+        )
     text += [
         f"  {name} drops: {percent(p)}"
-        for name, p in zip(result.party_labels, result.party_drops, strict=True)
+        for name, p in zip(odds.party_labels, odds.party_drops, strict=True)
     ]
     for name, p, by in zip(
-        result.opponent_labels, result.opponent_drops, result.opponent_down_by, strict=True
+        odds.opponent_labels, odds.opponent_drops, result.opponents_down_in_half_by, strict=True
     ):
-        median = next((r for r, x in enumerate(by, start=1) if x >= Fraction(1, 2)), None)
-        when = f", down by round {median} in half the fights or more" if median else ""
+        when = f", down by round {by} in half the fights or more" if by else ""
         text.append(f"  {name} drops: {percent(p)}{when}")
     text.append("  exact fractions: --json")
-    why = _why(payload)
-    if why:
-        text += ["Why:", *(f"  {line}" for line in why)]
-    return sourced(payload, text, result.sources)
+    if result.why:
+        text += ["Why:", *(f"  {line}" for line in result.why)]
+    return answer(result, text)
 
 
-def _why(payload: html.Payload) -> list[str]:
-    """What each side's situations do to its attacks, the side named."""
-    return [
-        f"{side}: {line}"
-        for side, key in (
-            ("The party's attacks", "party_why"),
-            ("The opponents' attacks", "opponents_why"),
-        )
-        for line in payload.get(key, [])
-    ]
-
-
-def render(payload: html.Payload, request: Any, base: str) -> html.Rendered:
-    rounds = payload["rounds"]
+def render(result: FightResult, request: FightRequest, base: str) -> html.Rendered:
+    odds = result.odds
+    rounds = odds.rounds
     rows = [
-        (f"Party wins within {rounds} rounds", html.percent(payload["party_wins"])),
-        (f"Opponents win within {rounds} rounds", html.percent(payload["opponents_win"])),
-        (f"Still fighting after {rounds} rounds", html.percent(payload["undecided"])),
+        (f"Party wins within {rounds} rounds", html.percent(odds.party_wins)),
+        (f"Opponents win within {rounds} rounds", html.percent(odds.opponents_win)),
+        (f"Still fighting after {rounds} rounds", html.percent(odds.undecided)),
     ]
-    if payload["expected_rounds"] is not None:
-        average = float(Fraction(payload["expected_rounds"]))
+    if result.expected_rounds is not None:
+        average = float(result.expected_rounds)
         rows.append(("Rounds, fights decided in that time", f"{average:.2f} on average"))
-    rows += [(f"{escape(c['name'])} drops", html.percent(c["drops"])) for c in payload["party"]]
-    for c in payload["opponents"]:
-        by = c["down_by_round"]
-        median = next((r for r, x in enumerate(by, start=1) if Fraction(x) >= Fraction(1, 2)), None)
-        when = f" · down by round {median} in half the fights" if median else ""
-        rows.append((f"{escape(c['name'])} drops", html.percent(c["drops"]) + when))
-    ends = [
-        (entry["round"], str(Fraction(entry["party_wins"]) + Fraction(entry["opponents_win"])))
-        for entry in payload["ends_in_round"]
+    rows += [
+        (f"{escape(name)} drops", html.percent(p))
+        for name, p in zip(odds.party_labels, odds.party_drops, strict=True)
     ]
-    chart = bar_chart(ends, caption="Chance the fight ends in each round", label="Round")
-    digits = len(payload["party_wins"].partition("/")[2])
+    for name, p, by in zip(
+        odds.opponent_labels, odds.opponent_drops, result.opponents_down_in_half_by, strict=True
+    ):
+        when = f" · down by round {by} in half the fights" if by else ""
+        rows.append((f"{escape(name)} drops", html.percent(p) + when))
+    chart = bar_chart(
+        [(r, str(p)) for r, p in enumerate(result.ends_in_round, start=1)],
+        caption="Chance the fight ends in each round",
+        label="Round",
+    )
+    # The digits of the exact fraction's denominator (none for a whole 0 or 1).
+    denominator = odds.party_wins.denominator
+    digits = len(str(denominator)) if denominator > 1 else 0
     exact = (
         f'<p class="calc-interpretation">Each percentage is rounded from an exact fraction (up to '
         f"{digits} digits here): the command line prints them with --json.</p>"
     )
     top = html.headline(
-        f"Party wins {html.percent(payload['party_wins'])}",
-        f"loses {html.percent(payload['opponents_win'])}",
-        f"undecided {html.percent(payload['undecided'])}",
+        f"Party wins {html.percent(odds.party_wins)}",
+        f"loses {html.percent(odds.opponents_win)}",
+        f"undecided {html.percent(odds.undecided)}",
     )
-    body = html.rows(rows) + exact + chart + html.sources(payload, base)
-    return html.Rendered(top, body, tuple(_why(payload)))
+    body = html.rows(rows) + exact + chart + html.cited(result.sources, base)
+    return html.Rendered(top, body, result.why)
 
 
 CALCULATOR = Calculator(FightRequest, run, render, about=__doc__ or "")

@@ -6,6 +6,7 @@ answers and the site root; every value that came from a user is escaped.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from html import escape, unescape
@@ -18,25 +19,30 @@ from rules_core.systems import Citation, Sources
 Payload = dict[str, Any]
 
 
-def percent(value: str | None) -> str:
+# A probability or a mean comes as a Fraction, or as its exact text from an answer still
+# given as its JSON (str(Fraction) read back is the same number).
+Exact = Fraction | str
+
+
+def percent(value: Exact | None) -> str:
     return "—" if value is None else f"{float(Fraction(value)) * 100:.2f}%"
 
 
-def exact(value: str | None) -> str:
-    return "—" if value is None else escape(value)
+def exact(value: Exact | None) -> str:
+    return "—" if value is None else escape(str(value))
 
 
-def chance(value: str | None) -> str:
+def chance(value: Exact | None) -> str:
     """A probability as a percentage, with the exact fraction beside it."""
     return f'{percent(value)} <span class="calc-exact">{exact(value)}</span>'
 
 
-def mean(value: str) -> str:
+def mean(value: Exact) -> str:
     average = Fraction(value)
     return f'{float(average):.2f} <span class="calc-exact">{escape(str(average))}</span>'
 
 
-def rounds(value: str | None) -> str:
+def rounds(value: Exact | None) -> str:
     """An expected number of rolls, or "never" where the text gives no way to succeed."""
     return "never" if value is None else mean(value)
 
@@ -73,14 +79,14 @@ def rows(pairs: list[tuple[str, str]]) -> str:
     return f'<table class="calc-figures"><tbody>{body}</tbody></table>'
 
 
-def breakdown(parts: list[list[Any]], *, signed_total: bool = True) -> str:
+def breakdown(parts: Sequence[tuple[str, int]], *, signed_total: bool = True) -> str:
     """'Attack bonus +7, Combat advantage +2, Prone −2 = +7'; a defense's total unsigned:
     'Defense 18, Target prone +2 = 20'. The first term of a defense is its value."""
     listed = ", ".join(
-        f"{escape(str(label))} {signed(int(value)) if signed_total or index else int(value)}"
+        f"{escape(label)} {signed(value) if signed_total or index else value}"
         for index, (label, value) in enumerate(parts)
     )
-    total = sum(int(value) for _, value in parts)
+    total = sum(value for _, value in parts)
     return f"{listed} = {signed(total) if signed_total else total}"
 
 
