@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import sys
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
@@ -52,6 +52,17 @@ class Citation:
         return f"{self.page} › {self.section}" if self.section != self.page else self.page
 
 
+class Cited(Protocol):
+    """A typed rules entry (rules_core.rules) an answer can rest on: the sentences it
+    cites and its labelled reading, if any."""
+
+    @property
+    def cite(self) -> tuple[Citation, ...]: ...
+
+    @property
+    def interpretation(self) -> str | None: ...
+
+
 @dataclass
 class Sources:
     """What a result relied on: cited sections and labelled interpretations."""
@@ -59,9 +70,10 @@ class Sources:
     citations: list[Citation] = field(default_factory=list)
     interpretations: list[str] = field(default_factory=list)
 
-    def cite(self, entries: list[dict[str, str]] | None) -> None:
-        for entry in entries or []:
-            citation = Citation.of(entry)
+    def cite(self, entries: Iterable[Citation | Mapping[str, str]] | None) -> None:
+        # Citations of a typed section, or the compiled `cite` entries of one not yet typed.
+        for entry in entries or ():
+            citation = entry if isinstance(entry, Citation) else Citation.of(entry)
             if citation not in self.citations:
                 self.citations.append(citation)
 
@@ -69,10 +81,14 @@ class Sources:
         if text and text not in self.interpretations:
             self.interpretations.append(text)
 
-    def rest_on(self, entry: Mapping[str, Any]) -> None:
+    def rest_on(self, entry: Cited | Mapping[str, Any]) -> None:
         """A rules entry the answer applied: its sections cited, its interpretation said."""
-        self.cite(entry.get("cite"))
-        self.interpret(entry.get("interpretation"))
+        if isinstance(entry, Mapping):
+            self.cite(entry.get("cite"))
+            self.interpret(entry.get("interpretation"))
+        else:
+            self.cite(entry.cite)
+            self.interpret(entry.interpretation)
 
     def include(self, other: Sources) -> None:
         """What another result relied on (a damage roll inside an attack), once each."""

@@ -20,10 +20,10 @@ from rules_core.mechanics.checks import (
     Side,
     check,
     contest,
-    difficulties,
     extended_challenge,
     group_check,
     group_contest,
+    named_difficulties,
 )
 from rules_core.numbers import read_whole, shown
 from rules_core.requests import InputErrors, Request, system_field
@@ -192,10 +192,9 @@ class CheckRequest(Request):
 
 def _difficulty_rows(system: System, kind: str) -> list[list[Any]]:
     """The named difficulties the text gives for the roll, shown beside the answer."""
-    entry = system.rules.get("saves" if kind == "save" else "checks") or {}
     return [
         [row.label, row.value, list(row.levels) if row.levels else None]
-        for row in difficulties(entry)
+        for row in named_difficulties(system, kind)
     ]
 
 
