@@ -21,6 +21,7 @@ from rules_core.rules.characters import (
     levels_rules,
     point_buy_rules,
 )
+from rules_core.rules.not_defined import unsaid
 from rules_core.systems import NotDefined, RulesError, System, get_system, system_slugs
 
 ORCUS = get_system("orcus")
@@ -428,3 +429,23 @@ def test_a_character_section_is_typed_once_per_loaded_system(slug: str, name: st
             reading(system)
         return
     assert reading(system) is reading(get_system(slug))
+
+
+@pytest.mark.parametrize("slug", system_slugs())
+def test_a_refusal_says_and_cites_what_the_text_says_of_the_rule_it_lacks(slug: str) -> None:
+    system = get_system(slug)
+    for name, said in (system.rules.get("not_defined") or {}).items():
+        assert unsaid(system, name) is unsaid(get_system(slug), name)  # typed once
+        refusal = system.not_defined(name, "this rule")
+        assert (
+            str(refusal) == f"{system.title} does not define this rule in its text. {said['note']}"
+        )
+        assert [citation.to_json() for citation in refusal.citations] == [
+            {key: cited[key] for key in ("page", "section", "url", "quote")}
+            for cited in said.get("cite", [])
+        ]
+    plain = system.not_defined("no-such-rule", "this rule")
+    assert (str(plain), plain.citations) == (
+        f"{system.title} does not define this rule in its text.",
+        [],
+    )

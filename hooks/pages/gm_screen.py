@@ -26,6 +26,7 @@ from hooks.pages.tables import check_table, render_table
 from rules_core.mechanics.situations import describe_effects
 from rules_core.rules.checks import Checks, Difficulties, Saves
 from rules_core.rules.dying import Dying
+from rules_core.rules.not_defined import unsaid_rules
 from rules_core.systems import Citation
 
 PAGE = "gm-screen"  # each system's screen: <slug>/gm-screen.md
@@ -187,9 +188,9 @@ def _difficulties(rules: dict) -> list[str]:
         rows = _difficulty_rows(difficulties)
         listed = "; ".join(f"{text(label)} **{text(value)}**" for label, value in rows)
         lines.append(_entry(text(roll.label), listed, difficulties.cite))
-    missing = (rules.get("not_defined") or {}).get("difficulties")
+    missing = unsaid_rules(rules.get("not_defined") or {}).get("difficulties")
     if not lines and missing:
-        lines.append(_entry("Difficulties", text(missing["note"]), missing.get("cite")))
+        lines.append(_entry("Difficulties", text(missing.note), missing.cite))
     return lines
 
 
