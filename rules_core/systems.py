@@ -242,12 +242,14 @@ class System:
         return value
 
     def not_defined(self, name: str, what: str) -> NotDefined:
-        said = self.rules.get("not_defined", {}).get(name, {})
+        # Imported here: the typed sections (rules_core.rules) are built on this module.
+        from rules_core.rules.not_defined import unsaid
+
+        said = unsaid(self, name)
         message = f"{self.title} does not define {what} in its text."
-        if said.get("note"):
-            message += f" {said['note']}"
-        citations = [Citation.of(cited) for cited in said.get("cite", [])]
-        return NotDefined(message, citations)
+        if said is None:
+            return NotDefined(message)
+        return NotDefined(f"{message} {said.note}", list(said.cite))
 
 
 DATA = Path(__file__).with_name("data") / "systems.json"

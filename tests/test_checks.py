@@ -25,11 +25,12 @@ from rules_core.mechanics.checks import (
     Side,
     check,
     contest,
-    difficulties,
     extended_challenge,
     group_check,
     group_contest,
+    named_difficulties,
 )
+from rules_core.rules.checks import checks_rules, saves_rules
 from rules_core.systems import NotDefined, RulesError, get_system, if_allowed, system_slugs
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -340,10 +341,10 @@ def test_a_group_check_takes_a_named_difficulty_as_its_target() -> None:
     """Both rules are in the text: a group check against "hard" is one against its DC."""
     checked = 0
     for system in SYSTEMS:
-        entry = system.rules.get("checks") or {}
-        if not entry.get("group") or not difficulties(entry):
-            continue  # the text has no group checks, or names no difficulties
-        for row in difficulties(entry):
+        rows = named_difficulties(system, "check")
+        if not rows or checks_rules(system).group is None:
+            continue  # the text names no difficulties, or has no group checks
+        for row in rows:
             if row.levels is not None:
                 continue
             named = group_check(system, (2, 0, -1), None, difficulty=row.label)
@@ -351,21 +352,21 @@ def test_a_group_check_takes_a_named_difficulty_as_its_target() -> None:
             assert (named.target, named.success) == (row.value, plain.success), row.label
             checked += 1
         with pytest.raises(RulesError, match="either a target or a named difficulty"):
-            group_check(system, (2, 0), 10, difficulty=difficulties(entry)[0].label)
+            group_check(system, (2, 0), 10, difficulty=rows[0].label)
     assert checked, "no system has both group checks and named difficulties"
 
 
 def test_a_named_difficulty_on_the_wrong_roll_says_which_roll_has_them() -> None:
     checked = 0
     for system in SYSTEMS:
-        for kind, other, other_name in (("save", "checks", "checks"), ("check", "saves", "saving")):
-            own = system.rules.get("saves" if kind == "save" else "checks")
-            elsewhere = system.rules.get(other)
-            if not own or difficulties(own) or not elsewhere or not difficulties(elsewhere):
+        for kind, other, other_name in (("save", "check", "checks"), ("check", "save", "saving")):
+            has_roll = system.rules.get("saves" if kind == "save" else "checks") is not None
+            elsewhere = named_difficulties(system, other)
+            if not has_roll or named_difficulties(system, kind) or not elsewhere:
                 continue
-            if kind == "save" and own.get("target") is not None:
+            if kind == "save" and saves_rules(system).target is not None:
                 continue  # a save whose target the text fixes says so first
-            label = difficulties(elsewhere)[0].label
+            label = elsewhere[0].label
             with pytest.raises(NotDefined, match=f"names difficulties for {other_name}"):
                 check(system, CheckSetup(kind, 0, None, difficulty=label))
             checked += 1

@@ -17,6 +17,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from rules_core.mechanics.dying import DyingSetup, dying
+from rules_core.rules.dying import dying_rules
 from rules_core.systems import NotDefined, RulesError, get_system, system_slugs
 
 ORCUS, CORE4E, ITU, DICE3 = (
@@ -245,3 +246,13 @@ def test_a_death_save_bonus_the_text_does_not_give_is_labelled() -> None:
         assert not any(note in said for said in plain), slug
         checked += 1
     assert checked, "no system's dying rules say anything of a bonus"
+
+
+@pytest.mark.parametrize("slug", system_slugs())
+def test_the_typed_death_saves_are_read_once_per_loaded_system(slug: str) -> None:
+    system = get_system(slug)
+    if system.rules.get("dying") is None:
+        with pytest.raises(NotDefined):
+            dying_rules(system)
+        return
+    assert dying_rules(system) is dying_rules(get_system(slug))

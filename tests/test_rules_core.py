@@ -14,6 +14,14 @@ from rules_core.mechanics.damage import DamageSetup, damage
 from rules_core.mechanics.encounters import Monster, encounter, xp_table
 from rules_core.mechanics.progression import level_for_xp, level_rows
 from rules_core.numbers import parse_printed_int
+from rules_core.rules.characters import (
+    ability_modifier_rules,
+    ability_roll_rules,
+    encounter_rules,
+    levels_rules,
+    point_buy_rules,
+)
+from rules_core.rules.not_defined import unsaid
 from rules_core.systems import NotDefined, RulesError, System, get_system, system_slugs
 
 ORCUS = get_system("orcus")
@@ -401,3 +409,43 @@ def test_four_mooks_against_one_standard_monster_is_labelled() -> None:
     assert note["interpretation"] in with_mooks.sources.interpretations
     without = encounter(ORCUS, 4, 2, [Monster(2, "standard", 1)])
     assert note["interpretation"] not in without.sources.interpretations
+
+
+CHARACTER_SECTIONS = {
+    "ability_modifier": ability_modifier_rules,
+    "point_buy": point_buy_rules,
+    "ability_roll": ability_roll_rules,
+    "levels": levels_rules,
+    "encounter": encounter_rules,
+}
+
+
+@pytest.mark.parametrize("slug", system_slugs())
+@pytest.mark.parametrize("name", list(CHARACTER_SECTIONS))
+def test_a_character_section_is_typed_once_per_loaded_system(slug: str, name: str) -> None:
+    system, reading = get_system(slug), CHARACTER_SECTIONS[name]
+    if system.rules.get(name) is None:
+        with pytest.raises(NotDefined):
+            reading(system)
+        return
+    assert reading(system) is reading(get_system(slug))
+
+
+@pytest.mark.parametrize("slug", system_slugs())
+def test_a_refusal_says_and_cites_what_the_text_says_of_the_rule_it_lacks(slug: str) -> None:
+    system = get_system(slug)
+    for name, said in (system.rules.get("not_defined") or {}).items():
+        assert unsaid(system, name) is unsaid(get_system(slug), name)  # typed once
+        refusal = system.not_defined(name, "this rule")
+        assert (
+            str(refusal) == f"{system.title} does not define this rule in its text. {said['note']}"
+        )
+        assert [citation.to_json() for citation in refusal.citations] == [
+            {key: cited[key] for key in ("page", "section", "url", "quote")}
+            for cited in said.get("cite", [])
+        ]
+    plain = system.not_defined("no-such-rule", "this rule")
+    assert (str(plain), plain.citations) == (
+        f"{system.title} does not define this rule in its text.",
+        [],
+    )

@@ -25,6 +25,9 @@ from hooks.content.loader import Heading, Page, System, table_placeholders
 from hooks.pages.tables import check_table, render_table
 from rules_core.mechanics.situations import ROLL_MODES, describe_effects
 from rules_core.rules.attack import Attack, Effect, Naturals, Situation
+from rules_core.rules.checks import Checks, Difficulties, Saves
+from rules_core.rules.dying import Dying
+from rules_core.rules.not_defined import unsaid_rules
 from rules_core.systems import Citation
 
 PAGE = "gm-screen"  # each system's screen: <slug>/gm-screen.md
@@ -40,15 +43,18 @@ def text(value: Any) -> str:
     return _MARKDOWN_SPECIAL.sub(r"\\\1", escape(plain, quote=False))
 
 
-def _cite_link(citation: Mapping[str, str]) -> tuple[str, str]:
-    """A compiled citation ({page, section, url: "slug/page/#said-..."}) as a label and a
-    link to its sentence from the screen, which sits among the system's rules pages."""
-    page_path, _, anchor = citation["url"].partition("#")
+def _cite_link(citation: Citation | Mapping[str, str]) -> tuple[str, str]:
+    """A citation (a typed section's, or a compiled {page, section, url: "slug/page/#said-..."})
+    as a label and a link to its sentence from the screen, which sits among the system's
+    rules pages."""
+    if not isinstance(citation, Citation):
+        citation = Citation(citation["page"], citation["section"], citation["url"], "")
+    page_path, _, anchor = citation.url.partition("#")
     page_name = page_path.strip("/").split("/")[-1]
     target = f"{page_name}.md" + (f"#{anchor}" if anchor else "")
-    label = citation["page"]
-    if citation["section"] != citation["page"]:
-        label += f" \u203a {citation['section']}"
+    label = citation.page
+    if citation.section != citation.page:
+        label += f" \u203a {citation.section}"
     return text(label), target
 
 
@@ -143,38 +149,39 @@ def _top(attack: Attack) -> int:
 # --------------------------------------------------------------------------- difficulties
 
 
-def _difficulty_rows(difficulties: dict) -> list[tuple[str, str]]:
-    if "rows" in difficulties:
-        rows = []
-        for row in difficulties["rows"]:
-            label = str(row["label"])
-            if row.get("levels"):
-                low, high = row["levels"]
-                label += f" (levels {low}\u2013{high})"
-            rows.append((label, str(row["value"])))
-        return rows
-    table = difficulties.get("table")
-    if table:
-        return [
-            (str(row[difficulties["label_column"]]), str(row[difficulties["value_column"]]))
-            for row in table["rows"]
-        ]
-    return []
+def _difficulty_rows(difficulties: Difficulties) -> list[tuple[str, str]]:
+    rows = []
+    for row in difficulties.named():
+        label = row.label
+        if row.levels:
+            low, high = row.levels
+            label += f" (levels {low}\u2013{high})"
+        rows.append((label, str(row.value)))
+    return rows
+
+
+def _roll_sections(rules: dict) -> list[Checks | Saves]:
+    """The checks and saves sections the system has, typed."""
+    sections: list[Checks | Saves] = []
+    if rules.get("checks"):
+        sections.append(Checks.of(rules["checks"]))
+    if rules.get("saves"):
+        sections.append(Saves.of(rules["saves"]))
+    return sections
 
 
 def _difficulties(rules: dict) -> list[str]:
     lines = []
-    for key in ("checks", "saves"):
-        roll = rules.get(key) or {}
-        difficulties = roll.get("difficulties")
+    for roll in _roll_sections(rules):
+        difficulties = roll.difficulties
         if not difficulties:
             continue
         rows = _difficulty_rows(difficulties)
         listed = "; ".join(f"{text(label)} **{text(value)}**" for label, value in rows)
-        lines.append(_entry(text(roll["label"]), listed, difficulties.get("cite")))
-    missing = (rules.get("not_defined") or {}).get("difficulties")
+        lines.append(_entry(text(roll.label), listed, difficulties.cite))
+    missing = unsaid_rules(rules.get("not_defined") or {}).get("difficulties")
     if not lines and missing:
-        lines.append(_entry("Difficulties", text(missing["note"]), missing.get("cite")))
+        lines.append(_entry("Difficulties", text(missing.note), missing.cite))
     return lines
 
 
@@ -253,44 +260,43 @@ def _glossary(system: System, kind: str) -> list[str]:
 
 
 def _dying(rules: dict) -> list[str]:
-    dying = rules.get("dying")
-    if not dying:
+    if not rules.get("dying"):
         return []
+    dying = Dying.of(rules["dying"])
     lines = [
         _entry(
-            text(dying["label"]),
-            text(f"{dying['roll']}, {dying['target']} or more succeeds"),
-            dying.get("cite"),
+            text(dying.label),
+            text(f"{dying.roll}, {dying.target} or more succeeds"),
+            dying.cite,
         )
     ]
-    failures = dying["failures"]
-    lines.append(_entry("Failures", text(f"{failures['count']}: dead"), failures.get("cite")))
-    successes = dying.get("successes")
+    failures = dying.failures
+    lines.append(_entry("Failures", text(f"{failures.count}: dead"), failures.cite))
+    successes = dying.successes
     if successes:
-        said = f"{successes['count']}: {successes['result']} ({successes['label']})"
-        lines.append(_entry("Successes", text(said), successes.get("cite")))
-    for special in dying.get("special") or []:
-        if special.get("naturals"):
-            when = f"natural {', '.join(str(number) for number in special['naturals'])}"
-        elif special.get("natural_from") is not None:
-            when = f"natural {special['natural_from']}+"
-        elif special.get("total_from") is not None:
-            when = f"total {special['total_from']}+"
+        said = f"{successes.count}: {successes.result} ({successes.label})"
+        lines.append(_entry("Successes", text(said), successes.cite))
+    for special in dying.special:
+        if special.naturals:
+            when = f"natural {', '.join(str(number) for number in special.naturals)}"
+        elif special.natural_from is not None:
+            when = f"natural {special.natural_from}+"
+        elif special.total_from is not None:
+            when = f"total {special.total_from}+"
         else:
             when = "special"
-        lines.append(_entry(text(when.capitalize()), text(special["label"]), special.get("cite")))
-    first = dying.get("first_save")
-    options = dying.get("options") or {}
+        lines.append(_entry(text(when.capitalize()), text(special.label), special.cite))
+    first = dying.first_save
+    options = dying.options
     if first:
-        option = options.get(first["option"], {})
-        dice = "disadvantage" if first.get("disadvantage") else "advantage"
-        said = f"{option.get('label', first['option'])}: the first save has {dice}"
-        lines.append(_entry("First save", text(said), first.get("cite")))
+        option = options.get(first.option)
+        dice = "disadvantage" if first.disadvantage else "advantage"
+        said = f"{option.label if option else first.option}: the first save has {dice}"
+        lines.append(_entry("First save", text(said), first.cite))
     for name, option in options.items():
-        if first and name == first["option"]:
+        if first and name == first.option:
             continue
-        said = option.get("note", "")
-        lines.append(_entry(text(option["label"]), text(said), option.get("cite")))
+        lines.append(_entry(text(option.label), text(option.note or ""), option.cite))
     return lines
 
 

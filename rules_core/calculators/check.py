@@ -15,6 +15,7 @@ from rules_core.fields import Field, Requires
 from rules_core.mechanics import checks as mechanics
 from rules_core.numbers import read_whole, shown
 from rules_core.requests import InputErrors, Request, system_field
+from rules_core.rules.checks import Difficulty
 from rules_core.systems import RulesError, Sources, System, get_system
 
 CHECK_ADVANTAGE = Requires(
@@ -199,7 +200,7 @@ class CheckResult:
     bonuses: tuple[int, ...] = ()  # a group contest's members, the first the asker's
     # The difficulties the text names for the roll, beside one roll or a challenge; None
     # for a group check or a contest.
-    difficulties: tuple[mechanics.Difficulty, ...] | None = None
+    difficulties: tuple[Difficulty, ...] | None = None
 
     def to_json(self) -> dict[str, Any]:
         beside: dict[str, Any] = {}
@@ -213,10 +214,9 @@ class CheckResult:
         return {"system": self.system, "kind": self.kind, **beside, **self.odds.to_json()}
 
 
-def _difficulties_named(system: System, kind: str) -> tuple[mechanics.Difficulty, ...]:
+def _difficulties_named(system: System, kind: str) -> tuple[Difficulty, ...]:
     """The named difficulties the text gives for the roll, shown beside the answer."""
-    entry = system.rules.get("saves" if kind == "save" else "checks") or {}
-    return tuple(mechanics.difficulties(entry))
+    return tuple(mechanics.named_difficulties(system, kind))
 
 
 def _contest_answer(
@@ -348,7 +348,7 @@ def run(request: CheckRequest) -> Answer[CheckResult]:
     return answer(result, text)
 
 
-def _difficulties(named: tuple[mechanics.Difficulty, ...]) -> str:
+def _difficulties(named: tuple[Difficulty, ...]) -> str:
     """The text's named difficulties, so the table's DCs are one glance away."""
     if not named:
         return ""

@@ -2,13 +2,18 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
 
 from rules_core.dice import Distribution
 from rules_core.dice import parse as parse_dice
 from rules_core.numbers import parse_printed_int, parse_printed_range
+from rules_core.rules.characters import (
+    PointBuy,
+    ability_modifier_rules,
+    ability_roll_rules,
+    point_buy_rules,
+)
 from rules_core.systems import RulesError, Sources, System
 
 
@@ -38,51 +43,48 @@ class PointBuyResult:
 
 
 def modifier(system: System, score: int) -> ModifierResult:
-    rule = system.rule("ability_modifier", "ability modifiers")
+    rule = ability_modifier_rules(system)
     sources = Sources()
-    sources.cite(rule.get("cite"))
-    low, high = rule["scores"]
+    sources.cite(rule.cite)
+    low, high = rule.scores
     if not low <= score <= high:
         raise RulesError(f"Ability scores in {system.short_title} run from {low} to {high}.")
-    table = rule.get("table")
-    if table is not None:
-        for row in table["rows"]:
-            if score in parse_printed_range(row[rule["score_column"]]):
-                return ModifierResult(
-                    score, parse_printed_int(row[rule["modifier_column"]]), sources
-                )
+    table, scores, modifiers = rule.table, rule.score_column, rule.modifier_column
+    if table is not None and scores is not None and modifiers is not None:
+        for row in table.rows:
+            if score in parse_printed_range(row[scores]):
+                return ModifierResult(score, parse_printed_int(row[modifiers]), sources)
     # The text gives the modifier as a formula: subtract 10, halve, round down.
     return ModifierResult(score, (score - 10) // 2, sources)
 
 
-def _costs(rule: Mapping[str, Any]) -> dict[int, int]:
-    table = rule["table"]
+def _costs(rule: PointBuy) -> dict[int, int]:
     return {
-        parse_printed_int(row[rule["score_column"]]): parse_printed_int(row[rule["cost_column"]])
-        for row in table["rows"]
+        parse_printed_int(row[rule.score_column]): parse_printed_int(row[rule.cost_column])
+        for row in rule.table.rows
     }
 
 
 def point_buy(system: System, scores: Sequence[int]) -> PointBuyResult:
-    rule = system.rule("point_buy", "a point-buy method")
+    rule = point_buy_rules(system)
     sources = Sources()
-    sources.cite(rule.get("cite"))
+    sources.cite(rule.cite)
     costs = _costs(rule)
-    budget = int(rule["budget"])
+    budget = rule.budget
     problems = []
-    if len(scores) != rule["count"]:
-        problems.append(f"Give {rule['count']} scores, not {len(scores)}.")
+    if len(scores) != rule.count:
+        problems.append(f"Give {rule.count} scores, not {len(scores)}.")
     lowest, highest = min(costs), max(costs)
     off_table = [score for score in scores if score not in costs]
     for score in off_table:
         problems.append(
             f"A score of {score} cannot be bought: the cost table runs from {lowest} to {highest}."
         )
-    below = rule["below"]
-    under = [score for score in scores if score < below["score"]]
-    if len(under) > below["at_most"]:
+    below = rule.below
+    under = [score for score in scores if score < below.score]
+    if len(under) > below.at_most:
         problems.append(
-            f"At most {below['at_most']} score may be below {below['score']}; "
+            f"At most {below.at_most} score may be below {below.score}; "
             f"this set has {len(under)} ({', '.join(map(str, under))})."
         )
     cost = sum(costs[score] for score in scores if score in costs)
@@ -93,8 +95,8 @@ def point_buy(system: System, scores: Sequence[int]) -> PointBuyResult:
 
 def rolled_score(system: System) -> tuple[Distribution, str, Sources]:
     """The distribution of one rolled ability score (e.g. 4d6, drop the lowest)."""
-    rule = system.rule("ability_roll", "a method of rolling ability scores")
+    rule = ability_roll_rules(system)
     sources = Sources()
-    sources.cite(rule.get("cite"))
-    expression = parse_dice(rule["expression"])
+    sources.cite(rule.cite)
+    expression = parse_dice(rule.expression)
     return expression.distribution(), expression.text, sources

@@ -8,7 +8,7 @@ system: what a text does not define is refused with the text's own `not_defined`
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from fractions import Fraction
 from functools import cache
@@ -17,7 +17,16 @@ from typing import Any
 
 from rules_core.dice import Distribution, parse
 from rules_core.dice.median import median_versus
-from rules_core.systems import Citation, NotDefined, RulesError, Sources, System, if_allowed
+from rules_core.rules.checks import (
+    Checks,
+    Difficulty,
+    RolledSection,
+    Saves,
+    advantage_dice,
+    checks_rules,
+    roll_section,
+)
+from rules_core.systems import NotDefined, RulesError, Sources, System
 
 MAX_MODIFIER = 1000
 MAX_ROUNDS = 100
@@ -33,39 +42,29 @@ def natural_distribution(roll: str) -> Distribution:
     return parse(roll).distribution()
 
 
-def section(system: System, kind: str) -> Mapping[str, Any]:
+def section(system: System, kind: str) -> Checks | Saves:
     if kind not in KINDS:
         raise RulesError(f"Unknown kind of roll {kind!r} (known: {', '.join(KINDS)}).")
-    name, what = KINDS[kind]
-    return system.rule(name, what)
-
-
-def advantage_rule(system: System, entry: Mapping[str, Any]) -> Mapping[str, Any] | None:
-    """A section's advantage dice, or None; a name points at another section's rule."""
-    rule = entry.get("advantage")
-    if isinstance(rule, str):
-        named: Mapping[str, Any] | None = system.rules[rule].get("advantage")
-        return named
-    return rule
+    return roll_section(system, KINDS[kind][0])
 
 
 def natural_roll(
-    system: System, entry: Mapping[str, Any], advantage: int, disadvantage: int, sources: Sources
+    system: System, entry: RolledSection, advantage: int, disadvantage: int, sources: Sources
 ) -> str:
     """The dice a roll uses once advantage and disadvantage (counts) are applied."""
     if advantage < 0 or disadvantage < 0:
         raise RulesError("Advantage and disadvantage are counts of 0 or more.")
     if not (advantage or disadvantage):
-        return str(entry["roll"])
-    rule = advantage_rule(system, entry)
+        return entry.roll
+    rule = advantage_dice(system, entry)
     if rule is None:
         raise system.not_defined("advantage", "advantage and disadvantage dice for this roll")
-    sources.cite(rule.get("cite"))
-    sources.interpret(entry.get("advantage_interpretation"))
+    sources.cite(rule.cite)
+    sources.interpret(entry.advantage_interpretation)
     if advantage and disadvantage:
-        sources.interpret(rule.get("both"))
-        return str(entry["roll"])
-    return str(rule["advantage" if advantage else "disadvantage"])
+        sources.interpret(rule.both)
+        return entry.roll
+    return rule.advantage if advantage else rule.disadvantage
 
 
 def success_chance(roll: str, modifier: int, target: int) -> Fraction:
@@ -73,35 +72,13 @@ def success_chance(roll: str, modifier: int, target: int) -> Fraction:
     return natural_distribution(roll).at_least(target - modifier)
 
 
-@dataclass(frozen=True)
-class Difficulty:
-    """A named difficulty from the text, and the target number it sets."""
-
-    label: str
-    value: int
-    levels: tuple[int, int] | None
-    interpretation: str | None
-
-
-def difficulties(entry: Mapping[str, Any]) -> list[Difficulty]:
-    """The named difficulties a section gives: its own rows, or a table's rows."""
-    rule = entry.get("difficulties")
-    if rule is None:
-        return []
-    if "table" in rule:
-        return [
-            Difficulty(str(row[rule["label_column"]]), int(row[rule["value_column"]]), None, None)
-            for row in rule["table"]["rows"]
-        ]
-    return [
-        Difficulty(
-            str(row["label"]),
-            int(row["value"]),
-            (int(row["levels"][0]), int(row["levels"][1])) if row.get("levels") else None,
-            row.get("interpretation"),
-        )
-        for row in rule["rows"]
-    ]
+def named_difficulties(system: System, kind: str) -> tuple[Difficulty, ...]:
+    """The difficulties the text names for a check or a save: the section's own rows, or a
+    table's rows (none where it has no such roll, or names none)."""
+    if system.rules.get(KINDS[kind][0]) is None:
+        return ()
+    rule = section(system, kind).difficulties
+    return rule.named() if rule else ()
 
 
 @dataclass(frozen=True)
@@ -155,17 +132,17 @@ def _text(value: Fraction | None) -> str | None:
     return None if value is None else str(value)
 
 
-def _target(system: System, entry: Mapping[str, Any], setup: CheckSetup, sources: Sources) -> int:
-    fixed = if_allowed(entry, "target")  # a save may fix its target; a check may not
+def _target(system: System, entry: Checks | Saves, setup: CheckSetup, sources: Sources) -> int:
+    fixed = entry.target if isinstance(entry, Saves) else None  # a check has no fixed target
     if fixed is not None:
-        if setup.target is not None and setup.target != int(fixed):
+        if setup.target is not None and setup.target != fixed:
             raise RulesError(
-                f"A {entry['label'].lower()} in {system.short_title} always needs {fixed} "
+                f"A {entry.label.lower()} in {system.short_title} always needs {fixed} "
                 "or higher: change the bonus instead."
             )
         if setup.difficulty is not None:
-            raise RulesError(f"A {entry['label'].lower()} has a fixed target of {fixed}.")
-        return int(fixed)
+            raise RulesError(f"A {entry.label.lower()} has a fixed target of {fixed}.")
+        return fixed
     if setup.difficulty is not None:
         if setup.target is not None:
             raise RulesError("Give either a target or a named difficulty, not both.")
@@ -178,17 +155,18 @@ def _target(system: System, entry: Mapping[str, Any], setup: CheckSetup, sources
 
 
 def _named_difficulty(
-    system: System, entry: Mapping[str, Any], setup: CheckSetup, sources: Sources
+    system: System, entry: Checks | Saves, setup: CheckSetup, sources: Sources
 ) -> int:
-    rows = difficulties(entry)
-    if not rows:
+    rule = entry.difficulties
+    rows = rule.named() if rule else ()
+    if rule is None or not rows:
         other = "save" if setup.kind == "check" else "check"
-        named_elsewhere = (system.rules.get(KINDS[other][0]) or {}).get("difficulties")
-        if named_elsewhere:  # the text names difficulties, only not for this roll
+        elsewhere = section(system, other) if system.rules.get(KINDS[other][0]) else None
+        if elsewhere and elsewhere.difficulties:  # the text names them, only not for this roll
             raise NotDefined(
                 f"{system.title} names difficulties for {KINDS[other][1]}, not for "
                 f"{KINDS[setup.kind][1]}: give the target instead.",
-                [Citation.of(cited) for cited in named_elsewhere.get("cite", [])],
+                list(elsewhere.difficulties.cite),
             )
         raise system.not_defined("difficulties", "named difficulties")
     named = [row for row in rows if row.label.casefold() == str(setup.difficulty).casefold()]
@@ -197,7 +175,7 @@ def _named_difficulty(
         raise RulesError(
             f"{setup.difficulty!r} is not a difficulty {system.short_title} names (known: {known})."
         )
-    sources.cite(entry["difficulties"].get("cite"))
+    sources.cite(rule.cite)
     by_level = [(row, row.levels) for row in named if row.levels is not None]
     if by_level:
         spans = ", ".join(f"{low}-{high}" for _, (low, high) in by_level)
@@ -208,38 +186,36 @@ def _named_difficulty(
             raise NotDefined(
                 f"{system.title} gives the {named[0].label} difficulty for levels {spans} "
                 f"only, not for level {setup.level}.",
-                [Citation.of(cited) for cited in entry["difficulties"].get("cite", [])],
+                list(rule.cite),
             )
         named = fitting
     sources.interpret(named[0].interpretation)
     return named[0].value
 
 
-def _escalation(
-    system: System, entry: Mapping[str, Any], escalation: int, sources: Sources
-) -> None:
+def _escalation(system: System, entry: Checks | Saves, escalation: int, sources: Sources) -> None:
     if not escalation:
         return
-    rule = if_allowed(entry, "escalation")  # saves may have one; checks may not
+    rule = entry.escalation if isinstance(entry, Saves) else None  # checks have none
     if rule is None:
-        raise system.not_defined("escalation", f"an escalation bonus to a {entry['label'].lower()}")
-    if not 0 <= escalation <= int(rule["max"]):
-        raise RulesError(f"The escalation die runs from 0 to {rule['max']}.")
+        raise system.not_defined("escalation", f"an escalation bonus to a {entry.label.lower()}")
+    if not 0 <= escalation <= rule.max:
+        raise RulesError(f"The escalation die runs from 0 to {rule.max}.")
     sources.rest_on(rule)
 
 
-def _cite_section(entry: Mapping[str, Any], sources: Sources) -> None:
-    sources.cite(entry.get("cite"))
-    sources.cite(entry.get("bonus", {}).get("cite"))
-    sources.interpret(entry.get("interpretation"))
-    for note in entry.get("unstated", []):
+def _cite_section(entry: Checks | Saves, sources: Sources) -> None:
+    sources.cite(entry.cite)
+    sources.cite(entry.bonus.cite if entry.bonus else None)
+    sources.interpret(entry.interpretation)
+    for note in entry.unstated:
         sources.interpret(note)
 
 
-def bonus_reading(entry: Mapping[str, Any], bonus: int, sources: Sources) -> None:
+def bonus_reading(entry: RolledSection, bonus: int, sources: Sources) -> None:
     """A bonus the reader gave, labelled with what the text says of bonuses to this roll
     (a 4e save: "the bonus is 0 unless a power gives one")."""
-    note = (entry.get("bonus") or {}).get("note")
+    note = entry.bonus.note if entry.bonus else None
     if bonus and note:
         sources.interpret(f"The bonus of {bonus:+d} is added as given. {note}")
 
@@ -263,9 +239,9 @@ def check(system: System, setup: CheckSetup) -> CheckResult:
     target = _target(system, entry, setup, sources)
     _escalation(system, entry, setup.escalation, sources)
     roll = natural_roll(system, entry, setup.advantage, setup.disadvantage, sources)
-    repeat = if_allowed(entry, "repeat")  # saves say how a save repeats; checks do not
+    repeat = entry.repeat if isinstance(entry, Saves) else None  # how a save repeats
     if setup.rounds > 1 and repeat:
-        sources.cite(repeat.get("cite"))
+        sources.cite(repeat.cite)
     bonus_reading(entry, setup.bonus, sources)
     rally_reading(setup.escalation, setup.rounds, sources)
     modifier = setup.bonus + setup.escalation
@@ -274,7 +250,7 @@ def check(system: System, setup: CheckSetup) -> CheckResult:
     if setup.escalation:
         breakdown.append(("Escalation die", setup.escalation))
     return CheckResult(
-        label=str(entry["label"]),
+        label=entry.label,
         roll=roll,
         modifier=modifier,
         target=target,
@@ -324,13 +300,13 @@ class ContestResult:
 
 def contest(system: System, first: Side, second: Side) -> ContestResult:
     """Two checks compared: the higher total wins; a tie goes as the text says."""
-    entry = section(system, "check")
-    rule = entry.get("contest")
+    entry = checks_rules(system)
+    rule = entry.contest
     if rule is None:
         raise system.not_defined("contest", "contests (opposed checks)")
     sources = Sources()
     _cite_section(entry, sources)
-    sources.cite(rule.get("cite"))
+    sources.cite(rule.cite)
     for side in (first, second):
         if abs(side.bonus) > MAX_MODIFIER:
             raise RulesError(f"Each bonus must be within ±{MAX_MODIFIER}.")
@@ -344,18 +320,18 @@ def contest(system: System, first: Side, second: Side) -> ContestResult:
     win = difference.at_least(1)
     lose = difference.at_most(-1)
     return ContestResult(
-        label=str(entry["label"]),
+        label=entry.label,
         rolls=(rolls[0], rolls[1]),
         win=win,
         tie=1 - win - lose,
         lose=lose,
-        tie_rule=str(rule["tie"]),
+        tie_rule=rule.tie,
         sources=sources,
     )
 
 
 def _members_roll(
-    system: System, entry: Mapping[str, Any], advantage: int, disadvantage: int, sources: Sources
+    system: System, entry: Checks, advantage: int, disadvantage: int, sources: Sources
 ) -> str:
     """Each member's roll in a group check, advantage given to all (a labelled reading)."""
     roll = natural_roll(system, entry, advantage, disadvantage, sources)
@@ -376,13 +352,13 @@ def group_contest(
 ) -> ContestResult:
     """A group against one opponent: the median of the members' totals against the
     opponent's total, where the text says so (`checks.group.contest`)."""
-    entry = section(system, "check")
-    rule, group = entry.get("contest"), entry.get("group")
+    entry = checks_rules(system)
+    rule, group = entry.contest, entry.group
     if rule is None:
         raise system.not_defined("contest", "contests (opposed checks)")
     if group is None:
         raise system.not_defined("group", "group checks")
-    together = group.get("contest")
+    together = group.contest
     if together is None:
         raise system.not_defined("group_contest", "how a group check is compared in a contest")
     if not 1 <= len(bonuses) <= MAX_GROUP:
@@ -392,8 +368,8 @@ def group_contest(
     sources = Sources()
     _cite_section(entry, sources)
     for cited in (rule, group, together):
-        sources.cite(cited.get("cite"))
-    sources.interpret(together.get("interpretation"))
+        sources.cite(cited.cite)
+    sources.interpret(together.interpretation)
     if len(bonuses) % 2 == 0:
         sources.interpret(
             f"With {len(bonuses)} members the median is the mean of the two middle totals "
@@ -404,12 +380,12 @@ def group_contest(
     members = [natural_distribution(roll) + bonus for bonus in bonuses]
     win, tie, lose = median_versus(members, natural_distribution(against) + opponent.bonus)
     return ContestResult(
-        label=str(entry["label"]),
+        label=entry.label,
         rolls=(roll, against),
         win=win,
         tie=tie,
         lose=lose,
-        tie_rule=str(rule["tie"]),
+        tie_rule=rule.tie,
         sources=sources,
     )
 
@@ -450,8 +426,8 @@ def group_check(
 ) -> GroupResult:
     """Everyone rolls; the group succeeds if enough of them do (the text's share). The
     target is a DC, or one of the difficulties the text names for checks."""
-    entry = section(system, "check")
-    rule = entry.get("group")
+    entry = checks_rules(system)
+    rule = entry.group
     if rule is None:
         raise system.not_defined("group", "group checks")
     if not 1 <= len(bonuses) <= MAX_GROUP:
@@ -467,10 +443,10 @@ def group_check(
     if any(abs(bonus) > MAX_MODIFIER for bonus in bonuses) or abs(target) > MAX_MODIFIER:
         raise RulesError(f"Bonuses and the target must be within ±{MAX_MODIFIER}.")
     _cite_section(entry, sources)
-    sources.cite(rule.get("cite"))
+    sources.cite(rule.cite)
     roll = _members_roll(system, entry, advantage, disadvantage, sources)
     members = tuple(success_chance(roll, bonus, target) for bonus in bonuses)
-    needed = ceil(Fraction(str(rule["at_least"])) * len(members))
+    needed = ceil(rule.at_least * len(members))
     # successes[k] = P(exactly k members succeed), built one member at a time.
     successes = [Fraction(1)]
     for p in members:
@@ -480,7 +456,7 @@ def group_check(
             for k in range(len(successes) + 1)
         ]
     return GroupResult(
-        label=str(entry["label"]),
+        label=entry.label,
         roll=roll,
         target=target,
         members=members,
@@ -514,8 +490,7 @@ class ExtendedResult:
 
 def extended_challenge(system: System, setup: CheckSetup, successes: int) -> ExtendedResult:
     """Checks until `successes` successes or the text's number of failures, whichever first."""
-    entry = section(system, "check")
-    rule = entry.get("extended")
+    rule = checks_rules(system).extended
     if rule is None:
         raise system.not_defined("extended", "extended challenges")
     if not 1 <= successes <= MAX_ROUNDS:
@@ -523,11 +498,11 @@ def extended_challenge(system: System, setup: CheckSetup, successes: int) -> Ext
     one = check(system, replace(setup, kind="check", rounds=1))
     sources = one.sources
     sources.rest_on(rule)
-    failures = int(rule["failures"])
+    failures = rule.failures
     p = one.success
     # The last check is the n-th success, after f < failures failures in any order.
     chance = sum(
         (comb(successes - 1 + f, f) * p**successes * (1 - p) ** f for f in range(failures)),
         Fraction(0),
     )
-    return ExtendedResult(str(rule["label"]), one, successes, failures, chance, sources)
+    return ExtendedResult(rule.label, one, successes, failures, chance, sources)

@@ -11,7 +11,7 @@ out). Fractions throughout.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache
@@ -23,6 +23,7 @@ from rules_core.mechanics.checks import (
     natural_distribution,
     natural_roll,
 )
+from rules_core.rules.dying import Dying, dying_rules
 from rules_core.systems import RulesError, Sources, System
 
 MAX_TURNS = 100
@@ -96,39 +97,29 @@ class DyingResult:
         }
 
 
-def _matches(special: Mapping[str, Any], natural: int, total: int) -> bool:
-    if "naturals" in special:
-        return natural in special["naturals"]
-    if "natural_from" in special:
-        return natural >= int(special["natural_from"])
-    return total >= int(special["total_from"])
-
-
-def _event(
-    rule: Mapping[str, Any], target: int, natural: int, total: int, options: Iterable[str]
-) -> Event:
+def _event(rule: Dying, target: int, natural: int, total: int, options: Iterable[str]) -> Event:
     """What one roll does under the text's rules, the first special result that applies first."""
-    for special in rule.get("special", []):
-        if not _matches(special, natural, total):
+    for special in rule.special:
+        if not special.matches(natural, total):
             continue
-        without = special.get("without")
-        if without and without["option"] in options:
-            total = int(without["as_total"])  # "treat this result as a 19"
+        without = special.without
+        if without and without.option in options:
+            total = without.as_total  # "treat this result as a 19"
             continue
-        if "result" in special:
-            return (str(special["result"]), str(special["label"]))
-        return (int(special.get("successes", 0)), int(special.get("failures", 0)))
+        if special.result is not None:
+            return (special.result, special.label)
+        return (special.successes or 0, special.failures or 0)
     return (1, 0) if total >= target else (0, 1)
 
 
 def _event_label(
-    rule: Mapping[str, Any], event: Event, natural: int, total: int, options: tuple[str, ...]
+    rule: Dying, event: Event, natural: int, total: int, options: tuple[str, ...]
 ) -> str:
-    for special in rule.get("special", []):
-        if _matches(special, natural, total) and not (
-            special.get("without") and special["without"]["option"] in options
+    for special in rule.special:
+        if special.matches(natural, total) and not (
+            special.without and special.without.option in options
         ):
-            return str(special["label"])
+            return special.label
     return "Success" if event == (1, 0) else "Failure"
 
 
@@ -140,9 +131,7 @@ class _Save:
     labelled: tuple[tuple[str, Fraction], ...]
 
 
-def _save(
-    rule: Mapping[str, Any], roll: str, target: int, modifier: int, options: tuple[str, ...]
-) -> _Save:
+def _save(rule: Dying, roll: str, target: int, modifier: int, options: tuple[str, ...]) -> _Save:
     distribution = natural_distribution(roll)
     events: dict[Event, Fraction] = {}
     labelled: dict[str, Fraction] = {}
@@ -248,73 +237,72 @@ def _odds(ended: dict[Ending, Fraction], dying: Fraction) -> Odds:
     return Odds(total("dead"), total("stable"), total("up"), dying)
 
 
-def _chain(rule: Mapping[str, Any], sources: Sources) -> _Chain:
-    failures = rule["failures"]
+def _chain(rule: Dying, sources: Sources) -> _Chain:
+    failures = rule.failures
     sources.rest_on(failures)
-    successes = rule.get("successes")
+    successes = rule.successes
     if successes:
         sources.rest_on(successes)
     return _Chain(
-        failures=int(failures["count"]),
-        successes=int(successes["count"]) if successes else None,
-        success_ending=(str(successes["result"]), str(successes["label"])) if successes else None,
-        failure_ending=("dead", f"{failures['count']} failures"),
+        failures=failures.count,
+        successes=successes.count if successes else None,
+        success_ending=(successes.result, successes.label) if successes else None,
+        failure_ending=("dead", f"{failures.count} failures"),
     )
 
 
-def _check(system: System, rule: Mapping[str, Any], setup: DyingSetup, sources: Sources) -> None:
+def _check(system: System, rule: Dying, setup: DyingSetup, sources: Sources) -> None:
     if abs(setup.bonus) > MAX_MODIFIER:
         raise RulesError(f"The bonus must be within ±{MAX_MODIFIER}.")
     if not 1 <= setup.turns <= MAX_TURNS:
         raise RulesError(f"The number of turns must be from 1 to {MAX_TURNS}.")
-    failures = int(rule["failures"]["count"])
+    failures = rule.failures.count
     if not 0 <= setup.failures < failures:
         raise RulesError(f"Failures already marked must be from 0 to {failures - 1}.")
-    successes = rule.get("successes")
+    successes = rule.successes
     if successes is None and setup.successes:
         raise RulesError(f"{system.short_title} does not count successes on death saves.")
-    if successes and not 0 <= setup.successes < int(successes["count"]):
-        raise RulesError(f"Successes already marked must be from 0 to {successes['count'] - 1}.")
-    known = rule.get("options", {})
+    if successes and not 0 <= setup.successes < successes.count:
+        raise RulesError(f"Successes already marked must be from 0 to {successes.count - 1}.")
+    known = rule.options
     for name in dict.fromkeys(setup.options):
         if name not in known:
             raise RulesError(
                 f"{name!r} is not a death-save option {system.short_title} defines "
                 f"(known: {', '.join(known) or 'none'})."
             )
-        sources.cite(known[name].get("cite"))
-        sources.interpret(known[name].get("note"))
+        sources.cite(known[name].cite)
+        sources.interpret(known[name].note)
 
 
 def dying(system: System, setup: DyingSetup) -> DyingResult:
-    rule = system.rule("dying", "death saves")
+    rule = dying_rules(system)
     sources = Sources()
-    sources.cite(rule.get("cite"))
-    sources.cite(rule.get("bonus", {}).get("cite"))
-    sources.interpret(rule.get("interpretation"))
+    sources.cite(rule.cite)
+    sources.cite(rule.bonus.cite if rule.bonus else None)
+    sources.interpret(rule.interpretation)
     _check(system, rule, setup, sources)
     bonus_reading(rule, setup.bonus, sources)
     options = tuple(dict.fromkeys(setup.options))
-    for special in rule.get("special", []):
+    for special in rule.special:
         sources.rest_on(special)
-    timing = rule.get("timing")
-    if timing:
-        sources.rest_on(timing)
-    for note in rule.get("unstated", []):
+    if rule.timing:
+        sources.rest_on(rule.timing)
+    for note in rule.unstated:
         sources.interpret(note)
     chain = _chain(rule, sources)
-    target = int(rule["target"])
+    target = rule.target
     roll = natural_roll(system, rule, setup.advantage, setup.disadvantage, sources)
     save = _save(rule, roll, target, setup.bonus, options)
     first = save
-    first_rule = rule.get("first_save")
-    if first_rule and first_rule["option"] in options:
-        sources.cite(first_rule.get("cite"))
+    first_rule = rule.first_save
+    if first_rule and first_rule.option in options:
+        sources.cite(first_rule.cite)
         first_roll = natural_roll(
             system,
             rule,
-            setup.advantage + int(first_rule.get("advantage", 0)),
-            setup.disadvantage + int(first_rule.get("disadvantage", 0)),
+            setup.advantage + first_rule.advantage,
+            setup.disadvantage + first_rule.disadvantage,
             sources,
         )
         first = _save(rule, first_roll, target, setup.bonus, options)
@@ -339,7 +327,7 @@ def dying(system: System, setup: DyingSetup) -> DyingResult:
         if kind == result
     )
     return DyingResult(
-        label=str(rule["label"]),
+        label=rule.label,
         roll=roll,
         target=target,
         modifier=setup.bonus,

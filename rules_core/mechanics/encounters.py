@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 
 from rules_core.numbers import parse_printed_int
+from rules_core.rules.characters import encounter_rules
 from rules_core.systems import RulesError, Sources, System
 
 
@@ -34,20 +35,19 @@ class EncounterResult:
 
 
 def xp_table(system: System) -> dict[int, dict[str, int]]:
-    rule = system.rule("encounter", "an encounter budget")
-    level_column = rule["level_column"]
+    rule = encounter_rules(system)
     return {
-        parse_printed_int(row[level_column]): {
-            rank: parse_printed_int(row[column]) for rank, column in rule["ranks"].items()
+        parse_printed_int(row[rule.level_column]): {
+            rank: parse_printed_int(row[column]) for rank, column in rule.ranks.items()
         }
-        for row in rule["table"]["rows"]
+        for row in rule.table.rows
     }
 
 
 def encounter(
     system: System, party: int, level: int, monsters: Sequence[Monster]
 ) -> EncounterResult:
-    rule = system.rule("encounter", "an encounter budget")
+    rule = encounter_rules(system)
     sources = Sources()
     sources.rest_on(rule)
     table = xp_table(system)
@@ -68,10 +68,10 @@ def encounter(
             raise RulesError("A monster count must be from 1 to 1000.")
         lines.append((monster, table[monster.level][monster.rank] * monster.count))
     ranks = {monster.rank for monster, _ in lines}
-    for note in rule.get("ambiguities", []):
-        if note["when"]["rank"] in ranks:
+    for note in rule.ambiguities:
+        if note.when["rank"] in ranks:
             sources.rest_on(note)
-    budget = party * table[level][rule["budget_rank"]]
+    budget = party * table[level][rule.budget_rank]
     total = sum(xp for _, xp in lines)
     return EncounterResult(
         party=party,

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from rules_core.numbers import is_blank, parse_printed_int, parse_printed_range
+from rules_core.rules.characters import levels_rules
 from rules_core.systems import RulesError, Sources, System
 
 
@@ -32,19 +33,19 @@ class LevelRow:
 
 
 def level_rows(system: System) -> list[LevelRow]:
-    rule = system.rule("levels", "XP and levels")
-    columns = rule["columns"]
+    rule = levels_rules(system)
+    columns = rule.columns
     rows = []
-    for row in rule["table"]["rows"]:
-        total = row[columns["total"]]
+    for row in rule.table.rows:
+        total = row[columns.total]
         grants = {
             name: row[column].strip()
-            for name, column in columns.get("grants", {}).items()
+            for name, column in columns.grants.items()
             if not is_blank(row[column])
         }
         rows.append(
             LevelRow(
-                level=parse_printed_int(row[columns["level"]]),
+                level=parse_printed_int(row[columns.level]),
                 total=0 if is_blank(total) else parse_printed_int(total),
                 grants=grants,
             )
@@ -53,34 +54,34 @@ def level_rows(system: System) -> list[LevelRow]:
 
 
 def tier_of(system: System, level: int, sources: Sources) -> str:
-    rule = system.rule("levels", "XP and levels")
-    sources.cite(rule["tiers"].get("cite"))
-    for tier in rule["tiers"]["ranges"]:
-        if level in parse_printed_range(tier["levels"]):
-            sources.interpret(tier.get("erratum"))
-            return str(tier["name"])
+    tiers = levels_rules(system).tiers
+    sources.cite(tiers.cite)
+    for tier in tiers.ranges:
+        if level in parse_printed_range(tier.levels):
+            sources.interpret(tier.erratum)
+            return tier.name
     raise RulesError(f"Level {level} is in no tier of {system.short_title}.")
 
 
 def level_for_xp(system: System, xp: int) -> LevelResult:
-    rule = system.rule("levels", "XP and levels")
+    rule = levels_rules(system)
     if xp < 0:
         raise RulesError("XP cannot be negative.")
     sources = Sources()
-    sources.cite(rule.get("cite"))
+    sources.cite(rule.cite)
     rows = level_rows(system)
     reached = [row for row in rows if row.total <= xp]
     current = reached[-1]
     following = next((row for row in rows if row.level == current.level + 1), None)
-    bonus_rule = rule["level_bonus"]
-    sources.cite(bonus_rule.get("cite"))
-    for note in rule.get("ambiguities", []):
-        if current.level in parse_printed_range(str(note["when"]["levels"])):
+    bonus_rule = rule.level_bonus
+    sources.cite(bonus_rule.cite)
+    for note in rule.ambiguities:
+        if current.level in parse_printed_range(note.when["levels"]):
             sources.rest_on(note)
     return LevelResult(
         xp=xp,
         level=current.level,
-        level_bonus=current.level // int(bonus_rule["divisor"]),
+        level_bonus=current.level // bonus_rule.divisor,
         tier=tier_of(system, current.level, sources),
         xp_for_next_level=following.total if following else None,
         xp_needed=following.total - xp if following else None,

@@ -1,0 +1,329 @@
+"""The `checks:` and `saves:` sections of rules.yml, and the parts of a roll they share
+with `dying:` (its bonus and its advantage dice)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any, ClassVar, Protocol
+
+from rules_core.rules.common import Table, citations, optional
+from rules_core.systems import Citation, System, read_once
+
+
+@dataclass(frozen=True)
+class Bonus:
+    """What the text says is added to the roll (a labelled note shown with a given bonus)."""
+
+    SCHEMA: ClassVar[str] = "checks.bonus"
+
+    note: str
+    cite: tuple[Citation, ...]
+
+    @classmethod
+    def of(cls, entry: Mapping[str, Any]) -> Bonus:
+        return cls(str(entry["note"]), citations(entry))
+
+
+@dataclass(frozen=True)
+class Advantage:
+    """The dice a roll uses with advantage or disadvantage, and what having both does."""
+
+    SCHEMA: ClassVar[str] = "checks.advantage"
+
+    advantage: str
+    disadvantage: str
+    both: str
+    cite: tuple[Citation, ...]
+    interpretation: str | None
+
+    @classmethod
+    def of(cls, entry: Mapping[str, Any]) -> Advantage:
+        return cls(
+            advantage=str(entry["advantage"]),
+            disadvantage=str(entry["disadvantage"]),
+            both=str(entry["both"]),
+            cite=citations(entry),
+            interpretation=entry.get("interpretation"),
+        )
+
+
+def advantage_of(entry: Mapping[str, Any]) -> Advantage | str | None:
+    """A section's `advantage`: its dice, or the name of the section whose dice apply."""
+    value = entry.get("advantage")
+    return value if value is None or isinstance(value, str) else Advantage.of(value)
+
+
+class RolledSection(Protocol):
+    """A section with a roll of its own (checks, saves, dying): what the shared readers of
+    a roll (rules_core.mechanics.checks.natural_roll, bonus_reading) take."""
+
+    @property
+    def roll(self) -> str: ...
+
+    @property
+    def bonus(self) -> Bonus | None: ...
+
+    # The dice, or the name of the section whose dice apply ("checks"), or None.
+    @property
+    def advantage(self) -> Advantage | str | None: ...
+
+    @property
+    def advantage_interpretation(self) -> str | None: ...
+
+
+@dataclass(frozen=True)
+class Difficulty:
+    """A named difficulty from the text, and the target number it sets."""
+
+    SCHEMA: ClassVar[str] = "checks.difficulties.rows.[]"
+
+    label: str
+    value: int
+    levels: tuple[int, int] | None  # the levels the text gives it for
+    interpretation: str | None
+
+    @classmethod
+    def of(cls, entry: Mapping[str, Any]) -> Difficulty:
+        levels = entry.get("levels")
+        return cls(
+            label=str(entry["label"]),
+            value=int(entry["value"]),
+            levels=(int(levels[0]), int(levels[1])) if levels else None,
+            interpretation=entry.get("interpretation"),
+        )
+
+
+@dataclass(frozen=True)
+class Difficulties:
+    """The difficulties a text names for a roll: rows of its own, or a table's columns."""
+
+    SCHEMA: ClassVar[str] = "checks.difficulties"
+
+    rows: tuple[Difficulty, ...]  # none where a table gives them
+    table: Table | None
+    label_column: str | None
+    value_column: str | None
+    cite: tuple[Citation, ...]
+    interpretation: str | None
+
+    @classmethod
+    def of(cls, entry: Mapping[str, Any]) -> Difficulties:
+        return cls(
+            rows=tuple(Difficulty.of(row) for row in entry.get("rows") or ()),
+            table=optional(entry, "table", Table.of),
+            label_column=entry.get("label_column"),
+            value_column=entry.get("value_column"),
+            cite=citations(entry),
+            interpretation=entry.get("interpretation"),
+        )
+
+    def named(self) -> tuple[Difficulty, ...]:
+        """Every difficulty named: the section's own rows, or one per row of its table."""
+        if self.table is None or self.label_column is None or self.value_column is None:
+            return self.rows
+        label, value = self.label_column, self.value_column
+        return tuple(
+            Difficulty(str(row[label]), int(row[value]), None, None) for row in self.table.rows
+        )
+
+
+@dataclass(frozen=True)
+class Contest:
+    """How two checks compare: the higher total wins, and what a tie does."""
+
+    SCHEMA: ClassVar[str] = "checks.contest"
+
+    tie: str
+    cite: tuple[Citation, ...]
+    interpretation: str | None
+
+    @classmethod
+    def of(cls, entry: Mapping[str, Any]) -> Contest:
+        return cls(str(entry["tie"]), citations(entry), entry.get("interpretation"))
+
+
+@dataclass(frozen=True)
+class GroupContest:
+    """Which of a group's totals counts in a contest ("median")."""
+
+    SCHEMA: ClassVar[str] = "checks.group.contest"
+
+    total: str
+    cite: tuple[Citation, ...]
+    interpretation: str | None
+
+    @classmethod
+    def of(cls, entry: Mapping[str, Any]) -> GroupContest:
+        return cls(str(entry["total"]), citations(entry), entry.get("interpretation"))
+
+
+@dataclass(frozen=True)
+class Group:
+    """A group check: the share of members who must succeed, and how it meets a contest."""
+
+    SCHEMA: ClassVar[str] = "checks.group"
+
+    at_least: Fraction
+    contest: GroupContest | None
+    cite: tuple[Citation, ...]
+    interpretation: str | None
+
+    @classmethod
+    def of(cls, entry: Mapping[str, Any]) -> Group:
+        return cls(
+            at_least=Fraction(str(entry["at_least"])),
+            contest=optional(entry, "contest", GroupContest.of),
+            cite=citations(entry),
+            interpretation=entry.get("interpretation"),
+        )
+
+
+@dataclass(frozen=True)
+class Extended:
+    """An extended challenge: the failures that end it."""
+
+    SCHEMA: ClassVar[str] = "checks.extended"
+
+    label: str
+    failures: int
+    cite: tuple[Citation, ...]
+    interpretation: str | None
+
+    @classmethod
+    def of(cls, entry: Mapping[str, Any]) -> Extended:
+        return cls(
+            str(entry["label"]),
+            int(entry["failures"]),
+            citations(entry),
+            entry.get("interpretation"),
+        )
+
+
+@dataclass(frozen=True)
+class Escalation:
+    """The escalation die added to a save, up to its highest value."""
+
+    SCHEMA: ClassVar[str] = "saves.escalation"
+
+    max: int
+    label: str
+    cite: tuple[Citation, ...]
+    interpretation: str | None
+
+    @classmethod
+    def of(cls, entry: Mapping[str, Any]) -> Escalation:
+        return cls(
+            int(entry["max"]), str(entry["label"]), citations(entry), entry.get("interpretation")
+        )
+
+
+@dataclass(frozen=True)
+class Repeat:
+    """How a save repeats ("save ends": one at the end of each turn)."""
+
+    SCHEMA: ClassVar[str] = "saves.repeat"
+
+    label: str
+    cite: tuple[Citation, ...]
+    interpretation: str | None
+
+    @classmethod
+    def of(cls, entry: Mapping[str, Any]) -> Repeat:
+        return cls(str(entry["label"]), citations(entry), entry.get("interpretation"))
+
+
+@dataclass(frozen=True, kw_only=True)
+class RollRule:
+    """What checks and saves share: the roll, what may be added, the targets named."""
+
+    label: str
+    roll: str
+    bonus: Bonus | None
+    advantage: Advantage | str | None  # a name: the section whose dice apply ("checks")
+    advantage_interpretation: str | None
+    difficulties: Difficulties | None
+    unstated: tuple[str, ...]  # what the text leaves unsaid, each said with an answer
+    cite: tuple[Citation, ...]
+    interpretation: str | None
+
+
+def _roll_rule(entry: Mapping[str, Any]) -> dict[str, Any]:
+    """RollRule's fields, read from a checks or saves section."""
+    return {
+        "label": str(entry["label"]),
+        "roll": str(entry["roll"]),
+        "bonus": optional(entry, "bonus", Bonus.of),
+        "advantage": advantage_of(entry),
+        "advantage_interpretation": entry.get("advantage_interpretation"),
+        "difficulties": optional(entry, "difficulties", Difficulties.of),
+        "unstated": tuple(entry.get("unstated") or ()),
+        "cite": citations(entry),
+        "interpretation": entry.get("interpretation"),
+    }
+
+
+@dataclass(frozen=True, kw_only=True)
+class Checks(RollRule):
+    """A check: its roll, and how contests, group checks and extended challenges go."""
+
+    SCHEMA: ClassVar[str] = "checks"
+
+    contest: Contest | None
+    group: Group | None
+    extended: Extended | None
+
+    @classmethod
+    def of(cls, entry: Mapping[str, Any]) -> Checks:
+        return cls(
+            **_roll_rule(entry),
+            contest=optional(entry, "contest", Contest.of),
+            group=optional(entry, "group", Group.of),
+            extended=optional(entry, "extended", Extended.of),
+        )
+
+
+@dataclass(frozen=True, kw_only=True)
+class Saves(RollRule):
+    """A saving throw: its roll, a fixed target where the text sets one, the escalation
+    die and how a save repeats."""
+
+    SCHEMA: ClassVar[str] = "saves"
+
+    target: int | None
+    escalation: Escalation | None
+    repeat: Repeat | None
+
+    @classmethod
+    def of(cls, entry: Mapping[str, Any]) -> Saves:
+        target = entry.get("target")
+        return cls(
+            **_roll_rule(entry),
+            target=None if target is None else int(target),
+            escalation=optional(entry, "escalation", Escalation.of),
+            repeat=optional(entry, "repeat", Repeat.of),
+        )
+
+
+def checks_rules(system: System) -> Checks:
+    """The system's checks, typed (read once), or NotDefined."""
+    return read_once(system.rule("checks", "checks"), Checks.of)
+
+
+def saves_rules(system: System) -> Saves:
+    """The system's saving throws, typed (read once), or NotDefined."""
+    return read_once(system.rule("saves", "saving throws"), Saves.of)
+
+
+def roll_section(system: System, name: str) -> Checks | Saves:
+    """The section of rules.yml a roll is made by, by its name ("checks" or "saves")."""
+    return checks_rules(system) if name == "checks" else saves_rules(system)
+
+
+def advantage_dice(system: System, section: RolledSection) -> Advantage | None:
+    """A section's advantage dice, or None; a name points at another section's dice."""
+    advantage = section.advantage
+    if isinstance(advantage, str):
+        advantage = roll_section(system, advantage).advantage
+    return None if isinstance(advantage, str) else advantage
