@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 import json
 from collections.abc import Iterator
+from fractions import Fraction
 
 import pytest
 
@@ -12,7 +13,7 @@ from rules_core.calculators import CALCULATORS, Answer
 from rules_core.systems import get_system, system_slugs
 
 # The calculators whose answers are typed results (the others still give their JSON).
-TYPED = ("modifier", "pointbuy", "level")
+TYPED = ("modifier", "pointbuy", "level", "encounter")
 
 
 def answers(name: str) -> Iterator[Answer]:
@@ -45,3 +46,15 @@ def test_a_result_is_frozen_and_gives_its_json_without_changing(name: str) -> No
             cited = result.sources.to_json()
             assert list(payload)[len(payload) - len(cited) :] == list(cited)
             assert all(payload[key] == value for key, value in cited.items())
+
+
+def test_an_encounter_result_adds_up_its_monster_groups() -> None:
+    for answer in answers("encounter"):
+        result = answer.result
+        assert result.monsters
+        assert sum(group.xp for group in result.monsters) == result.total_xp
+        assert result.share == Fraction(result.total_xp, result.budget)
+        assert result.xp_per_character == Fraction(result.total_xp, result.party)
+        listed = result.to_json()["monsters"]
+        assert [entry["xp"] for entry in listed] == [group.xp for group in result.monsters]
+        assert [entry["count"] for entry in listed] == [g.monster.count for g in result.monsters]

@@ -18,7 +18,7 @@ from rules_core.systems import Citation, Sources
 Payload = dict[str, Any]
 
 
-def percent(value: str | None) -> str:
+def percent(value: Fraction | str | None) -> str:
     return "—" if value is None else f"{float(Fraction(value)) * 100:.2f}%"
 
 
