@@ -8,11 +8,12 @@ from html import escape
 from typing import Any, ClassVar
 
 from rules_core.calculators import html
-from rules_core.calculators.base import Answer, Calculator, Payload, sourced
+from rules_core.calculators.base import Answer, Calculator, answer
+from rules_core.calculators.shared import Odds
 from rules_core.fields import Field, Requires
 from rules_core.mechanics.abilities import rolled_score
 from rules_core.requests import Request, system_field
-from rules_core.systems import get_system
+from rules_core.systems import Sources, get_system
 
 
 @dataclass(frozen=True)
@@ -33,40 +34,51 @@ class AbilityRollRequest(Request):
         return (system_field(),)
 
 
-def run(request: AbilityRollRequest) -> Answer[Payload]:
+@dataclass(frozen=True)
+class AbilityRollResult:
+    system: str
+    expression: str  # how the text rolls one score
+    odds: Odds
+    sources: Sources
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "system": self.system,
+            "expression": self.expression,
+            **self.odds.to_json(),
+            **self.sources.to_json(),
+        }
+
+
+def run(request: AbilityRollRequest) -> Answer[AbilityRollResult]:
     system = get_system(request.system)
     distribution, expression, sources = rolled_score(system)
-    payload = {
-        "system": system.slug,
-        "expression": expression,
-        "min": distribution.min,
-        "max": distribution.max,
-        "mean": str(distribution.mean()),
-        "distribution": {str(value): str(p) for value, p in distribution.items()},
-    }
+    result = AbilityRollResult(system.slug, expression, Odds.of(distribution), sources)
+    odds = result.odds
     text = [
-        f"{system.title}: each score is rolled as {expression}: {distribution.min} to "
-        f"{distribution.max}, mean {distribution.mean()} (about {float(distribution.mean()):.2f})"
+        f"{system.title}: each score is rolled as {expression}: {odds.minimum} to "
+        f"{odds.maximum}, mean {odds.mean} (about {float(odds.mean):.2f})"
     ]
-    return sourced(payload, text, sources)
+    return answer(result, text)
 
 
-def render(payload: html.Payload, request: Any, base: str) -> html.Rendered:
+def render(result: AbilityRollResult, request: AbilityRollRequest, base: str) -> html.Rendered:
+    expression = escape(result.expression)
     figures = html.rows(
         [
-            ("Roll", escape(payload["expression"])),
-            ("Range", f"{payload['min']} to {payload['max']}"),
-            ("Mean", html.mean(payload["mean"])),
+            ("Roll", expression),
+            ("Range", f"{result.odds.minimum} to {result.odds.maximum}"),
+            ("Mean", html.mean(result.odds.mean)),
         ]
     )
     top, chart = html.odds(
-        payload,
+        result.odds,
         label="Score",
-        caption=f"Chance of each score rolled with {payload['expression']}",
+        caption=f"Chance of each score rolled with {result.expression}",
     )
     return html.Rendered(
-        html.headline(top, escape(payload["expression"])),
-        figures + chart + html.sources(payload, base),
+        html.headline(top, expression),
+        figures + chart + html.cited(result.sources, base),
     )
 
 

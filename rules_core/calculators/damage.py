@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from fractions import Fraction
 from functools import cache
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from rules_core.calculators import html
-from rules_core.calculators.base import Answer, Calculator, Payload, fraction_text, percent, sourced
+from rules_core.calculators.base import Answer, Calculator, answer, fraction_text, percent
 from rules_core.calculators.shared import (
+    Odds,
     extra_crit_field,
     level_field,
     resistance_amounts,
@@ -18,7 +20,7 @@ from rules_core.calculators.shared import (
 from rules_core.fields import Field, Requires
 from rules_core.mechanics.damage import DamageSetup, damage
 from rules_core.requests import Request, system_field
-from rules_core.systems import get_system
+from rules_core.systems import Sources, get_system
 
 
 @dataclass(frozen=True)
@@ -86,38 +88,63 @@ class DamageRequest(Request):
         )
 
 
-def run(request: DamageRequest) -> Answer[Payload]:
+@dataclass(frozen=True)
+class DamageResult:
+    system: str
+    expression: str  # what was rolled, after the critical-hit rule
+    odds: Odds
+    hp: int | None  # the hit points asked about
+    at_least_hp: Fraction | None  # the chance to deal them; None when none were asked about
+    description: str  # how the critical-hit rule changed the roll, in words
+    sources: Sources
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "system": self.system,
+            "expression": self.expression,
+            **self.odds.to_json(),
+            "at_least_hp": fraction_text(self.at_least_hp),
+            "description": self.description,
+            **self.sources.to_json(),
+        }
+
+
+def run(request: DamageRequest) -> Answer[DamageResult]:
     system = get_system(request.system)
     setup = request.setup()
-    result = damage(system, setup)
-    payload = {
-        "system": system.slug,
-        "expression": result.expression,
-        "min": result.minimum,
-        "max": result.maximum,
-        "mean": fraction_text(result.mean),
-        "distribution": {
-            str(value): str(probability) for value, probability in result.distribution.items()
-        },
-        "at_least_hp": fraction_text(result.at_least_hp),
-        "description": result.description,
-    }
+    rolled = damage(system, setup)
+    result = DamageResult(
+        system.slug,
+        rolled.expression,
+        Odds.of(rolled.distribution),
+        setup.hp,
+        rolled.at_least_hp,
+        rolled.description,
+        rolled.sources,
+    )
+    odds = result.odds
     text = [
         f"{system.title}: {result.description}"
         + (" (critical hit)" if setup.crit else "")
-        + f": min {result.minimum}, max {result.maximum}, mean {result.mean} "
-        f"(about {float(result.mean):.2f})"
+        + f": min {odds.minimum}, max {odds.maximum}, mean {odds.mean} "
+        f"(about {float(odds.mean):.2f})"
     ]
     if result.at_least_hp is not None:
         text.append(
-            f"  P(damage >= {setup.hp}) = {result.at_least_hp} ({percent(result.at_least_hp)})"
+            f"  P(damage >= {result.hp}) = {result.at_least_hp} ({percent(result.at_least_hp)})"
         )
-    return sourced(payload, text, result.sources)
+    return answer(result, text)
 
 
-def render(payload: html.Payload, request: DamageRequest, base: str) -> html.Rendered:
-    parts, body = html.distribution(payload, request.hp)
-    return html.Rendered(html.headline(*parts), body + html.sources(payload, base))
+def render(result: DamageResult, request: DamageRequest, base: str) -> html.Rendered:
+    parts, body = html.distribution(
+        result.expression,
+        result.odds,
+        description=result.description,
+        hp=result.hp,
+        at_least_hp=result.at_least_hp,
+    )
+    return html.Rendered(html.headline(*parts), body + html.cited(result.sources, base))
 
 
 CALCULATOR = Calculator(DamageRequest, run, render, about=__doc__ or "")

@@ -10,12 +10,12 @@ from typing import Any, ClassVar, Self
 
 from rules_core.calculators import html
 from rules_core.calculators.address import calculator_address
-from rules_core.calculators.base import Answer, Calculator, Payload, fraction_text, percent, sourced
+from rules_core.calculators.base import Answer, Calculator, answer, percent
 from rules_core.calculators.fight import FightRequest
 from rules_core.fields import Field, Requires
 from rules_core.mechanics.encounters import Monster, encounter
 from rules_core.requests import InputErrors, Request, system_field
-from rules_core.systems import get_system, system_slugs
+from rules_core.systems import Sources, get_system, system_slugs
 
 RULE = Requires(("encounter",), "encounter", "an encounter budget")
 
@@ -142,63 +142,101 @@ class EncounterRequest(Request):
         return cls(values["system"], values["party"], values["level"], tuple(monsters))
 
 
-def run(request: EncounterRequest) -> Answer[Payload]:
+@dataclass(frozen=True)
+class MonsterXP:
+    """A group of monsters of the encounter and the XP it is worth."""
+
+    monster: Monster
+    xp: int
+
+    def to_json(self) -> dict[str, Any]:
+        monster = self.monster
+        return {"level": monster.level, "rank": monster.rank, "count": monster.count, "xp": self.xp}
+
+
+@dataclass(frozen=True)
+class EncounterResult:
+    system: str
+    party: int
+    level: int
+    budget: int
+    total_xp: int
+    share: Fraction  # of the budget the monsters take
+    xp_per_character: Fraction
+    monsters: tuple[MonsterXP, ...]
+    sources: Sources
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "system": self.system,
+            "party": self.party,
+            "level": self.level,
+            "budget": self.budget,
+            "total_xp": self.total_xp,
+            "share": str(self.share),
+            "xp_per_character": str(self.xp_per_character),
+            "monsters": [group.to_json() for group in self.monsters],
+            **self.sources.to_json(),
+        }
+
+
+def run(request: EncounterRequest) -> Answer[EncounterResult]:
     system = get_system(request.system)
-    result = encounter(system, request.party, request.level, request.monsters)
-    payload = {
-        "system": system.slug,
-        "party": result.party,
-        "level": result.level,
-        "budget": result.budget,
-        "total_xp": result.total_xp,
-        "share": fraction_text(result.share),
-        "xp_per_character": fraction_text(result.xp_per_character),
-        "monsters": [
-            {"level": monster.level, "rank": monster.rank, "count": monster.count, "xp": xp}
-            for monster, xp in result.lines
-        ],
-    }
+    built = encounter(system, request.party, request.level, request.monsters)
+    result = EncounterResult(
+        system.slug,
+        built.party,
+        built.level,
+        built.budget,
+        built.total_xp,
+        built.share,
+        built.xp_per_character,
+        tuple(MonsterXP(monster, xp) for monster, xp in built.lines),
+        built.sources,
+    )
     text = [
         f"{system.title}: budget for {result.party} characters of level {result.level}: "
         f"{result.budget:,} XP",
         *(
-            f"  {monster.count} x level {monster.level} {monster.rank}: {xp:,} XP"
-            for monster, xp in result.lines
+            f"  {group.monster.count} x level {group.monster.level} {group.monster.rank}: "
+            f"{group.xp:,} XP"
+            for group in result.monsters
         ),
         f"  total {result.total_xp:,} XP = {percent(result.share)} of the budget, "
         f"{result.xp_per_character} XP per character",
     ]
-    return sourced(payload, text, result.sources)
+    return answer(result, text)
 
 
-def render(payload: html.Payload, request: Any, base: str) -> html.Rendered:
-    share = html.percent(payload["share"])
+def render(result: EncounterResult, request: EncounterRequest, base: str) -> html.Rendered:
+    share = html.percent(result.share)
     rows = [
         (
-            f"Budget ({payload['party']} characters of level {payload['level']})",
-            f"{payload['budget']:,} XP",
+            f"Budget ({result.party} characters of level {result.level})",
+            f"{result.budget:,} XP",
         ),
-        ("Monsters", f"{payload['total_xp']:,} XP"),
+        ("Monsters", f"{result.total_xp:,} XP"),
         ("Share of the budget", share),
-        ("XP per character", f"{float(Fraction(payload['xp_per_character'])):,.2f}"),
+        ("XP per character", f"{float(result.xp_per_character):,.2f}"),
     ]
     lines = "".join(
-        f"<li>{m['count']} × level {m['level']} {escape(m['rank'])}: {m['xp']:,} XP</li>"
-        for m in payload["monsters"]
+        f"<li>{group.monster.count} × level {group.monster.level} "
+        f"{escape(group.monster.rank)}: {group.xp:,} XP</li>"
+        for group in result.monsters
     )
     listed = f'<ul class="calc-monsters">{lines}</ul>' if lines else ""
-    listed += _fight_link(payload, base)
-    top = html.headline(f"Budget {share}", f"{payload['total_xp']:,} of {payload['budget']:,} XP")
-    return html.Rendered(top, html.rows(rows) + listed + html.sources(payload, base))
+    listed += _fight_link(result, base)
+    top = html.headline(f"Budget {share}", f"{result.total_xp:,} of {result.budget:,} XP")
+    return html.Rendered(top, html.rows(rows) + listed + html.cited(result.sources, base))
 
 
-def _fight_link(payload: html.Payload, base: str) -> str:
+def _fight_link(result: EncounterResult, base: str) -> str:
     """The same party and monsters in the fight calculator, each monster row a row of
     opponents: their attack and hit points are the GM's to fill in (the texts give no
     monster statistics)."""
-    inputs = {"system": payload["system"], "c1_side": "party", "c1_count": payload["party"]}
-    for row, monster in enumerate(payload["monsters"][: FightRequest.FORM_ROWS - 1], start=2):
-        inputs |= {f"c{row}_side": "opponents", f"c{row}_count": monster["count"]}
+    inputs: dict[str, Any] = {"system": result.system, "c1_side": "party", "c1_count": result.party}
+    for row, group in enumerate(result.monsters[: FightRequest.FORM_ROWS - 1], start=2):
+        inputs |= {f"c{row}_side": "opponents", f"c{row}_count": group.monster.count}
         inputs |= {f"c{row}_{name}": "" for name in ("bonus", "damage", "defense", "hp")}
     href = escape(calculator_address("fight", inputs, base))
     return f'<p><a class="calc-link" href="{href}">Fight odds for these monsters</a></p>'

@@ -12,6 +12,7 @@ from fractions import Fraction
 from html import escape, unescape
 from typing import Any
 
+from rules_core.calculators.shared import Odds
 from rules_core.charts import bar_chart
 from rules_core.numbers import signed as signed  # re-exported: renderers write html.signed
 from rules_core.systems import Citation, Sources
@@ -125,30 +126,33 @@ def cited(sources: Sources, base: str) -> str:
     return "".join(parts)
 
 
-def odds(payload: Payload, *, label: str, caption: str) -> tuple[str, str]:
+def odds(chances: Odds, *, label: str, caption: str) -> tuple[str, str]:
     """The headline part and the chart of a roll's distribution."""
-    points = [(int(value), p) for value, p in payload["distribution"].items()]
-    chart = bar_chart(points, caption=caption, label=label)
-    average = float(Fraction(payload["mean"]))
-    return f"Mean {average:.2f} ({payload['min']}–{payload['max']})", chart
+    chart = bar_chart(chances.points(), caption=caption, label=label)
+    return f"Mean {float(chances.mean):.2f} ({chances.minimum}–{chances.maximum})", chart
 
 
 def distribution(
-    payload: Payload, hp: int | None, *, what: str = "damage total"
+    expression: str,
+    chances: Odds,
+    *,
+    description: str = "",
+    hp: int | None = None,
+    at_least_hp: Fraction | None = None,
+    what: str = "damage total",
 ) -> tuple[list[str], str]:
-    """A roll's range, mean and chart (and the chance to reach `hp`): headline parts, body."""
+    """A roll's range, mean and chart (and the chance to reach `hp`): headline parts, body.
+    `description` says the roll in words where a rule changed it (a critical hit's)."""
     pairs = [
-        ("Roll", escape(payload.get("description") or payload["expression"])),
-        ("Range", f"{payload['min']} to {payload['max']}"),
-        ("Mean", mean(payload["mean"])),
+        ("Roll", escape(description or expression)),
+        ("Range", f"{chances.minimum} to {chances.maximum}"),
+        ("Mean", mean(chances.mean)),
     ]
     top, chart = odds(
-        payload,
-        label=what.split()[0].title(),
-        caption=f"Chance of each {what} of {payload['expression']}",
+        chances, label=what.split()[0].title(), caption=f"Chance of each {what} of {expression}"
     )
     parts = [top]
-    if payload.get("at_least_hp") is not None:
-        pairs.append((f"Chance of at least {hp} damage", percent(payload["at_least_hp"])))
-        parts.append(f"{percent(payload['at_least_hp'])} to deal {hp}+")
+    if at_least_hp is not None:
+        pairs.append((f"Chance of at least {hp} damage", percent(at_least_hp)))
+        parts.append(f"{percent(at_least_hp)} to deal {hp}+")
     return parts, rows(pairs) + chart

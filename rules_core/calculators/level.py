@@ -8,11 +8,11 @@ from html import escape
 from typing import Any, ClassVar
 
 from rules_core.calculators import html
-from rules_core.calculators.base import Answer, Calculator, Payload, sourced
+from rules_core.calculators.base import Answer, Calculator, answer
 from rules_core.fields import Field, Requires
 from rules_core.mechanics.progression import level_for_xp
 from rules_core.requests import Request, system_field
-from rules_core.systems import get_system
+from rules_core.systems import Sources, get_system
 
 
 @dataclass(frozen=True)
@@ -44,19 +44,46 @@ class LevelRequest(Request):
         )
 
 
-def run(request: LevelRequest) -> Answer[Payload]:
+@dataclass(frozen=True)
+class LevelResult:
+    system: str
+    xp: int
+    level: int
+    level_bonus: int
+    tier: str  # as the text names it ("Heroic")
+    xp_for_next_level: int | None  # None at the top level
+    xp_needed: int | None
+    grants: tuple[tuple[str, str], ...]  # what the table lists at this level, by its column
+    sources: Sources
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "system": self.system,
+            "xp": self.xp,
+            "level": self.level,
+            "level_bonus": self.level_bonus,
+            "tier": self.tier.lower(),
+            "xp_for_next_level": self.xp_for_next_level,
+            "xp_needed": self.xp_needed,
+            "grants": dict(self.grants),
+            **self.sources.to_json(),
+        }
+
+
+def run(request: LevelRequest) -> Answer[LevelResult]:
     system = get_system(request.system)
-    result = level_for_xp(system, request.xp)
-    payload = {
-        "system": system.slug,
-        "xp": result.xp,
-        "level": result.level,
-        "level_bonus": result.level_bonus,
-        "tier": result.tier.lower(),
-        "xp_for_next_level": result.xp_for_next_level,
-        "xp_needed": result.xp_needed,
-        "grants": result.grants,
-    }
+    reached = level_for_xp(system, request.xp)
+    result = LevelResult(
+        system.slug,
+        reached.xp,
+        reached.level,
+        reached.level_bonus,
+        reached.tier,
+        reached.xp_for_next_level,
+        reached.xp_needed,
+        tuple(reached.grants.items()),
+        reached.sources,
+    )
     following = (
         f"level {result.level + 1} at {result.xp_for_next_level:,} XP ({result.xp_needed:,} to go)"
         if result.xp_for_next_level is not None
@@ -65,32 +92,32 @@ def run(request: LevelRequest) -> Answer[Payload]:
     text = [
         f"{system.title}: {result.xp:,} XP is level {result.level} ({result.tier} tier), "
         f"level bonus {result.level_bonus:+d}; next: {following}.",
-        *(f"  {name}: {value}" for name, value in result.grants.items()),
+        *(f"  {name}: {value}" for name, value in result.grants),
     ]
-    return sourced(payload, text, result.sources)
+    return answer(result, text)
 
 
-def render(payload: html.Payload, request: Any, base: str) -> html.Rendered:
+def render(result: LevelResult, request: LevelRequest, base: str) -> html.Rendered:
     following = (
-        f"{payload['xp_for_next_level']:,} XP ({payload['xp_needed']:,} to go)"
-        if payload["xp_for_next_level"] is not None
+        f"{result.xp_for_next_level:,} XP ({result.xp_needed:,} to go)"
+        if result.xp_for_next_level is not None
         else "top level"
     )
-    grants = "; ".join(f"{escape(value)}" for value in payload["grants"].values()) or "—"
-    tier = escape(payload["tier"].title())
+    grants = "; ".join(f"{escape(value)}" for _, value in result.grants) or "—"
+    tier = escape(result.tier.title())
     figures = html.rows(
         [
-            ("Level", str(payload["level"])),
-            ("Level bonus", html.signed(payload["level_bonus"])),
+            ("Level", str(result.level)),
+            ("Level bonus", html.signed(result.level_bonus)),
             ("Tier", tier),
             ("Next level at", following),
             ("Gained at this level", grants),
         ]
     )
     top = html.headline(
-        f"Level {payload['level']}", f"bonus {html.signed(payload['level_bonus'])}", f"{tier} tier"
+        f"Level {result.level}", f"bonus {html.signed(result.level_bonus)}", f"{tier} tier"
     )
-    return html.Rendered(top, figures + html.sources(payload, base))
+    return html.Rendered(top, figures + html.cited(result.sources, base))
 
 
 CALCULATOR = Calculator(LevelRequest, run, render, about=__doc__ or "")

@@ -8,11 +8,11 @@ from html import escape
 from typing import Any, ClassVar, Self
 
 from rules_core.calculators import html
-from rules_core.calculators.base import Answer, Calculator, Payload, sourced
+from rules_core.calculators.base import Answer, Calculator, answer
 from rules_core.fields import Field, Requires
 from rules_core.mechanics.abilities import point_buy
 from rules_core.requests import Request, system_field
-from rules_core.systems import get_system
+from rules_core.systems import Sources, get_system
 
 ABILITIES = (
     ("str", "STR", "16"),
@@ -60,42 +60,69 @@ class PointBuyRequest(Request):
         return cls(values["system"], tuple(values[key] for key, _, _ in ABILITIES))
 
 
-def run(request: PointBuyRequest) -> Answer[Payload]:
+@dataclass(frozen=True)
+class PointBuyResult:
+    system: str
+    scores: tuple[int, ...]
+    cost: int
+    budget: int
+    remaining: int
+    problems: tuple[str, ...]  # each rule of the text the set breaks; none when it is valid
+    sources: Sources
+
+    @property
+    def valid(self) -> bool:
+        return not self.problems
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "system": self.system,
+            "scores": list(self.scores),
+            "cost": self.cost,
+            "budget": self.budget,
+            "remaining": self.remaining,
+            "valid": self.valid,
+            "problems": list(self.problems),
+            **self.sources.to_json(),
+        }
+
+
+def run(request: PointBuyRequest) -> Answer[PointBuyResult]:
     system = get_system(request.system)
-    result = point_buy(system, request.scores)
-    payload = {
-        "system": system.slug,
-        "scores": list(result.scores),
-        "cost": result.cost,
-        "budget": result.budget,
-        "remaining": result.remaining,
-        "valid": result.valid,
-        "problems": result.problems,
-    }
+    bought = point_buy(system, request.scores)
+    result = PointBuyResult(
+        system.slug,
+        bought.scores,
+        bought.cost,
+        bought.budget,
+        bought.remaining,
+        tuple(bought.problems),
+        bought.sources,
+    )
     verdict = "valid" if result.valid else "not valid"
     text = [
         f"{system.title}: scores {', '.join(map(str, result.scores))} cost {result.cost} "
         f"of {result.budget} points ({result.remaining} left): {verdict}.",
         *(f"  - {problem}" for problem in result.problems),
     ]
-    return sourced(payload, text, result.sources)
+    return answer(result, text)
 
 
-def render(payload: html.Payload, request: Any, base: str) -> html.Rendered:
-    verdict = "Valid" if payload["valid"] else "Not valid"
+def render(result: PointBuyResult, request: PointBuyRequest, base: str) -> html.Rendered:
+    verdict = "Valid" if result.valid else "Not valid"
     figures = html.rows(
         [
-            ("Cost", f"{payload['cost']} of {payload['budget']} points"),
-            ("Remaining", str(payload["remaining"])),
+            ("Cost", f"{result.cost} of {result.budget} points"),
+            ("Remaining", str(result.remaining)),
             ("Set", verdict),
         ]
     )
-    problems = "".join(f"<li>{escape(problem)}</li>" for problem in payload["problems"])
+    problems = "".join(f"<li>{escape(problem)}</li>" for problem in result.problems)
     listed = f'<ul class="calc-problems">{problems}</ul>' if problems else ""
     top = html.headline(
-        f"Cost {payload['cost']} of {payload['budget']}", f"{payload['remaining']} left", verdict
+        f"Cost {result.cost} of {result.budget}", f"{result.remaining} left", verdict
     )
-    return html.Rendered(top, figures + listed + html.sources(payload, base))
+    return html.Rendered(top, figures + listed + html.cited(result.sources, base))
 
 
 CALCULATOR = Calculator(PointBuyRequest, run, render, about=__doc__ or "")

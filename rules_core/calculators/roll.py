@@ -9,11 +9,13 @@ from html import escape
 from typing import Any, ClassVar
 
 from rules_core.calculators import html
-from rules_core.calculators.base import Answer, Calculator, Payload
+from rules_core.calculators.base import Answer, Calculator
+from rules_core.calculators.shared import Odds
 from rules_core.dice import parse as parse_dice
 from rules_core.dice import roll as roll_dice
 from rules_core.fields import Field
 from rules_core.requests import Request
+from rules_core.systems import Sources
 
 MAX_SEED = 2**53  # a whole number JavaScript's numbers hold exactly
 
@@ -52,55 +54,71 @@ class RollRequest(Request):
         )
 
 
-def run(request: RollRequest) -> Answer[Payload]:
+@dataclass(frozen=True)
+class RolledGroup:
+    """One term's dice as rolled: the ones that count, then any its keep rule dropped."""
+
+    term: str  # the term as written in the expression ("4d6kh3"; a number rolls none)
+    kept: tuple[int, ...]
+    dropped: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class RollResult:
+    expression: str
+    odds: Odds  # what a page shows with or without a roll
+    seed: int | None
+    total: int | None = None  # None: nobody asked for a roll
+    dice: tuple[RolledGroup, ...] | None = None  # a group per term, in order
+
+    @property
+    def sources(self) -> Sources:
+        """A roll rests on no system's rules."""
+        return Sources()
+
+    def to_json(self) -> dict[str, Any]:
+        dice = None if self.dice is None else [[*g.kept, *g.dropped] for g in self.dice]
+        return {"expression": self.expression, "total": self.total, "dice": dice, "seed": self.seed}
+
+
+def run(request: RollRequest) -> Answer[RollResult]:
     expression = parse_dice(request.expression, weapon_die=request.weapon)
+    odds = Odds.of(expression.distribution())
     if not request.rolled:
-        payload: dict[str, Any] = {
-            "expression": expression.text,
-            "total": None,
-            "dice": None,
-            "seed": request.seed,
-        }
-        return Answer(Payload(payload), [expression.text])
+        return Answer(RollResult(expression.text, odds, request.seed), [expression.text])
     total, dice = roll_dice(expression, random.Random(request.seed))
-    payload = {"expression": expression.text, "total": total, "dice": dice, "seed": request.seed}
-    return Answer(Payload(payload), [f"{expression.text}: {total}  (dice: {dice})"])
+    groups = tuple(
+        RolledGroup(term.text, tuple(rolled[: term.kept]), tuple(rolled[term.kept :]))
+        for term, rolled in zip(expression.terms, dice, strict=True)
+    )
+    result = RollResult(expression.text, odds, request.seed, total, groups)
+    return Answer(result, [f"{expression.text}: {total}  (dice: {dice})"])
 
 
-def _dice_rolled(expression: str, dice: list[list[int]]) -> str:
+def _dice_rolled(groups: tuple[RolledGroup, ...]) -> str:
     """Each group's dice; where a group keeps some, the dropped ones are marked as such."""
-    terms = parse_dice(expression).terms
-    groups = []
-    for term, rolled in zip(terms, dice, strict=True):
-        if not rolled:
-            continue
-        kept = rolled if term.keep is None else rolled[: term.keep]
-        dropped = [] if term.keep is None else rolled[term.keep :]
-        text = f'{escape(term.text)}: <span class="calc-kept">{", ".join(map(str, kept))}</span>'
-        if dropped:
-            struck = ", ".join(f"<s>{value}</s>" for value in dropped)
+    listed = []
+    for group in groups:
+        if not group.kept and not group.dropped:
+            continue  # a number: no dice to show
+        kept = ", ".join(map(str, group.kept))
+        text = f'{escape(group.term)}: <span class="calc-kept">{kept}</span>'
+        if group.dropped:
+            struck = ", ".join(f"<s>{value}</s>" for value in group.dropped)
             text += f'; <span class="calc-dropped">dropped {struck}</span>'
-        groups.append(f"<li>{text}</li>")
-    return f'<ul class="calc-dice">{"".join(groups)}</ul>'
+        listed.append(f"<li>{text}</li>")
+    return f'<ul class="calc-dice">{"".join(listed)}</ul>'
 
 
-def render(payload: html.Payload, request: RollRequest, base: str) -> html.Rendered:
-    distribution = parse_dice(payload["expression"], weapon_die=request.weapon).distribution()
-    odds = {
-        "expression": payload["expression"],
-        "min": distribution.min,
-        "max": distribution.max,
-        "mean": str(distribution.mean()),
-        "distribution": {str(v): str(p) for v, p in distribution.items()},
-    }
-    parts, body = html.distribution(odds, None, what="total")
-    if payload.get("total") is None:
+def render(result: RollResult, request: RollRequest, base: str) -> html.Rendered:
+    parts, body = html.distribution(result.expression, result.odds, what="total")
+    if result.total is None or result.dice is None:
         rolled = '<p class="calc-rolled">Press “Roll” to roll.</p>'
     else:
-        parts.insert(0, f"Rolled {payload['total']}")
+        parts.insert(0, f"Rolled {result.total}")
         rolled = (
-            f'<p class="calc-rolled">Rolled <strong>{payload["total"]}</strong></p>'
-            + _dice_rolled(payload["expression"], payload["dice"])
+            f'<p class="calc-rolled">Rolled <strong>{result.total}</strong></p>'
+            + _dice_rolled(result.dice)
         )
     return html.Rendered(html.headline(*parts), rolled + body)
 

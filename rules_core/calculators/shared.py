@@ -1,10 +1,13 @@
-"""Fields and rules more than one calculator asks for: roll modes, weapon dice, 'X x Level',
-extra critical dice, and a target's resistance and vulnerability."""
+"""Fields, rules and results more than one calculator asks for: roll modes, weapon dice,
+'X x Level', extra critical dice, a target's resistance and vulnerability, and a roll's odds."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from fractions import Fraction
 from typing import Any
 
+from rules_core.dice import Distribution
 from rules_core.fields import Field, Requires
 
 MODES = (
@@ -184,3 +187,29 @@ def resistance_amounts(
 ) -> tuple[int | None, int | None]:
     """The amounts the core takes: a halving or doubling rule takes none, read as 0."""
     return (0 if resistant else resistance), (0 if vulnerable else vulnerability)
+
+
+@dataclass(frozen=True)
+class Odds:
+    """A roll's exact distribution and the figures a page shows of it, worked out once."""
+
+    distribution: Distribution
+    minimum: int
+    maximum: int
+    mean: Fraction
+
+    @classmethod
+    def of(cls, distribution: Distribution) -> Odds:
+        return cls(distribution, distribution.min, distribution.max, distribution.mean())
+
+    def points(self) -> list[tuple[int, str]]:
+        """Each value the roll can take with its chance as an exact fraction, ascending."""
+        return [(value, str(chance)) for value, chance in self.distribution.items()]
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "min": self.minimum,
+            "max": self.maximum,
+            "mean": str(self.mean),
+            "distribution": {str(value): chance for value, chance in self.points()},
+        }
