@@ -26,7 +26,7 @@ _BASE = re.compile(r"(?:/(?!/))?(?:[A-Za-z0-9._~-]+/)*")
 
 
 def _undefined(error: NotDefined, base: str) -> dict[str, Any]:
-    links = "".join(html.citation_item(cited.to_json(), base) for cited in error.citations)
+    links = "".join(html.citation_item(cited, base) for cited in error.citations)
     more = f"<p>What the text does say:</p><ul>{links}</ul>" if links else ""
     rendered = html.Rendered(
         html.headline("Not in this system's text"),

@@ -32,17 +32,6 @@ class Result(Protocol):
     def to_json(self) -> dict[str, Any]: ...
 
 
-class Payload(dict[str, Any]):
-    """An answer still given as its JSON (a calculator not yet moved to a result type)."""
-
-    @property
-    def sources(self) -> Sources:
-        return Sources()
-
-    def to_json(self) -> dict[str, Any]:
-        return dict(self)
-
-
 @dataclass(frozen=True)
 class Answer[R: Result]:
     """A calculator's answer: the result the page renders, and the same answer as lines of text."""
@@ -82,12 +71,6 @@ def sourced_lines(text: list[str], sources: Sources) -> list[str]:
 def answer[R: Result](result: R, text: list[str]) -> Answer[R]:
     """The result, and its text followed by what it rests on."""
     return Answer(result, sourced_lines(text, result.sources))
-
-
-def sourced(payload: dict[str, Any], text: list[str], sources: Sources) -> Answer[Payload]:
-    """An answer given as its JSON, with the sections it applied and its interpretations."""
-    payload.update(sources.to_json())
-    return Answer(Payload(payload), sourced_lines(text, sources))
 
 
 @dataclass(frozen=True)

@@ -1,7 +1,7 @@
 """The pieces every calculator's HTML is made of: a one-line headline, figures, sources.
 
-A renderer takes the payload the command line prints with --json, the request it
-answers and the site root; every value that came from a user is escaped.
+A renderer takes its calculator's typed result, the request it answers and the site
+root, and reads the result's attributes; every value that came from a user is escaped.
 """
 
 from __future__ import annotations
@@ -10,40 +10,31 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from html import escape, unescape
-from typing import Any
 
 from rules_core.calculators.shared import Odds
 from rules_core.charts import bar_chart
 from rules_core.numbers import signed as signed  # re-exported: renderers write html.signed
 from rules_core.systems import Citation, Sources
 
-Payload = dict[str, Any]
+
+def percent(value: Fraction | None) -> str:
+    return "—" if value is None else f"{float(value) * 100:.2f}%"
 
 
-# A probability or a mean comes as a Fraction, or as its exact text from an answer still
-# given as its JSON (str(Fraction) read back is the same number).
-Exact = Fraction | str
-
-
-def percent(value: Exact | None) -> str:
-    return "—" if value is None else f"{float(Fraction(value)) * 100:.2f}%"
-
-
-def exact(value: Exact | None) -> str:
+def exact(value: Fraction | None) -> str:
     return "—" if value is None else escape(str(value))
 
 
-def chance(value: Exact | None) -> str:
+def chance(value: Fraction | None) -> str:
     """A probability as a percentage, with the exact fraction beside it."""
     return f'{percent(value)} <span class="calc-exact">{exact(value)}</span>'
 
 
-def mean(value: Exact) -> str:
-    average = Fraction(value)
-    return f'{float(average):.2f} <span class="calc-exact">{escape(str(average))}</span>'
+def mean(value: Fraction) -> str:
+    return f'{float(value):.2f} <span class="calc-exact">{escape(str(value))}</span>'
 
 
-def rounds(value: Exact | None) -> str:
+def rounds(value: Fraction | None) -> str:
     """An expected number of rolls, or "never" where the text gives no way to succeed."""
     return "never" if value is None else mean(value)
 
@@ -91,23 +82,11 @@ def breakdown(parts: Sequence[tuple[str, int]], *, signed_total: bool = True) ->
     return f"{listed} = {signed(total) if signed_total else total}"
 
 
-def citation_item(cited: dict[str, str], base: str) -> str:
+def citation_item(citation: Citation, base: str) -> str:
     """A citation in a list: the section, linked to the sentence, and the sentence itself."""
-    citation = Citation.of(cited)
     return (
         f'<li><a href="{escape(base + citation.url)}">{escape(str(citation))}</a> '
         f'<q class="calc-quote">{escape(citation.quote)}</q></li>'
-    )
-
-
-def sources(payload: Payload, base: str) -> str:
-    """What an answer given as its JSON rests on (see `cited`)."""
-    return cited(
-        Sources(
-            [Citation.of(entry) for entry in payload.get("citations", [])],
-            list(payload.get("interpretations", [])),
-        ),
-        base,
     )
 
 
@@ -115,7 +94,7 @@ def cited(sources: Sources, base: str) -> str:
     """The sections an answer applied, linked to their sentences, and its interpretations."""
     parts = []
     if sources.citations:
-        links = "".join(citation_item(citation.to_json(), base) for citation in sources.citations)
+        links = "".join(citation_item(citation, base) for citation in sources.citations)
         parts.append(
             f'<div class="calc-sources"><strong>Rules applied</strong><ul>{links}</ul></div>'
         )
