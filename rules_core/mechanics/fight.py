@@ -19,11 +19,11 @@ from rules_core.systems import RulesError, Sources, System
 SIDES = (("party", "Party"), ("opponents", "Opponents"))
 # The exact chain's size: hit-point states of one side times the other's (its table, in
 # memory), and the work of following it (_work: big-int terms x 64-bit words, summed over
-# the turns). Measured in the browser's Python (Pyodide under Node, on a shared machine):
-# 6 to 13 ns a unit of work, e.g. five characters of 24 hit points against six of 15 over
-# 10 rounds is 61M units (0.8 s), of 60 against 40 is 401M (3.9 s). Beyond the limit an
-# answer would take well over 5 s on a phone: refused, saying how many rounds can be
-# answered.
+# the turns). Measured in the browser's Python (Pyodide under Node, on a loaded shared
+# machine): 4 to 12 ns a unit of work; five characters of 24 hit points against six of 15
+# over 10 rounds is 61M units (0.2 to 0.8 s), of 60 against 40 is 401M (1.8 to 3.9 s).
+# Beyond the limit an answer would take 2 to 6 s there, more on a phone: refused, saying
+# how many rounds can be answered.
 MAX_STATES = 200_000
 MAX_WORK = 500_000_000
 
