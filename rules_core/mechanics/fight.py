@@ -20,12 +20,13 @@ SIDES = (("party", "Party"), ("opponents", "Opponents"))
 # The exact chain's size: hit-point states of one side times the other's (its table, in
 # memory), and the work of following it (_work: big-int terms x 64-bit words, summed over
 # the turns). Measured in the browser's Python (Pyodide under Node, on a loaded shared
-# machine): 4 to 12 ns a unit of work; five characters of 24 hit points against six of 15
-# over 10 rounds is 61M units (0.2 to 0.8 s), of 60 against 40 is 401M (1.8 to 3.9 s).
-# Beyond the limit an answer would take 2 to 6 s there, more on a phone: refused, saying
+# machine): 3 to 9 ns a unit of work; five characters of 24 hit points against six of 15
+# over 10 rounds is 88M units (0.2 to 0.8 s), of 60 against 40 is 582M (1.8 to 3.9 s).
+# Beyond the limit an answer would take 2.5 to 7 s there, more on a phone: refused, saying
 # how many rounds can be answered.
 MAX_STATES = 200_000
-MAX_WORK = 500_000_000
+MAX_WORK = 800_000_000
+_TURN_OVER = 20
 
 
 @dataclass(frozen=True)
@@ -318,12 +319,13 @@ class FightResult:
 
 def _work(states: int, turns: Sequence[_Attacks], rounds: int) -> list[int]:
     """The work of following the chain to the end of each round: per turn, its big-int
-    terms for every state, each as long as the denominator is then (in 64-bit words)."""
+    terms for every state, each as long as the denominator is then (in 64-bit words), and
+    turning the table over before it (as much work as _TURN_OVER terms, measured)."""
     done, denominator, work = 0, 1, []
     for _ in range(rounds):
         for side in turns:
             denominator *= side.full_total
-            done += states * _words(denominator) * side.terms
+            done += states * _words(denominator) * (side.terms + _TURN_OVER)
         work.append(done)
     return work
 
