@@ -13,12 +13,14 @@ import json
 from collections.abc import Sequence
 from fractions import Fraction
 
+import fight_before
 import pytest
 
 from rules_core.calculators.fight import RULE
 from rules_core.cli import main
 from rules_core.mechanics.attacks import AttackSetup, attack
-from rules_core.mechanics.fight import Combatant, fight
+from rules_core.mechanics.fight import MAX_STATES, Combatant, FightResult, fight
+from rules_core.mechanics.situations import situations
 from rules_core.systems import RulesError, System, get_system, system_slugs
 from rules_core.web import handle
 
@@ -145,16 +147,148 @@ def test_who_acts_first_strikes_first(slug: str, party_first: bool) -> None:
     assert (first, second) == (drops, (1 - drops) * drops)
 
 
+def _a_situation(system: System) -> tuple[str, ...]:
+    """The first of the system's situations an attack can take on its own, if any."""
+    for name in situations(system):
+        try:
+            attack(system, AttackSetup(bonus=5, defense=14, damage="1d6", situations=(name,)))
+        except RulesError:
+            continue
+        return (name,)
+    return ()
+
+
+def _as_compared(result: FightResult) -> dict[str, object]:
+    """Every attribute of a fight's result but its sources (compared on their own)."""
+    compared = {name: getattr(result, name) for name in FightResult.__dataclass_fields__}
+    return compared | {"sources": result.sources.to_json()}
+
+
+def _side(side: str, *rows: tuple[int, int, str, int, int, int]) -> list[Combatant]:
+    """Rows of (count, bonus, damage, attacks, defense, hit points)."""
+    return [Combatant(side, *row) for row in rows]
+
+
+# Fights the chain before packing answered, of every shape its turns take: (party,
+# opponents, party first, rounds, with a situation on each side).
+CHAIN_FIGHTS = {
+    "one against one": (_side("party", (1, 5, "1d8+3", 1, 15, 12)),
+                        _side("opponents", (1, 4, "1d6+2", 1, 13, 9)), True, 6, False),
+    "counts, opponents first": (_side("party", (3, 6, "1d8+3", 1, 16, 10)),
+                                _side("opponents", (4, 4, "1d6+2", 1, 14, 7)), False, 5, False),
+    "rows of each side": (
+        _side("party", (1, 7, "1d10+4", 1, 17, 14), (2, 3, "1d4", 1, 12, 6)),
+        _side("opponents", (2, 5, "2d6", 1, 15, 8), (1, 8, "1d12+2", 1, 18, 16)), True, 5, False,
+    ),
+    "several attacks each": (_side("party", (2, 4, "1d6+1", 3, 15, 11)),
+                             _side("opponents", (3, 2, "1d4+1", 2, 13, 6)), False, 4, False),
+    "situations on both sides": (_side("party", (2, 5, "1d8", 1, 15, 12)),
+                                 _side("opponents", (3, 4, "1d6", 1, 14, 8)), True, 6, True),
+    "misses only": (_side("party", (2, -100, "1d8", 1, 15, 10)),
+                    _side("opponents", (2, -100, "1d6", 2, 14, 6)), True, 3, False),
+    "no damage": (_side("party", (1, 5, "0", 1, 15, 5)),
+                  _side("opponents", (2, 5, "0", 1, 14, 4)), False, 2, False),
+    "one hit drops anyone": (_side("party", (3, 100, "50", 1, 0, 4)),
+                             _side("opponents", (4, 100, "60", 1, 0, 3)), True, 4, False),
+    "a big damage roll": (_side("party", (1, 3, "4d10+5", 2, 12, 40)),
+                          _side("opponents", (5, 6, "1d4", 1, 16, 5)), False, 8, True),
+    "long blocks, many rounds": (_side("party", (2, 6, "1d8+3", 1, 16, 35)),
+                                 _side("opponents", (2, 5, "1d8+2", 1, 14, 30)), True, 15, False),
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("slug", SYSTEMS)
+@pytest.mark.parametrize("name", CHAIN_FIGHTS)
+def test_the_packed_chain_equals_the_chain_before_it(slug: str, name: str) -> None:
+    """Fraction for fraction, every figure of the answer, against the chain it replaced."""
+    system = get_system(slug)
+    party, opponents, party_first, rounds, situated = CHAIN_FIGHTS[name]
+    situation = _a_situation(system) if situated else ()
+    asked = dict(
+        party_situations=situation,
+        opponent_situations=situation,
+        party_first=party_first,
+        rounds=rounds,
+    )
+    now = fight(system, party, opponents, **asked)  # type: ignore[arg-type]
+    before = fight_before.fight(system, party, opponents, **asked)  # type: ignore[arg-type]
+    assert _as_compared(now) == _as_compared(before)
+    assert now.party_wins + now.opponents_win + now.undecided == 1
+
+
+TABLE = (
+    [Combatant("party", 5, 6, "1d8+3", 1, 16, 24)],
+    [Combatant("opponents", 6, 5, "1d8+2", 1, 14, 15)],
+)
+
+
+def test_a_tables_fight_over_ten_rounds_is_answered_as_the_chain_before_it_answers_it() -> None:
+    """Five characters against six orcs, 10 rounds: refused before, answered now; the
+    chain before it (its limits aside) gives the same odds, slowly."""
+    system = get_system(SYSTEMS[0])
+    result = fight(system, *TABLE, rounds=10)
+    before = fight_before.fight(system, *TABLE, rounds=10)
+    assert result.party_wins == before.party_wins
+    assert result.opponent_down_by == before.opponent_down_by
+
+
+def test_a_mid_level_fight_is_answered_or_said_how_many_rounds_can_be() -> None:
+    """Five characters of 60 hit points against six foes of 40: over 10 rounds where the
+    system's damage counts are few terms (a die's faces, equal counts), else refused
+    before any work, next to the rounds (the test below answers what such a refusal
+    suggests)."""
+    party = [Combatant("party", 5, 6, "1d8+3", 1, 16, 60)]
+    opponents = [Combatant("opponents", 6, 5, "1d8+2", 1, 14, 40)]
+    answered = []
+    for slug in SYSTEMS:
+        system = get_system(slug)
+        try:
+            result = fight(system, party, opponents, rounds=10)
+        except RulesError as refused:
+            assert refused.field == "rounds", slug
+            assert "can be answered" in str(refused), slug
+            continue
+        assert result.party_wins + result.opponents_win + result.undecided == 1
+        answered.append(slug)
+    assert answered
+
+
 def test_a_fight_too_big_to_follow_exactly_is_refused_not_sampled() -> None:
+    system = get_system(SYSTEMS[0])
     party = [Combatant("party", 10, 5, "1d8", 1, 15, 200)]
     opponents = [Combatant("opponents", 10, 5, "1d8", 1, 15, 200)]
-    with pytest.raises(RulesError, match="Too big to follow exactly"):
-        fight(get_system(SYSTEMS[0]), party, opponents)
-    # Few hit points, but many attacks a round over many rounds: as slow, as refused.
-    party = [Combatant("party", 4, 5, "1d8", 2, 15, 24)]
-    opponents = [Combatant("opponents", 10, 5, "1d6", 2, 14, 11)]
-    with pytest.raises(RulesError, match="attacks a round"):
-        fight(get_system(SYSTEMS[0]), party, opponents, rounds=10)
+    assert MAX_STATES < 2001 * 2001
+    with pytest.raises(RulesError, match="Too big to follow exactly") as refused:
+        fight(system, party, opponents)
+    assert refused.value.field is None  # fewer rounds would not do
+
+
+def test_a_fight_too_long_says_how_many_rounds_can_be_answered_next_to_the_rounds() -> None:
+    system = get_system(SYSTEMS[0])
+    party = [Combatant("party", 10, 5, "1d8+2", 2, 15, 30)]
+    opponents = [Combatant("opponents", 10, 5, "1d8+2", 2, 15, 30)]
+    with pytest.raises(RulesError, match=r"^20 rounds is too long") as refused:
+        fight(system, party, opponents, rounds=20)
+    assert refused.value.field == "rounds"
+    said = int(str(refused.value).rpartition(": ")[2].split()[0])
+    assert 1 <= said < 20
+    result = fight(system, party, opponents, rounds=said)  # the question it suggests
+    assert result.rounds == said
+    with pytest.raises(RulesError, match=f": {said} can be answered"):
+        fight(system, party, opponents, rounds=said + 1)
+    # On the page, the refusal stands next to the rounds.
+    inputs = {
+        "system": SYSTEMS[0], "rounds": "20",
+        "c1_side": "party", "c1_count": "10", "c1_bonus": "5", "c1_damage": "1d8+2",
+        "c1_attacks": "2", "c1_defense": "15", "c1_hp": "30",
+        "c2_side": "opponents", "c2_count": "10", "c2_bonus": "5", "c2_damage": "1d8+2",
+        "c2_attacks": "2", "c2_defense": "15", "c2_hp": "30",
+        "c3_count": "0", "c4_count": "0", "c5_count": "0",
+    }  # fmt: skip
+    page = handle("fight", inputs, "../")
+    assert not page["ok"]
+    assert list(page["errors"]) == ["rounds"]
+    assert f"{said} can be answered" in page["errors"]["rounds"]
 
 
 @pytest.mark.parametrize("slug", SYSTEMS)

@@ -12,18 +12,21 @@ import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any
 
 from rules_core.mechanics.attacks import AttackSetup, attack
 from rules_core.systems import RulesError, Sources, System
 
 SIDES = (("party", "Party"), ("opponents", "Opponents"))
-# The exact chain's size: hit-point states of one side times the other's, and the work of
-# following them (states x rounds x attacks a round; about 0.5 us each in CPython, e.g.
-# 5 against 6 over 10 rounds is 892k). Beyond it the answer would take too long in a
-# phone's browser: refused.
-MAX_STATES = 20_000
-MAX_WORK = 1_200_000
+# The exact chain's size: hit-point states of one side times the other's (its table, in
+# memory), and the work of following it (_work: big-int terms x 64-bit words, summed over
+# the turns). Measured in the browser's Python (Pyodide under Node, on a loaded shared
+# machine): 3 to 9 ns a unit of work; five characters of 24 hit points against six of 15
+# over 10 rounds is 88M units (0.2 to 0.8 s), of 60 against 40 is 582M (1.8 to 3.9 s).
+# Beyond the limit an answer would take 2.5 to 7 s there, more on a phone: refused, saying
+# how many rounds can be answered.
+MAX_STATES = 200_000
+MAX_WORK = 800_000_000
+_TURN_OVER = 20
 
 
 @dataclass(frozen=True)
@@ -71,9 +74,8 @@ class _Line:
         return self.starts[-1]
 
 
-class _Turns:
-    """One side's turn against the other: from where the target side stands and who of
-    the attacking side still stands, where the target side may end up, in whole counts.
+class _Attacks:
+    """One side's turn against the other, one attack at a time, on packed counts.
 
     Every attack's counts are scaled to one total per attack (whatever its target), and a
     combatant who is down makes its attacks as misses: every turn of a side has the same
@@ -84,66 +86,199 @@ class _Turns:
         tables: Mapping[tuple[int, int], tuple[tuple[int, ...], int]],
     ) -> None:  # fmt: skip
         self.target = target_line
-        # The attacks of each attacking combatant, in order: (its row, the attack's total).
-        self.sequence: list[int] = []
-        self.first_attack: list[int] = []
-        for row in attacker_line.rows:
-            self.first_attack.append(len(self.sequence))
-            self.sequence += [row] * attackers[row].attacks
-        self.first_attack.append(len(self.sequence))
         targets = sorted(set(target_line.rows))
-        self.totals = [
-            math.lcm(*(tables[row, target][1] for target in targets)) for row in self.sequence
-        ]
-        # Per attack and target row: counts of each damage (scaled), and of "at least d".
-        self.counts: list[dict[int, tuple[tuple[int, ...], tuple[int, ...]]]] = []
-        for row, total in zip(self.sequence, self.totals, strict=True):
-            per_target = {}
-            for target in targets:
-                counts, own_total = tables[row, target]
-                scale = total // own_total
-                scaled = tuple(count * scale for count in counts)
-                tails = [0] * (len(scaled) + 1)
-                for d in range(len(scaled) - 1, -1, -1):
-                    tails[d] = tails[d + 1] + scaled[d]
-                per_target[target] = (scaled, tuple(tails))
-            self.counts.append(per_target)
+        # Each attack, in order: the attacker positions in which its attacker stands (all
+        # those before its block's end), its total, and per target row its damage counts.
+        self.standing_below: list[int] = []
+        self.totals: list[int] = []
+        self.damage: list[dict[int, _Damage]] = []
+        for block, row in enumerate(attacker_line.rows):
+            for _ in range(attackers[row].attacks):
+                total = math.lcm(*(tables[row, target][1] for target in targets))
+                self.standing_below.append(attacker_line.starts[block + 1])
+                self.totals.append(total)
+                self.damage.append({
+                    target: _Damage.of(tables[row, target][0], total // tables[row, target][1])
+                    for target in targets
+                })  # fmt: skip
         self.full_total = math.prod(self.totals)
-        # A turn of the combatants from the k-th on: the attacks of those down, as misses.
-        self.scale = [
-            math.prod(self.totals[: self.first_attack[k]]) for k in range(len(self.first_attack))
-        ]
-        self._memo: dict[tuple[int, int], list[tuple[int, int]]] = {}
+        # What a turn costs, per attacker position, target position and word of a slot:
+        # each attack's big-int terms (its damage terms, and its misses and drops).
+        self.terms = sum(
+            max(damage.terms for damage in per_target.values()) + 2 for per_target in self.damage
+        )
 
-    def after(self, standing_from: int, x: int) -> list[tuple[int, int]]:
-        """(position, count) after one turn of the attackers from `standing_from` on,
-        the target side at x; counts total self.full_total."""
-        key = (standing_from, x)
-        found = self._memo.get(key)
-        if found is not None:
-            return found
-        end_of_side = self.target.total
-        now = {x: self.scale[standing_from]}
-        for k in range(self.first_attack[standing_from], len(self.sequence)):
-            total = self.totals[k]
-            step: dict[int, int] = {}
-            for position, mass in now.items():
-                if position == end_of_side:
-                    step[position] = step.get(position, 0) + mass * total
-                    continue
-                block = self.target.block[position]
-                counts, tails = self.counts[k][self.target.rows[block]]
-                room = self.target.starts[block + 1] - position  # damage that drops it
-                if room < len(tails):
-                    end = self.target.starts[block + 1]
-                    step[end] = step.get(end, 0) + mass * tails[room]
-                for d in range(min(room, len(counts))):
-                    if counts[d]:
-                        step[position + d] = step.get(position + d, 0) + mass * counts[d]
-            now = step
-        found = sorted(now.items())
-        self._memo[key] = found
-        return found
+    def turn(self, columns: list[int], width: int) -> list[int]:
+        """The side's whole turn. `columns[x]` packs, for the target side at position x,
+        the counts of every attacker position y in bits y * width on; `width` holds the
+        counts after the turn (they total self.full_total times those before)."""
+        line = self.target
+        end = line.total
+        for k, total in enumerate(self.totals):
+            standing_bits = self.standing_below[k] * width
+            standing = (1 << standing_bits) - 1
+            step = [0] * (end + 1)
+            if columns[end]:  # the target side is down: nothing left to hit
+                step[end] = columns[end] * total
+            for block, row in enumerate(line.rows):
+                start, stop = line.starts[block], line.starts[block + 1]
+                hits = []
+                for x in range(start, stop):
+                    packed = columns[x]
+                    if packed.bit_length() > standing_bits:
+                        hit = packed & standing  # the attacker is down in the rest: a miss
+                        step[x] += (packed ^ hit) * total
+                        packed = hit
+                    hits.append(packed)
+                self.damage[k][row].land(hits, step, start)
+            columns = step
+        return columns
+
+
+@dataclass(frozen=True)
+class _Damage:
+    """One attack's counts of each damage against one target, applied to a target block."""
+
+    counts: tuple[tuple[int, int], ...]  # (damage, count), nonzero only
+    tails: tuple[int, ...]  # of damage d or more: what drops a target with d left
+    # The counts' differences (damage d's count less d - 1's), nonzero only, when fewer:
+    # a run of equal counts (a die's faces) is then two terms over running sums of hits.
+    steps: tuple[tuple[int, int], ...] | None
+
+    @classmethod
+    def of(cls, counts: Sequence[int], scale: int) -> _Damage:
+        scaled = [count * scale for count in counts]
+        tails = [0] * (len(scaled) + 1)
+        for d in range(len(scaled) - 1, -1, -1):
+            tails[d] = tails[d + 1] + scaled[d]
+        nonzero = tuple((d, count) for d, count in enumerate(scaled) if count)
+        changes = tuple(
+            (d, now - before)
+            for d, (before, now) in enumerate(zip([0, *scaled], [*scaled, 0], strict=True))
+            if now != before
+        )
+        return cls(nonzero, tuple(tails), changes if len(changes) + 1 < len(nonzero) else None)
+
+    @property
+    def terms(self) -> int:
+        """Multiply-adds per position hit."""
+        return len(self.counts) if self.steps is None else len(self.steps) + 1
+
+    def land(self, hits: list[int], step: list[int], start: int) -> None:
+        """Add to `step` where the hits on one target block (`hits[i]`: the target at
+        position start + i) end: within it, or at its end (the next block's start)."""
+        length = len(hits)
+        reached = [i for i, hit in enumerate(hits) if hit]
+        if not reached:
+            return
+        if self.steps is None:
+            for i in reached:
+                hit = hits[i]
+                for d, count in self.counts:
+                    if i + d >= length:
+                        break
+                    step[start + i + d] += hit * count
+        else:
+            # Landing at i: sum of count(d) hits[i - d] = sum of change(d) running[i - d].
+            running = []
+            total = 0
+            for hit in hits:
+                total += hit
+                running.append(total)
+            last = min(length, reached[-1] + len(self.tails) - 1)
+            for i in range(reached[0], last):
+                landed = 0
+                for d, change in self.steps:
+                    if d > i:
+                        break
+                    landed += change * running[i - d]
+                step[start + i] += landed
+        # Damage that drops the target: all at the block's end.
+        tails = self.tails
+        dropped = 0
+        for i in reached:
+            room = length - i
+            if room < len(tails):
+                dropped += tails[room] * hits[i]
+        if dropped:
+            step[start + length] += dropped
+
+
+# ---------------------------------------------------------------------- packed counts
+#
+# The chain's counts are a table over (party position, opponents' position). It is kept as
+# one Python int per position of the side about to be attacked, each holding the counts of
+# every position of the attacking side in slots of `words` 64-bit words (slot y at bit
+# y * 64 * words): an attack is then a few multiplications and additions of whole ints per
+# target position, the arithmetic in C, instead of one per pair of positions. A slot holds
+# any count of the chain as it is at most the denominator (the counts are never negative
+# and total it); before each turn the table is turned over to the other side's positions,
+# in slots wide enough for the denominator after that turn.
+
+
+def _words(bound: int) -> int:
+    """64-bit words a slot needs for counts up to `bound`."""
+    return max(1, -(-bound.bit_length() // 64))
+
+
+def _joined(packed: list[int], size: int) -> memoryview:
+    """The ints, each `size` words, one after the other, as 64-bit words (a word is only
+    moved whole, so the machine's byte order does not matter)."""
+    return memoryview(b"".join(value.to_bytes(size * 8, "little") for value in packed)).cast("Q")
+
+
+def _split(words: memoryview, size: int) -> list[int]:
+    """Back from _joined: one int per `size` words."""
+    data = words.cast("B")
+    step = size * 8
+    return [int.from_bytes(data[at : at + step], "little") for at in range(0, len(data), step)]
+
+
+def _turn_over(columns: list[int], slots: int, words: int, new_words: int) -> list[int]:
+    """The table indexed the other way: from one int per x (slot y of `words` words) to
+    one int per y (slot x of `new_words` words, new_words >= words)."""
+    xs = len(columns)
+    source = _joined(columns, slots * words)
+    target = memoryview(bytearray(xs * slots * new_words * 8)).cast("Q")
+    # Word j of (x, y) is source[(x * slots + y) * words + j], target[(y * xs + x) * new + j]:
+    # one strided copy per word of a slot and x (or y, whichever is fewer).
+    if xs <= slots:
+        for x in range(xs):
+            for j in range(words):
+                target[x * new_words + j :: xs * new_words] = source[
+                    x * slots * words + j : (x + 1) * slots * words : words
+                ]
+    else:
+        for y in range(slots):
+            for j in range(words):
+                target[y * xs * new_words + j : (y + 1) * xs * new_words : new_words] = source[
+                    y * words + j :: slots * words
+                ]
+    return _split(target, xs * new_words)
+
+
+def _unpack(packed: int, slots: int, words: int) -> list[int]:
+    """Each slot of one packed int."""
+    return _split(_joined([packed], slots * words), words)
+
+
+def _mass_from(
+    table: list[int], over_side: bool, slots: int, words: int, starts: Sequence[int],
+) -> list[int]:  # fmt: skip
+    """For each of `starts` (ascending), the counts of the table at that position of one
+    side or beyond. `over_side`: the table's list is over that side's positions (else its
+    slots are)."""
+    if not over_side:
+        at = _unpack(sum(table, 0), slots, words)
+        return [sum(at[start:]) for start in starts]
+    found = []
+    beyond, x = 0, len(table)
+    for start in reversed(starts):
+        while x > start:
+            x -= 1
+            beyond += table[x]
+        found.append(sum(_unpack(beyond, slots, words)))
+    return found[::-1]
 
 
 @dataclass(frozen=True)
@@ -180,6 +315,19 @@ class FightResult:
             Fraction(0),
         )  # fmt: skip
         return weighted / decided
+
+
+def _work(states: int, turns: Sequence[_Attacks], rounds: int) -> list[int]:
+    """The work of following the chain to the end of each round: per turn, its big-int
+    terms for every state, each as long as the denominator is then (in 64-bit words), and
+    turning the table over before it (as much work as _TURN_OVER terms, measured)."""
+    done, denominator, work = 0, 1, []
+    for _ in range(rounds):
+        for side in turns:
+            denominator *= side.full_total
+            done += states * _words(denominator) * (side.terms + _TURN_OVER)
+        work.append(done)
+    return work
 
 
 def _labels(line: _Line, noun: str) -> tuple[str, ...]:
@@ -230,102 +378,107 @@ def fight(
     party_line, opponent_line = _Line.of(party), _Line.of(opponents)
     states = (party_line.total + 1) * (opponent_line.total + 1)
     attacks = sum(c.count * c.attacks for c in (*party, *opponents))
-    if states > MAX_STATES or states * rounds * attacks > MAX_WORK:
+    if states > MAX_STATES:
         raise RulesError(
             f"Too big to follow exactly: {party_line.total} hit points against "
-            f"{opponent_line.total} make {states:,} states"
-            + (
-                f", with {attacks} attacks a round over {rounds} rounds"
-                if states <= MAX_STATES
-                else ""
-            )
-            + f" (at most {MAX_STATES:,} states, and {MAX_WORK:,} states x rounds x "
-            "attacks). Fewer combatants, hit points, attacks or rounds."
+            f"{opponent_line.total} make {states:,} states (at most {MAX_STATES:,}). "
+            "Fewer combatants or hit points."
         )
     party_why: list[str] = []
     opponents_why: list[str] = []
-    party_attacks = _Turns(
+    party_attacks = _Attacks(
         party, party_line, opponent_line,
         _damage_tables(system, party, opponents, party_situations, sources, party_why),
     )  # fmt: skip
-    opponent_attacks = _Turns(
+    opponent_attacks = _Attacks(
         opponents, opponent_line, party_line,
         _damage_tables(system, opponents, party, opponent_situations, sources, opponents_why),
     )  # fmt: skip
+    turns = (party_attacks, opponent_attacks) if party_first else (opponent_attacks, party_attacks)
+    work = _work(states, turns, rounds)
+    if work[-1] > MAX_WORK:
+        answerable = sum(1 for done in work if done <= MAX_WORK)
+        if answerable:
+            raise RulesError(
+                f"{rounds} rounds is too long to follow this fight exactly: "
+                f"{answerable} can be answered.",
+                field="rounds",
+            )
+        raise RulesError(
+            f"Too big to follow exactly, even for one round: {party_line.total} hit points "
+            f"against {opponent_line.total}, with {attacks} attacks a round. Fewer "
+            "combatants, hit points or attacks."
+        )
     party_end, opponent_end = party_line.total, opponent_line.total
-    width = opponent_end + 1
-    # The chain, flat: index p * width + o (party position p, opponents' o) -> count over
-    # `denominator`. Lists, not dicts: the turns below are the whole cost of an answer.
-    now = [0] * ((party_end + 1) * width)
-    now[0] = 1
+    # The chain: `table` over the positions of the side attacked next (see _turn_over),
+    # counts over `denominator`; it starts with both sides at 0.
+    attacked = "opponents"
+    table = [1] + [0] * opponent_end
+    words = 1
     denominator = 1
-    ended = [0] * len(now)  # where decided fights stopped, over `denominator`
+    # Where decided fights stopped, over `denominator`: those the party won by its
+    # position (the opponents all down), those the opponents won by theirs.
+    party_won_at = [0] * (party_end + 1)
+    opponents_won_at = [0] * (opponent_end + 1)
     wins: dict[str, list[Fraction]] = {"party": [], "opponents": []}
     down_by: list[list[Fraction]] = [[] for _ in opponent_line.rows]
 
+    def slots() -> int:
+        """The slots of each int of the table: the attacking side's positions."""
+        return (opponent_end if attacked == "party" else party_end) + 1
+
     def turn(side: str) -> Fraction:
         """One side's turn in every undecided fight; the chance it wins the fight now."""
-        nonlocal now, denominator
+        nonlocal table, attacked, words, denominator
         party_acts = side == "party"
-        attacks, acting = (
-            (party_attacks, party_line) if party_acts else (opponent_attacks, opponent_line)
-        )
-        stride = 1 if party_acts else width  # one position of the target side, in the index
-        step = [0] * len(now)
-        after = attacks.after
-        for index, mass in enumerate(now):
-            if mass:
-                p, o = divmod(index, width)
-                attacker, target = (p, o) if party_acts else (o, p)
-                base = index - target * stride
-                for position, count in after(acting.block[attacker], target):
-                    step[base + position * stride] += mass * count
-        now, denominator = step, denominator * attacks.full_total
-        for index, mass in enumerate(ended):
-            if mass:
-                ended[index] = mass * attacks.full_total
+        attacks = party_attacks if party_acts else opponent_attacks
+        denominator *= attacks.full_total
+        new_words = _words(denominator)
+        target = "opponents" if party_acts else "party"
+        if attacked != target:
+            table = _turn_over(table, slots(), words, new_words)
+            attacked = target
+        # Else the first turn, the party's: the table's only count (1, in slot 0) reads
+        # the same in slots of any width. After it the sides alternate.
+        words = new_words
+        table = attacks.turn(table, 64 * words)
+        for ended in (party_won_at, opponents_won_at):
+            for index, mass in enumerate(ended):
+                if mass:
+                    ended[index] = mass * attacks.full_total
         # The fights this turn won: the other side all down.
-        decided = (
-            range(opponent_end, len(now), width)
-            if party_acts
-            else range(party_end * width, len(now))
+        won_at = _unpack(table[-1], slots(), words)
+        table[-1] = 0
+        ended = party_won_at if party_acts else opponents_won_at
+        for index, mass in enumerate(won_at):
+            ended[index] += mass
+        return Fraction(sum(won_at), denominator)
+
+    def mass_from(side: str, starts: Sequence[int]) -> list[Fraction]:
+        """For each of `starts`, the chance the side is at that position or beyond, the
+        decided fights with the rest."""
+        in_play = _mass_from(table, attacked == side, slots(), words, starts)
+        own, other = (
+            (party_won_at, opponents_won_at)
+            if side == "party"
+            else (opponents_won_at, party_won_at)
         )
-        won = 0
-        for index in decided:
-            if now[index]:
-                won += now[index]
-                ended[index] += now[index]
-                now[index] = 0
-        return Fraction(won, denominator)
+        return [
+            Fraction(mass + sum(own[start:]) + sum(other), denominator)
+            for mass, start in zip(in_play, starts, strict=True)
+        ]
 
     order = ("party", "opponents") if party_first else ("opponents", "party")
+    drops_at = opponent_line.starts[1:]
     for _ in range(rounds):
         won = dict.fromkeys(order, Fraction(0))
         for side in order:
-            if any(now):
+            if any(table):
                 won[side] = turn(side)
         wins["party"].append(won["party"])
         wins["opponents"].append(won["opponents"])
-        standing = [0] * width  # the opponents' positions, over every fight
-        for index, mass in enumerate(now):
-            if mass:
-                standing[index % width] += mass
-        for index, mass in enumerate(ended):
-            if mass:
-                standing[index % width] += mass
-        for b in range(len(opponent_line.rows)):
-            dropped_at = opponent_line.starts[b + 1]
-            down_by[b].append(Fraction(sum(standing[dropped_at:]), denominator))
-    final = [a + b for a, b in zip(now, ended, strict=True)]
-
-    def dropped(line: _Line, position: Any) -> tuple[Fraction, ...]:
-        at = [0] * (line.total + 1)
-        for index, mass in enumerate(final):
-            if mass:
-                at[position(index)] += mass
-        return tuple(
-            Fraction(sum(at[line.starts[b + 1] :]), denominator) for b in range(len(line.rows))
-        )
+        for by, chance in zip(down_by, mass_from("opponents", drops_at), strict=True):
+            by.append(chance)
 
     party_wins = sum(wins["party"], Fraction(0))
     opponents_win = sum(wins["opponents"], Fraction(0))
@@ -336,8 +489,8 @@ def fight(
         undecided=1 - party_wins - opponents_win,
         party_wins_in=tuple(wins["party"]),
         opponents_win_in=tuple(wins["opponents"]),
-        party_drops=dropped(party_line, lambda index: index // width),
-        opponent_drops=dropped(opponent_line, lambda index: index % width),
+        party_drops=tuple(mass_from("party", party_line.starts[1:])),
+        opponent_drops=tuple(mass_from("opponents", drops_at)),
         opponent_down_by=tuple(tuple(by) for by in down_by),
         party_labels=_labels(party_line, "Party member"),
         opponent_labels=_labels(opponent_line, "Opponent"),
