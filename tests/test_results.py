@@ -16,8 +16,6 @@ from rules_core.dice import parse
 from rules_core.systems import get_system, system_slugs
 from rules_core.web import handle
 
-# The calculators whose answers are typed results (the others still give their JSON).
-TYPED = ("modifier", "pointbuy", "abilityroll", "level", "damage", "encounter", "roll")
 
 
 def answers(name: str) -> Iterator[Answer]:
@@ -31,7 +29,7 @@ def answers(name: str) -> Iterator[Answer]:
         yield calculator.run(calculator.request.from_inputs(values))
 
 
-@pytest.mark.parametrize("name", TYPED)
+@pytest.mark.parametrize("name", tuple(CALCULATORS))
 def test_a_result_is_frozen_and_gives_its_json_without_changing(name: str) -> None:
     found = list(answers(name))
     assert found
