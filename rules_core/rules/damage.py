@@ -8,8 +8,7 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any, ClassVar
 
-from rules_core.rules.attack import CitedRule
-from rules_core.rules.common import citations, optional
+from rules_core.rules.common import CitedRule, citations, optional
 from rules_core.systems import Citation, System, read_once
 
 
@@ -40,7 +39,7 @@ class Modifier:
     """How a target's resistance or vulnerability changes the total ("subtract", "halve",
     "add", "double", "natural-threshold")."""
 
-    SCHEMA: ClassVar[str] = "damage.resistance"
+    SCHEMA: ClassVar[tuple[str, ...]] = ("damage.resistance", "damage.vulnerability")
 
     kind: str
     cite: tuple[Citation, ...]
