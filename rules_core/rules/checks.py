@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any, ClassVar, Protocol
+from typing import Any, ClassVar, Protocol, TypedDict
 
 from rules_core.rules.common import Advantage, Note, Table, citations, optional
 from rules_core.systems import Citation, System, read_once
@@ -215,19 +215,35 @@ class RollRule:
     interpretation: str | None
 
 
-def _roll_rule(entry: Mapping[str, Any]) -> dict[str, Any]:
+class RollRuleFields(TypedDict):
+    """RollRule's fields as keyword arguments, so that mypy checks each one against the
+    constructor of Checks and Saves (a field added to RollRule and not here, or of
+    another type, fails the type check)."""
+
+    label: str
+    roll: str
+    bonus: Note | None
+    advantage: Advantage | str | None
+    advantage_interpretation: str | None
+    difficulties: Difficulties | None
+    unstated: tuple[str, ...]
+    cite: tuple[Citation, ...]
+    interpretation: str | None
+
+
+def _roll_rule(entry: Mapping[str, Any]) -> RollRuleFields:
     """RollRule's fields, read from a checks or saves section."""
-    return {
-        "label": str(entry["label"]),
-        "roll": str(entry["roll"]),
-        "bonus": optional(entry, "bonus", Note.of),
-        "advantage": advantage_of(entry),
-        "advantage_interpretation": entry.get("advantage_interpretation"),
-        "difficulties": optional(entry, "difficulties", Difficulties.of),
-        "unstated": tuple(entry.get("unstated") or ()),
-        "cite": citations(entry),
-        "interpretation": entry.get("interpretation"),
-    }
+    return RollRuleFields(
+        label=str(entry["label"]),
+        roll=str(entry["roll"]),
+        bonus=optional(entry, "bonus", Note.of),
+        advantage=advantage_of(entry),
+        advantage_interpretation=entry.get("advantage_interpretation"),
+        difficulties=optional(entry, "difficulties", Difficulties.of),
+        unstated=tuple(entry.get("unstated") or ()),
+        cite=citations(entry),
+        interpretation=entry.get("interpretation"),
+    )
 
 
 @dataclass(frozen=True, kw_only=True)
