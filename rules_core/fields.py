@@ -15,12 +15,16 @@ from typing import Any
 from rules_core.dice import MAX_SIDES
 from rules_core.mechanics.situations import situations
 from rules_core.numbers import read_whole, shown
+from rules_core.rules.attack import Situation
+from rules_core.rules.dying import DyingOption, dying_rules
 from rules_core.systems import NotDefined, System, get_system, system_slugs
 
 MAX_INPUT_LENGTH = 200
 _DIE = re.compile(r"(?:1?d)?([0-9]{1,4})")
-# Where a situations field finds its names by default: the attack's situations.
+# Where a situations field finds its names: the attack's situations (by default), or the
+# death saves' options.
 ATTACK_SITUATIONS = ("attack", "situations")
+DEATH_SAVE_OPTIONS = ("dying", "options")
 
 
 class FieldError(ValueError):
@@ -157,23 +161,26 @@ def read(field: Field, text: str) -> Any:
     return value  # dice
 
 
+def tiles(system: System, source: tuple[str, ...]) -> Mapping[str, Situation | DyingOption]:
+    """A situations field's tiles in a system's rules, by name in the text's order: the
+    attack's situations, or the death saves' options (none where the text has none)."""
+    if source == ATTACK_SITUATIONS:
+        return situations(system)
+    if source == DEATH_SAVE_OPTIONS:
+        return dying_rules(system).options if system.rules.get("dying") is not None else {}
+    raise ValueError(f"No situations field reads {'.'.join(source)} of the rules.")
+
+
 def situation_choices(
     source: tuple[str, ...] = ATTACK_SITUATIONS,
 ) -> dict[str, list[tuple[str, str, str]]]:
-    """Each system's named situations at `source` in its rules (a mapping of name -> entry
-    with a label): the attack's situational modifiers, the death saves' options. Each as
-    (name, label, side): whose situation it is, "attacker", "target" or "" (the attack's)."""
+    """Each system's tiles at `source` (see `tiles`): the attack's situational modifiers,
+    the death saves' options. Each as (name, label, side): whose situation it is,
+    "attacker", "target" or "" (the attack's, and every death-save option)."""
     result = {}
     for slug in system_slugs():
-        system = get_system(slug)
-        if source == ATTACK_SITUATIONS:  # only an attack's situations have a side
-            result[slug] = [
-                (name, situation.label, situation.side or "")
-                for name, situation in situations(system).items()
-            ]
-            continue
-        table: Any = system.rules
-        for key in source:
-            table = table.get(key) if isinstance(table, Mapping) else None
-        result[slug] = [(name, entry["label"], "") for name, entry in (table or {}).items()]
+        result[slug] = [
+            (name, tile.label, (tile.side or "") if isinstance(tile, Situation) else "")
+            for name, tile in tiles(get_system(slug), source).items()
+        ]
     return result

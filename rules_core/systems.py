@@ -69,10 +69,9 @@ class Sources:
     citations: list[Citation] = field(default_factory=list)
     interpretations: list[str] = field(default_factory=list)
 
-    def cite(self, entries: Iterable[Citation | Mapping[str, str]] | None) -> None:
-        """Cite each entry: a Citation of a typed rule, or a `cite` entry of the data."""
-        for entry in entries or []:
-            citation = entry if isinstance(entry, Citation) else Citation.of(entry)
+    def cite(self, citations: Iterable[Citation] | None) -> None:
+        """Cite each of a typed rule's citations, once."""
+        for citation in citations or []:
             if citation not in self.citations:
                 self.citations.append(citation)
 
@@ -80,14 +79,10 @@ class Sources:
         if text and text not in self.interpretations:
             self.interpretations.append(text)
 
-    def rest_on(self, entry: Mapping[str, Any] | Cited) -> None:
-        """A rules entry the answer applied: its sections cited, its interpretation said."""
-        if isinstance(entry, Mapping):
-            self.cite(entry.get("cite"))
-            self.interpret(entry.get("interpretation"))
-        else:
-            self.cite(entry.cite)
-            self.interpret(entry.interpretation)
+    def rest_on(self, entry: Cited) -> None:
+        """A typed rule the answer applied: its sections cited, its interpretation said."""
+        self.cite(entry.cite)
+        self.interpret(entry.interpretation)
 
     def include(self, other: Sources) -> None:
         """What another result relied on (a damage roll inside an attack), once each."""
@@ -129,7 +124,7 @@ class RulesView(Mapping[str, Any]):
         return self._keys.get(key, self._keys.get("*"))
 
     def allows(self, key: str) -> bool:
-        """Whether the schema has the key here (for a reader shared by sections that differ)."""
+        """Whether the schema has the key here."""
         return self._keys is None or key in self._keys or "*" in self._keys
 
     def _refuse(self, key: str) -> KeyError:
@@ -213,15 +208,6 @@ def read_once[T](section: Mapping[str, Any], reading: Callable[[Mapping[str, Any
     except KeyError:
         value = section._readings[reading] = reading(section)
         return value
-
-
-def if_allowed(section: Mapping[str, Any], key: str) -> Any:
-    """section[key] where the schema lets this section have the key, else None: for a
-    reader shared by sections of which only some may hold it (saves' escalation, not
-    checks')."""
-    if isinstance(section, RulesView) and not section.allows(key):
-        return None
-    return section.get(key)
 
 
 @dataclass(frozen=True)

@@ -30,8 +30,8 @@ from rules_core.mechanics.checks import (
     group_contest,
     named_difficulties,
 )
-from rules_core.rules.checks import checks_rules, saves_rules
-from rules_core.systems import NotDefined, RulesError, get_system, if_allowed, system_slugs
+from rules_core.rules.checks import Saves, checks_rules, roll_section, saves_rules
+from rules_core.systems import NotDefined, RulesError, get_system, system_slugs
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -379,11 +379,14 @@ def test_a_bonus_the_text_does_not_give_is_labelled() -> None:
     checked = 0
     for system in SYSTEMS:
         for kind, name in (("save", "saves"), ("check", "checks")):
-            entry = system.rules.get(name)
-            note = ((entry or {}).get("bonus") or {}).get("note")
-            if not note:
+            if system.rules.get(name) is None:
                 continue
-            target = None if if_allowed(entry, "target") is not None else 10
+            section = roll_section(system, name)
+            if section.bonus is None:
+                continue
+            note = section.bonus.note
+            fixed = isinstance(section, Saves) and section.target is not None
+            target = None if fixed else 10
             given = check(system, CheckSetup(kind, 2, target)).sources.interpretations
             assert any(note in said for said in given), (system.slug, kind)
             plain = check(system, CheckSetup(kind, 0, target)).sources.interpretations

@@ -10,14 +10,14 @@ import re
 from functools import cache
 from html import escape
 from pathlib import Path
-from typing import Any
 
 from markdown_it import MarkdownIt
 
 from rules_core.calculators import CALCULATORS, Calculator
 from rules_core.calculators.address import PAGES
-from rules_core.fields import Field, situation_choices
+from rules_core.fields import Field, situation_choices, tiles
 from rules_core.mechanics.situations import depends_on
+from rules_core.rules.attack import Situation
 from rules_core.systems import get_system, system_slugs
 from rules_core.web import handle
 
@@ -115,13 +115,13 @@ def _asks(system: str, source: tuple[str, ...], name: str) -> tuple[str, str]:
     """A tile's question: the data-asks attribute naming the situations its effect depends
     on (situation-questions.mjs puts their tiles beside it once it is ticked) and the hint
     shown on it, ticked, naming them; nothing for a tile that depends on none."""
-    table: Any = get_system(system).rules
-    for key in source:
-        table = table.get(key, {})
-    asked = depends_on(table.get(name, {}))
+    named_tiles = tiles(get_system(system), source)
+    tile = named_tiles[name]
+    # A death-save option depends on nothing: only a situation has branches.
+    asked = depends_on(tile) if isinstance(tile, Situation) else []
     if not asked:
         return "", ""
-    labels = [str(table[other]["label"]) for other in asked if other in table]
+    labels = [named_tiles[other].label for other in asked if other in named_tiles]
     named = "; ".join(labels) if len(labels) <= 2 else f"{len(labels)} situations, set beside it"
     hint = f'<span class="calc-asks">Depends on: {escape(named)}</span>'
     return f' data-asks="{escape(" ".join(asked))}"', hint

@@ -123,20 +123,15 @@ def _attack_rolls(attack: Attack) -> list[str]:
 
 def _rolls(rules: dict, attack: Attack | None) -> list[str]:
     lines = _attack_rolls(attack) if attack else []
-    for key in ("checks", "saves"):
-        roll = rules.get(key)
-        if roll:
-            said = str(roll["roll"])
-            if roll.get("target") is not None:
-                said += f", {roll['target']} or more succeeds"
-            lines.append(_entry(text(roll["label"]), text(said), roll.get("cite")))
-            repeat = roll.get("repeat")
-            if repeat:
-                lines.append(
-                    _entry(
-                        text(repeat["label"]), "a save at the end of each turn", repeat.get("cite")
-                    )
-                )
+    for roll in _roll_sections(rules):
+        said = roll.roll
+        target = roll.target if isinstance(roll, Saves) else None
+        if target is not None:
+            said += f", {target} or more succeeds"
+        lines.append(_entry(text(roll.label), text(said), roll.cite))
+        repeat = roll.repeat if isinstance(roll, Saves) else None
+        if repeat:
+            lines.append(_entry(text(repeat.label), "a save at the end of each turn", repeat.cite))
     return lines
 
 

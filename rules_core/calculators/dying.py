@@ -14,7 +14,7 @@ from typing import Any, ClassVar
 from rules_core.calculators import html
 from rules_core.calculators.base import Answer, Calculator, answer, chance_line, percent
 from rules_core.calculators.shared import mode_counts, mode_field
-from rules_core.fields import Field, Requires
+from rules_core.fields import DEATH_SAVE_OPTIONS, Field, Requires
 from rules_core.mechanics import dying as mechanics
 from rules_core.requests import Request, system_field
 from rules_core.systems import Sources, get_system
@@ -24,7 +24,7 @@ DYING_ADVANTAGE = Requires(
     ("dying", "advantage"), "advantage", "advantage and disadvantage on death saves"
 )
 DYING_SUCCESSES = Requires(("dying", "successes"), "successes", "counted death-save successes")
-DYING_OPTIONS = Requires(("dying", "options"), "dying_options", "death-save options")
+DYING_OPTIONS = Requires(DEATH_SAVE_OPTIONS, "dying_options", "death-save options")
 
 
 @dataclass(frozen=True)
@@ -87,7 +87,7 @@ class DyingRequest(Request):
                 "situations",
                 option="--option",
                 requires=DYING_OPTIONS,
-                source=("dying", "options"),
+                source=DEATH_SAVE_OPTIONS,
             ),
             Field(
                 "turns",

@@ -15,6 +15,7 @@ from rules_core.calculators.fight import FightRequest
 from rules_core.fields import Field, Requires
 from rules_core.mechanics.encounters import Monster, encounter
 from rules_core.requests import InputErrors, Request, system_field
+from rules_core.rules.characters import encounter_rules
 from rules_core.systems import Sources, get_system, system_slugs
 
 RULE = Requires(("encounter",), "encounter", "an encounter budget")
@@ -25,9 +26,11 @@ def _ranks() -> tuple[tuple[str, str], ...]:
     """Every rank some system's encounter rules name, in their order (from data)."""
     seen: dict[str, str] = {}
     for slug in system_slugs():
-        ranks = (get_system(slug).rules.get("encounter") or {}).get("ranks") or {}
-        for rank, column in ranks.items():
-            seen.setdefault(str(rank), str(column))
+        system = get_system(slug)
+        if not RULE.met(system):
+            continue
+        for rank, column in encounter_rules(system).ranks.items():
+            seen.setdefault(rank, column)
     return tuple(seen.items())
 
 

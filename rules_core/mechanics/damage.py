@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Any
 
 from rules_core.dice import (
     MAX_CONSTANT,
@@ -16,12 +15,14 @@ from rules_core.dice import (
     NotationError,
     parse,
 )
+from rules_core.rules.damage import Damage, damage_rules, damage_rules_if_any
 from rules_core.systems import RulesError, Sources, System, get_system, system_slugs
 
 
 def notations(system: System) -> frozenset[str]:
     """The dice notations beyond NdX that the system's text defines (its rules data)."""
-    return frozenset((system.rules.get("damage") or {}).get("notation") or ())
+    rules = damage_rules_if_any(system)
+    return frozenset(rules.notation) if rules else frozenset()
 
 
 def _notation_refused(system: System, error: NotationError) -> DiceError:
@@ -57,10 +58,11 @@ def parse_for(
     except NotationError as error:
         raise _notation_refused(system, error) from None
     if sources is not None:
-        defined = (system.rules.get("damage") or {}).get("notation") or {}
+        rules = damage_rules_if_any(system)
+        defined = rules.notation if rules else {}
         for name in sorted(expression.notations):
-            entry = defined.get(name) if isinstance(defined, Mapping) else None
-            if entry:
+            entry = defined.get(name)
+            if entry is not None:
                 sources.rest_on(entry)
     return expression
 
@@ -109,17 +111,17 @@ class DamageResult:
 
 def _critical(
     system: System,
-    rule: Mapping[str, Any],
+    rule: Damage,
     expression: Expression,
     setup: DamageSetup,
     sources: Sources,
 ) -> tuple[Expression, Distribution | None, int]:
     """The expression rolled on a critical hit, any extra rolled dice, and a total multiplier."""
-    critical = rule["critical"]
+    critical = rule.critical
     sources.rest_on(critical)
     extra = None
     if setup.extra_crit:
-        if critical.get("extra_dice") != "rolled":
+        if critical.extra_dice != "rolled":
             raise system.not_defined("extra_crit", "extra critical-hit dice")
         extra = parse_for(
             system,
@@ -128,7 +130,7 @@ def _critical(
             level=setup.level,
             sources=sources,
         )
-    kind = critical["kind"]
+    kind = critical.kind
     if kind == "maximise":
         return expression.with_dice_maximised(), extra.distribution() if extra else None, 1
     if kind == "double-dice":
@@ -144,18 +146,20 @@ def _shifted_by(amount: int) -> Callable[[int], int]:
 
 
 def _resist(
-    system: System, rule: Mapping[str, Any], setup: DamageSetup, sources: Sources
+    system: System, rule: Damage, setup: DamageSetup, sources: Sources
 ) -> list[Callable[[int], int]]:
     """The functions applying resistance and vulnerability to a total, per the text."""
     steps: list[Callable[[int], int]] = []
-    for name, value in (("resistance", setup.resistance), ("vulnerability", setup.vulnerability)):
+    for name, value, entry in (
+        ("resistance", setup.resistance, rule.resistance),
+        ("vulnerability", setup.vulnerability, rule.vulnerability),
+    ):
         if value is None:
             continue
-        entry = rule.get(name)
         if entry is None:
             raise system.not_defined(name, f"damage {name}")
         sources.rest_on(entry)
-        kind = entry["kind"]
+        kind = entry.kind
         if kind in ("subtract", "add"):
             if value < 1:
                 raise RulesError(f"{system.short_title} {name} needs its value, e.g. 5.")
@@ -181,9 +185,9 @@ def _resist(
 
 
 def damage(system: System, setup: DamageSetup) -> DamageResult:
-    rule = system.rule("damage", "damage")
+    rule = damage_rules(system)
     sources = Sources()
-    sources.cite(rule.get("cite"))
+    sources.cite(rule.cite)
     expression = parse_for(
         system, setup.expression, weapon_die=setup.weapon_die, level=setup.level, sources=sources
     )
@@ -196,13 +200,11 @@ def damage(system: System, setup: DamageSetup) -> DamageResult:
         expression, extra, multiplier = _critical(system, rule, expression, setup, sources)
     elif setup.extra_crit:
         raise RulesError("Extra critical-hit dice apply only to a critical hit (add --crit).")
-    floor = rule["floor"]
-    sources.rest_on(floor)
-    lowest = int(floor["value"])
+    sources.rest_on(rule.floor)
+    lowest = rule.floor.value
     steps = _resist(system, rule, setup, sources)
-    if setup.scale != 1:
-        halving = rule.get("halving") or {}
-        sources.rest_on(halving)
+    if setup.scale != 1 and rule.halving is not None:
+        sources.rest_on(rule.halving)
 
     def apply(total: int) -> int:
         total = max(lowest, total * multiplier)

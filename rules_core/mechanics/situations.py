@@ -23,7 +23,7 @@ from typing import Any
 
 from rules_core.numbers import signed
 from rules_core.rules.attack import EFFECT_KINDS, Effect, Situation, attack_rules
-from rules_core.systems import RulesError, Sources, System, if_allowed
+from rules_core.systems import RulesError, Sources, System
 
 
 @dataclass(frozen=True)
@@ -91,15 +91,9 @@ def attack_types(system: System) -> tuple[str, ...]:
     return rules.type_names if rules else ()
 
 
-def depends_on(entry: Situation | Mapping[str, Any]) -> list[str]:
+def depends_on(entry: Situation) -> list[str]:
     """The situations a situation's effect depends on (its branches' `if` and `unless`):
     the questions its answer takes as not so unless chosen, and the form asks beside it."""
-    if not isinstance(entry, Situation):
-        # A form's tile gives its entry as data: a situation, or a death-save option (which
-        # has no `when`).
-        if not if_allowed(entry, "when"):
-            return []
-        entry = Situation.of(entry)
     return list(
         dict.fromkeys(other for branch in entry.when for other in [*branch.if_, *branch.unless])
     )

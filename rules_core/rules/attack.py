@@ -16,6 +16,7 @@ from dataclasses import dataclass, field, fields
 from fractions import Fraction
 from typing import Any, ClassVar
 
+from rules_core.rules.common import Advantage, CitedRule
 from rules_core.systems import Citation, System, read_once
 
 # The values an effect kind or a filter takes, as the schema checks them.
@@ -39,20 +40,6 @@ def _citations(entry: Mapping[str, Any]) -> tuple[Citation, ...]:
 def _interpretation(entry: Mapping[str, Any]) -> str | None:
     value = entry.get("interpretation")
     return None if value is None else str(value)
-
-
-@dataclass(frozen=True)
-class CitedRule:
-    """A rule that is only its sentences: an attack type's own, Resist X+."""
-
-    SCHEMA: ClassVar[str] = "attack.resist"
-
-    cite: tuple[Citation, ...] = ()
-    interpretation: str | None = None
-
-    @classmethod
-    def of(cls, entry: Mapping[str, Any]) -> CitedRule:
-        return cls(_citations(entry), _interpretation(entry))
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -148,7 +135,11 @@ class Situation(Effect):
 class Naturals:
     """Natural rolls with one outcome whatever the total (always a hit, a miss, a fumble)."""
 
-    SCHEMA: ClassVar[str] = "attack.always_hit"
+    SCHEMA: ClassVar[tuple[str, ...]] = (
+        "attack.always_hit",
+        "attack.always_miss",
+        "attack.crit_fail",
+    )
 
     naturals: tuple[int, ...]
     cite: tuple[Citation, ...] = ()
@@ -193,29 +184,6 @@ class Escalation:
 
 
 @dataclass(frozen=True)
-class AdvantageDice:
-    """The roll with advantage, with disadvantage, and what both together do."""
-
-    SCHEMA: ClassVar[str] = "attack.advantage"
-
-    advantage: str
-    disadvantage: str
-    both: str
-    cite: tuple[Citation, ...] = ()
-    interpretation: str | None = None
-
-    @classmethod
-    def of(cls, entry: Mapping[str, Any]) -> AdvantageDice:
-        return cls(
-            str(entry["advantage"]),
-            str(entry["disadvantage"]),
-            str(entry["both"]),
-            _citations(entry),
-            _interpretation(entry),
-        )
-
-
-@dataclass(frozen=True)
 class AttackTypes:
     """The attack types a rule of the text depends on: their sentences, and each one's."""
 
@@ -256,7 +224,7 @@ class Attack:
     always_miss: Naturals | None = None
     crit_fail: Naturals | None = None
     escalation: Escalation | None = None
-    advantage: AdvantageDice | None = None  # None: the text gives no dice for it
+    advantage: Advantage | None = None  # None: the text gives no dice for it
     attack_types: AttackTypes | None = None
     situations: Mapping[str, Situation] = field(default_factory=dict)  # in the data's order
     resist: CitedRule | None = None  # the 3d6 rules' Resist X+
@@ -273,7 +241,7 @@ class Attack:
             always_miss=_optional(entry, "always_miss", Naturals.of),
             crit_fail=_optional(entry, "crit_fail", Naturals.of),
             escalation=_optional(entry, "escalation", Escalation.of),
-            advantage=_optional(entry, "advantage", AdvantageDice.of),
+            advantage=_optional(entry, "advantage", Advantage.of),
             attack_types=_optional(entry, "attack_types", AttackTypes.of),
             situations={
                 str(name): Situation.of(situation)

@@ -6,47 +6,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any, ClassVar, Protocol
+from typing import Any, ClassVar, Protocol, TypedDict
 
-from rules_core.rules.common import Table, citations, optional
+from rules_core.rules.common import Advantage, Note, Table, citations, optional
 from rules_core.systems import Citation, System, read_once
-
-
-@dataclass(frozen=True)
-class Bonus:
-    """What the text says is added to the roll (a labelled note shown with a given bonus)."""
-
-    SCHEMA: ClassVar[str] = "checks.bonus"
-
-    note: str
-    cite: tuple[Citation, ...]
-
-    @classmethod
-    def of(cls, entry: Mapping[str, Any]) -> Bonus:
-        return cls(str(entry["note"]), citations(entry))
-
-
-@dataclass(frozen=True)
-class Advantage:
-    """The dice a roll uses with advantage or disadvantage, and what having both does."""
-
-    SCHEMA: ClassVar[str] = "checks.advantage"
-
-    advantage: str
-    disadvantage: str
-    both: str
-    cite: tuple[Citation, ...]
-    interpretation: str | None
-
-    @classmethod
-    def of(cls, entry: Mapping[str, Any]) -> Advantage:
-        return cls(
-            advantage=str(entry["advantage"]),
-            disadvantage=str(entry["disadvantage"]),
-            both=str(entry["both"]),
-            cite=citations(entry),
-            interpretation=entry.get("interpretation"),
-        )
 
 
 def advantage_of(entry: Mapping[str, Any]) -> Advantage | str | None:
@@ -63,7 +26,7 @@ class RolledSection(Protocol):
     def roll(self) -> str: ...
 
     @property
-    def bonus(self) -> Bonus | None: ...
+    def bonus(self) -> Note | None: ...  # what the text says is added to the roll
 
     # The dice, or the name of the section whose dice apply ("checks"), or None.
     @property
@@ -77,7 +40,10 @@ class RolledSection(Protocol):
 class Difficulty:
     """A named difficulty from the text, and the target number it sets."""
 
-    SCHEMA: ClassVar[str] = "checks.difficulties.rows.[]"
+    SCHEMA: ClassVar[tuple[str, ...]] = (
+        "checks.difficulties.rows.[]",
+        "saves.difficulties.rows.[]",
+    )
 
     label: str
     value: int
@@ -99,7 +65,7 @@ class Difficulty:
 class Difficulties:
     """The difficulties a text names for a roll: rows of its own, or a table's columns."""
 
-    SCHEMA: ClassVar[str] = "checks.difficulties"
+    SCHEMA: ClassVar[tuple[str, ...]] = ("checks.difficulties", "saves.difficulties")
 
     rows: tuple[Difficulty, ...]  # none where a table gives them
     table: Table | None
@@ -240,7 +206,7 @@ class RollRule:
 
     label: str
     roll: str
-    bonus: Bonus | None
+    bonus: Note | None  # what the text says is added to the roll
     advantage: Advantage | str | None  # a name: the section whose dice apply ("checks")
     advantage_interpretation: str | None
     difficulties: Difficulties | None
@@ -249,19 +215,35 @@ class RollRule:
     interpretation: str | None
 
 
-def _roll_rule(entry: Mapping[str, Any]) -> dict[str, Any]:
+class RollRuleFields(TypedDict):
+    """RollRule's fields as keyword arguments, so that mypy checks each one against the
+    constructor of Checks and Saves (a field added to RollRule and not here, or of
+    another type, fails the type check)."""
+
+    label: str
+    roll: str
+    bonus: Note | None
+    advantage: Advantage | str | None
+    advantage_interpretation: str | None
+    difficulties: Difficulties | None
+    unstated: tuple[str, ...]
+    cite: tuple[Citation, ...]
+    interpretation: str | None
+
+
+def _roll_rule(entry: Mapping[str, Any]) -> RollRuleFields:
     """RollRule's fields, read from a checks or saves section."""
-    return {
-        "label": str(entry["label"]),
-        "roll": str(entry["roll"]),
-        "bonus": optional(entry, "bonus", Bonus.of),
-        "advantage": advantage_of(entry),
-        "advantage_interpretation": entry.get("advantage_interpretation"),
-        "difficulties": optional(entry, "difficulties", Difficulties.of),
-        "unstated": tuple(entry.get("unstated") or ()),
-        "cite": citations(entry),
-        "interpretation": entry.get("interpretation"),
-    }
+    return RollRuleFields(
+        label=str(entry["label"]),
+        roll=str(entry["roll"]),
+        bonus=optional(entry, "bonus", Note.of),
+        advantage=advantage_of(entry),
+        advantage_interpretation=entry.get("advantage_interpretation"),
+        difficulties=optional(entry, "difficulties", Difficulties.of),
+        unstated=tuple(entry.get("unstated") or ()),
+        cite=citations(entry),
+        interpretation=entry.get("interpretation"),
+    )
 
 
 @dataclass(frozen=True, kw_only=True)

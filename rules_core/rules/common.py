@@ -1,10 +1,12 @@
-"""What the typed sections share: their citations, an optional part, and a table they read."""
+"""What the typed sections share: their citations, an optional part, a table they read,
+and the sections of one shape found in several places (a rule that is only its sentences,
+a note, the dice of advantage)."""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar
 
 from rules_core.systems import Citation
 
@@ -20,6 +22,75 @@ def optional[T](
     """entry[key] built as its typed section, or None where the text gives none."""
     value = entry.get(key)
     return None if value is None else build(value)
+
+
+@dataclass(frozen=True)
+class CitedRule:
+    """A rule that is only its sentences: an attack type's own, Resist X+, how a halved
+    damage roll rounds, a dice notation the text defines, when a death save is made."""
+
+    SCHEMA: ClassVar[tuple[str, ...]] = (
+        "attack.resist",
+        "attack.attack_types.each.*",
+        "damage.halving",
+        "damage.notation.*",
+        "dying.timing",
+    )
+
+    cite: tuple[Citation, ...] = ()
+    interpretation: str | None = None
+
+    @classmethod
+    def of(cls, entry: Mapping[str, Any]) -> CitedRule:
+        return cls(citations(entry), entry.get("interpretation"))
+
+
+@dataclass(frozen=True)
+class Note:
+    """A note in the text's own terms, and where it says so: what it says is added to a
+    roll (shown with a given bonus), or what it says of a rule it does not define."""
+
+    SCHEMA: ClassVar[tuple[str, ...]] = (
+        "checks.bonus",
+        "saves.bonus",
+        "dying.bonus",
+        "not_defined.*",
+    )
+
+    note: str
+    cite: tuple[Citation, ...]
+
+    @classmethod
+    def of(cls, entry: Mapping[str, Any]) -> Note:
+        return cls(str(entry["note"]), citations(entry))
+
+
+@dataclass(frozen=True)
+class Advantage:
+    """The dice a roll uses with advantage or disadvantage, and what having both does."""
+
+    SCHEMA: ClassVar[tuple[str, ...]] = (
+        "attack.advantage",
+        "checks.advantage",
+        "saves.advantage",
+        "dying.advantage",
+    )
+
+    advantage: str
+    disadvantage: str
+    both: str
+    cite: tuple[Citation, ...]
+    interpretation: str | None
+
+    @classmethod
+    def of(cls, entry: Mapping[str, Any]) -> Advantage:
+        return cls(
+            advantage=str(entry["advantage"]),
+            disadvantage=str(entry["disadvantage"]),
+            both=str(entry["both"]),
+            cite=citations(entry),
+            interpretation=entry.get("interpretation"),
+        )
 
 
 @dataclass(frozen=True)

@@ -8,23 +8,9 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any, ClassVar
 
-from rules_core.rules.checks import Advantage, Bonus, advantage_of
-from rules_core.rules.common import citations, optional
+from rules_core.rules.checks import advantage_of
+from rules_core.rules.common import Advantage, CitedRule, Note, citations, optional
 from rules_core.systems import Citation, System, read_once
-
-
-@dataclass(frozen=True)
-class Timing:
-    """When the save is made (cited, and read where the text is unclear)."""
-
-    SCHEMA: ClassVar[str] = "dying.timing"
-
-    cite: tuple[Citation, ...]
-    interpretation: str | None
-
-    @classmethod
-    def of(cls, entry: Mapping[str, Any]) -> Timing:
-        return cls(citations(entry), entry.get("interpretation"))
 
 
 @dataclass(frozen=True)
@@ -177,10 +163,10 @@ class Dying:
     label: str
     roll: str
     target: int
-    bonus: Bonus | None
+    bonus: Note | None  # what the text says is added to the roll
     advantage: Advantage | str | None  # a name: the section whose dice apply ("checks")
     advantage_interpretation: str | None
-    timing: Timing | None
+    timing: CitedRule | None  # when the save is made (read where the text is unclear)
     failures: Failures
     successes: Successes | None  # None: a success changes nothing
     special: tuple[Special, ...]  # in the order they are tried
@@ -197,10 +183,10 @@ class Dying:
             label=str(entry["label"]),
             roll=str(entry["roll"]),
             target=int(entry["target"]),
-            bonus=optional(entry, "bonus", Bonus.of),
+            bonus=optional(entry, "bonus", Note.of),
             advantage=advantage_of(entry),
             advantage_interpretation=entry.get("advantage_interpretation"),
-            timing=optional(entry, "timing", Timing.of),
+            timing=optional(entry, "timing", CitedRule.of),
             failures=Failures.of(entry["failures"]),
             successes=optional(entry, "successes", Successes.of),
             special=tuple(Special.of(special) for special in entry.get("special") or ()),
