@@ -382,3 +382,60 @@ def test_the_page_shows_the_figures_its_result_carries() -> None:
     first_round = "<tr><td>1</td><td>1</td><td>100.00%</td></tr>"  # the chart's table
     assert first_round in page
     assert first_round not in calculator.render(result, request, "").body
+
+
+def _typical(slug: str) -> dict[str, str]:
+    """Two complete rows, and the form's other rows not counted."""
+    return {
+        "system": slug, "rounds": "3",
+        "c1_side": "party", "c1_count": "2", "c1_bonus": "5", "c1_damage": "1d6+1",
+        "c1_defense": "14", "c1_hp": "9",
+        "c2_side": "opponents", "c2_count": "2", "c2_bonus": "3", "c2_damage": "1d4",
+        "c2_defense": "12", "c2_hp": "5",
+        "c3_count": "0", "c4_count": "0", "c5_count": "0",
+    }  # fmt: skip
+
+
+def test_a_half_typed_row_is_left_out_and_the_complete_rows_answered(capsys) -> None:
+    complete = _typical(SYSTEMS[0])
+    half = {**complete, "c3_count": "2", "c3_side": "party", "c3_bonus": "4", "c3_damage": "",
+            "c3_defense": "13", "c3_hp": ""}  # fmt: skip
+    page, whole = handle("fight", half, "../"), handle("fight", complete, "../")
+    assert page["ok"], page
+    # The fight answered is that of the complete rows: the half-typed one takes no part.
+    for key in ("party_wins", "opponents_win", "undecided", "party", "opponents"):
+        assert page["data"][key] == whole["data"][key]
+    assert page["data"]["left_out"] == [
+        {"row": 3, "missing": ["damage", "hp"],
+         "said": "Combatant 3 is not counted yet: enter its damage and hit points."}
+    ]  # fmt: skip
+    assert whole["data"]["left_out"] == [] and "notes" not in whole
+    # Said under the headline, and beside each missing field, not as a refusal.
+    assert "Combatant 3 is not counted yet: enter its damage and hit points." in page["summary"]
+    assert set(page["notes"]) == {"c3_damage", "c3_hp"} and not page["errors"]
+    assert all("Combatant 3 is not counted" in note for note in page["notes"].values())
+    # The command line says it too: an empty part of --combatant leaves its row out.
+    status = main(["fight", "--system", SYSTEMS[0], "--rounds", "3",
+                   "--combatant", "party:5:1d6+1:14:9:2", "--combatant", "opponents:3:1d4:12:5:2",
+                   "--combatant", "opponents::1d4:12:5:2"])  # fmt: skip
+    assert status == 0
+    assert "Combatant 3 is not counted yet: enter its attack bonus." in capsys.readouterr().out
+
+
+def test_a_side_missing_is_refused_at_the_field_that_would_give_it_one() -> None:
+    complete = _typical(SYSTEMS[0])
+    # The opponents' only row half typed: its first missing value is the one to fill, its
+    # others marked after it.
+    page = handle("fight", {**complete, "c2_hp": "", "c2_damage": ""}, "../")
+    assert not page["ok"]
+    assert list(page["errors"]) == ["c2_damage", "c2_hp"]  # the field to fill first
+    assert "Opponents has none counted yet" in page["errors"]["c2_damage"]
+    assert "enter its damage and hit points" in page["errors"]["c2_damage"]
+    # The opponents' row not counted: the first row not counted is where to count one.
+    page = handle("fight", {**complete, "c2_count": "0"}, "../")
+    assert list(page["errors"]) == ["c2_count"]
+    assert "set Combatant 2's count" in page["errors"]["c2_count"]
+    # A row of no side yet is one that could give the missing side.
+    page = handle("fight", {**complete, "c2_side": "", "c3_count": "1"}, "../")
+    assert next(iter(page["errors"])) == "c2_side"
+    assert "choose its side" in page["errors"]["c2_side"]

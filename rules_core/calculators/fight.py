@@ -93,10 +93,17 @@ class FightRequest(Request):
     def row_fields(cls, row: int) -> tuple[Field, ...]:
         return combatant_fields(row)
 
+    # The row's values that have no default, in the order a missing one is said.
+    NEEDED: ClassVar[tuple[str, ...]] = ("side", "bonus", "damage", "defense", "hp")
+    # Each counted row that lacks a value, left out of the fight: (row, the values missing).
+    left_out: tuple[tuple[int, tuple[str, ...]], ...] = ()
+
     @classmethod
     def from_values(cls, values: dict[str, Any]) -> Self:
+        # A GM fills a party in row by row: a counted row still missing a value is left
+        # out (said with the answer), so the complete rows are answered meanwhile.
         combatants = []
-        errors: dict[str, str] = {}
+        left_out = []
         row = 1
         while cls.ROW_KEY.format(row=row) in values:
             count = values[f"c{row}_count"]
@@ -105,22 +112,26 @@ class FightRequest(Request):
                     name: values[f"c{row}_{name}"]
                     for name in ("side", "bonus", "damage", "attacks", "defense", "hp")
                 }
-                for name, value in given.items():
-                    if value is None and name != "attacks":
-                        errors[f"c{row}_{name}"] = (
-                            "Choose a side." if name == "side" else "Enter a value."
-                        )
-                if not any(f"c{row}_" in name for name in errors):
+                missing = tuple(name for name in cls.NEEDED if given[name] is None)
+                if missing:
+                    left_out.append((row, missing))
+                else:
                     combatants.append(
                         Combatant(count=count, **{**given, "attacks": given["attacks"] or 1})
                     )
             row += 1
         sides = {combatant.side for combatant in combatants}
         for side, label in SIDES:
-            if side not in sides and not errors:
-                errors["c1_count"] = f"Give at least one combatant on each side ({label} has none)."
-        if errors:
-            raise InputErrors(errors)
+            if side not in sides:
+                # First the field that would give the side one, then every other value the
+                # left-out rows lack (an encounter's monsters linked here lack them all).
+                missing = {
+                    f"c{row}_{name}": _missing_note(name, row)
+                    for row, names in left_out
+                    for name in names
+                }
+                refused = _no_side(side, label, values, left_out)
+                raise InputErrors(refused | {k: v for k, v in missing.items() if k not in refused})
         return cls(
             values["system"],
             values["first"],
@@ -128,7 +139,62 @@ class FightRequest(Request):
             values["party_situations"] or (),
             values["opponent_situations"] or (),
             tuple(combatants),
+            tuple(left_out),
         )
+
+    def notes(self) -> dict[str, str]:
+        """Beside each value a left-out row lacks: what counts it."""
+        return {
+            f"c{row}_{name}": _missing_note(name, row)
+            for row, missing in self.left_out
+            for name in missing
+        }
+
+
+def _label(name: str) -> str:
+    """A row value's label, as the form shows it, in lower case."""
+    return next(f.label for f in combatant_fields(1) if f.name == f"c1_{name}").lower()
+
+
+def _missing_note(name: str, row: int) -> str:
+    fix = "Choose a side" if name == "side" else "Enter a value"
+    return f"{fix}: Combatant {row} is not counted until then."
+
+
+def _listed(words: list[str]) -> str:
+    return words[0] if len(words) == 1 else f"{', '.join(words[:-1])} and {words[-1]}"
+
+
+def _fix(missing: tuple[str, ...]) -> str:
+    """What a row lacks, as what to do: "choose its side and enter its hit points"."""
+    values = [_label(name) for name in missing if name != "side"]
+    fixes = ["choose its side"] if "side" in missing else []
+    if values:
+        fixes.append(f"enter its {_listed(values)}")
+    return " and ".join(fixes)
+
+
+def _left_out_line(row: int, missing: tuple[str, ...]) -> str:
+    return f"Combatant {row} is not counted yet: {_fix(missing)}."
+
+
+def _no_side(
+    side: str, label: str, values: dict[str, Any], left_out: list[tuple[int, tuple[str, ...]]]
+) -> dict[str, str]:
+    """The refusal of a fight with a side missing, at the field that would give it one: a
+    left-out row of that side (or of no side yet), else the first row not counted, else
+    the first row's count."""
+    said = f"Give at least one combatant on each side ({label} has none"
+    for row, missing in left_out:
+        if values[f"c{row}_side"] in (side, None):
+            where = f"c{row}_{missing[0]}"
+            return {where: f"{said} counted yet): to count Combatant {row}, {_fix(missing)}."}
+    row = 1
+    while FightRequest.ROW_KEY.format(row=row) in values:
+        if not values[f"c{row}_count"]:
+            return {f"c{row}_count": f"{said}): set Combatant {row}'s count."}
+        row += 1
+    return {"c1_count": f"{said})."}
 
 
 def _model(first: str, rounds: int) -> list[str]:
@@ -161,9 +227,14 @@ class FightResult:
     opponents_down_in_half_by: tuple[int | None, ...]
     why: tuple[str, ...]  # what each side's situations do to its attacks, the side named
     sources: Sources
+    # The rows counted but still missing a value, left out: (row, the values missing).
+    left_out: tuple[tuple[int, tuple[str, ...]], ...] = ()
 
     @classmethod
-    def of(cls, system: str, odds: mechanics.FightResult) -> FightResult:
+    def of(
+        cls, system: str, odds: mechanics.FightResult,
+        left_out: tuple[tuple[int, tuple[str, ...]], ...] = (),
+    ) -> FightResult:  # fmt: skip
         """The figures the page shows, read from the chain's answer."""
         half = Fraction(1, 2)
         return cls(
@@ -186,7 +257,14 @@ class FightResult:
                 for line in lines
             ),
             sources=odds.sources,
+            left_out=left_out,
         )
+
+    @property
+    def left_out_lines(self) -> tuple[str, ...]:
+        """Each left-out row in a sentence: "Combatant 3 is not counted yet: enter its hit
+        points." """
+        return tuple(_left_out_line(row, missing) for row, missing in self.left_out)
 
     def to_json(self) -> dict[str, Any]:
         odds, expected = self.odds, self.expected_rounds
@@ -216,6 +294,10 @@ class FightResult:
             ],
             "party_why": list(odds.party_why),
             "opponents_why": list(odds.opponents_why),
+            "left_out": [
+                {"row": row, "missing": list(missing), "said": line}
+                for (row, missing), line in zip(self.left_out, self.left_out_lines, strict=True)
+            ],
             **self.sources.to_json(),
         }  # fmt: skip
 
@@ -235,10 +317,11 @@ def run(request: FightRequest) -> Answer[FightResult]:
     )
     for note in _model(request.first, request.rounds):
         odds.sources.interpret(note)
-    result = FightResult.of(system.slug, odds)
+    result = FightResult.of(system.slug, odds, request.left_out)
     within = f"within {odds.rounds} rounds"
     text = [
         f"{system.title}: {len(odds.party_labels)} against {len(odds.opponent_labels)}",
+        *(f"  {line}" for line in result.left_out_lines),
         f"  party wins {within}      {percent(odds.party_wins)}",
         f"  opponents win {within}   {percent(odds.opponents_win)}",
         f"  still fighting after {odds.rounds}   {percent(odds.undecided)}",
@@ -300,7 +383,7 @@ def render(result: FightResult, request: FightRequest, base: str) -> html.Render
         f"undecided {html.percent(odds.undecided)}",
     )
     body = html.rows(rows) + exact + chart + html.cited(result.sources, base)
-    return html.Rendered(top, body, result.why)
+    return html.Rendered(top, body, (*result.left_out_lines, *result.why))
 
 
 CALCULATOR = Calculator(FightRequest, run, render, about=__doc__ or "")

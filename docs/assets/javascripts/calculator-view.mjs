@@ -32,6 +32,21 @@ export function clearFieldErrors(section) {
   for (const control of section.querySelectorAll("[aria-invalid]")) control.removeAttribute("aria-invalid");
 }
 
+// An answer's notes (rules_core.web: field -> sentence): said beside their fields in a
+// quieter voice than a refusal, with the answer, which they do not hold up (a fight's
+// row left out until it is complete). clearFieldErrors takes them off with the messages.
+export function showNotes(section, form, notes = {}) {
+  for (const [name, text] of Object.entries(notes)) {
+    const control = form.querySelector(named(name));
+    const slot = control?.id && section.querySelector("#" + CSS.escape(`${control.id}-error`));
+    if (!slot || slot.closest("[hidden]")) continue;
+    const note = document.createElement("span");
+    note.className = "calc-field-note";
+    note.textContent = text; // the core's sentence: text, never markup
+    slot.append(note);
+  }
+}
+
 export function showRefusal(section, form, { errors = {}, message = "" }, slotId) {
   // Each message beside its field; slotId(name, control) names the element that holds it.
   // Returns whether a field holds one, the messages placed ({control, text}, in the

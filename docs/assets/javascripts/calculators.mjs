@@ -26,6 +26,7 @@ import {
   markFirstLiveResult,
   markRefused,
   sayRefusal,
+  showNotes,
   showRefusal,
   unmarkRefused,
   wrapTables,
@@ -228,6 +229,7 @@ class Calculator {
       return;
     }
     this.statusText().textContent = "";
+    showNotes(section, this.form, response.notes);
     this.answered = true;
     // Before any live answer the result shown is the build-time one, for shownKey's inputs.
     // A first answer to those (never a roll: the Roll button asks only once Python has
