@@ -125,13 +125,13 @@ class FightRequest(Request):
             if side not in sides:
                 # First the field that would give the side one, then every other value the
                 # left-out rows lack (an encounter's monsters linked here lack them all).
-                missing = {
+                lacking = {
                     f"c{row}_{name}": _missing_note(name, row)
                     for row, names in left_out
                     for name in names
                 }
                 refused = _no_side(side, label, values, left_out)
-                raise InputErrors(refused | {k: v for k, v in missing.items() if k not in refused})
+                raise InputErrors(refused | {k: v for k, v in lacking.items() if k not in refused})
         return cls(
             values["system"],
             values["first"],
