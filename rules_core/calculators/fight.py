@@ -16,7 +16,7 @@ from typing import Any, ClassVar, Self
 
 from rules_core.calculators import html
 from rules_core.calculators.base import Answer, Calculator, answer, percent
-from rules_core.charts import bar_chart
+from rules_core.charts import bar_chart, grouped_bar_chart
 from rules_core.fields import Field, Requires
 from rules_core.mechanics import fight as mechanics
 from rules_core.mechanics.fight import SIDES, Combatant
@@ -157,8 +157,8 @@ def _label(name: str) -> str:
 
 
 def _missing_note(name: str, row: int) -> str:
-    fix = "Choose a side" if name == "side" else "Enter a value"
-    return f"{fix}: Combatant {row} is not counted until then."
+    """Beside a value a left-out row lacks: short, as it stands in one narrow field."""
+    return f"Needed to count Combatant {row}."
 
 
 def _listed(words: list[str]) -> str:
@@ -188,7 +188,8 @@ def _no_side(
     for row, missing in left_out:
         if values[f"c{row}_side"] in (side, None):
             where = f"c{row}_{missing[0]}"
-            return {where: f"{said} counted yet): to count Combatant {row}, {_fix(missing)}."}
+            return {where: f"{label} has none counted yet: to count Combatant {row}, "
+                    f"{_fix(missing)}."}  # fmt: skip
     row = 1
     while FightRequest.ROW_KEY.format(row=row) in values:
         if not values[f"c{row}_count"]:
@@ -225,6 +226,11 @@ class FightResult:
     # Each opponent: the first round by whose end it is down in half the fights or more
     # (None: not within the rounds followed).
     opponents_down_in_half_by: tuple[int | None, ...]
+    # The first round by whose end half the fights or more are decided, won by either side
+    # (None: fewer than half within the rounds followed).
+    half_decided_by: int | None
+    # Each round (1-based): the number of combatants expected standing, party, opponents.
+    standing_by_round: tuple[tuple[Fraction, Fraction], ...]
     why: tuple[str, ...]  # what each side's situations do to its attacks, the side named
     sources: Sources
     # The rows counted but still missing a value, left out: (row, the values missing).
@@ -237,16 +243,29 @@ class FightResult:
     ) -> FightResult:  # fmt: skip
         """The figures the page shows, read from the chain's answer."""
         half = Fraction(1, 2)
+        ends_in_round = tuple(
+            p + o for p, o in zip(odds.party_wins_in, odds.opponents_win_in, strict=True)
+        )
+        decided = 0 * half
+        half_decided_by = None
+        for r, ends in enumerate(ends_in_round, start=1):
+            decided += ends
+            if decided >= half:
+                half_decided_by = r
+                break
         return cls(
             system=system,
             odds=odds,
             expected_rounds=odds.expected_rounds,
-            ends_in_round=tuple(
-                p + o for p, o in zip(odds.party_wins_in, odds.opponents_win_in, strict=True)
-            ),
+            ends_in_round=ends_in_round,
             opponents_down_in_half_by=tuple(
                 next((r for r, down in enumerate(by, start=1) if down >= half), None)
                 for by in odds.opponent_down_by
+            ),
+            half_decided_by=half_decided_by,
+            standing_by_round=tuple(
+                (_standing(odds.party_down_by, r), _standing(odds.opponent_down_by, r))
+                for r in range(odds.rounds)
             ),
             why=tuple(
                 f"{side}: {line}"
@@ -275,6 +294,11 @@ class FightResult:
             "opponents_win": str(odds.opponents_win),
             "undecided": str(odds.undecided),
             "expected_rounds": None if expected is None else str(expected),
+            "half_decided_by": self.half_decided_by,
+            "standing_by_round": [
+                {"round": r, "party": str(p), "opponents": str(o)}
+                for r, (p, o) in enumerate(self.standing_by_round, start=1)
+            ],
             "ends_in_round": [
                 {"round": r, "party_wins": str(p), "opponents_win": str(o)}
                 for r, (p, o) in enumerate(
@@ -282,8 +306,10 @@ class FightResult:
                 )
             ],
             "party": [
-                {"name": name, "drops": str(p)}
-                for name, p in zip(odds.party_labels, odds.party_drops, strict=True)
+                {"name": name, "drops": str(p), "down_by_round": [str(x) for x in by]}
+                for name, p, by in zip(
+                    odds.party_labels, odds.party_drops, odds.party_down_by, strict=True
+                )
             ],
             "opponents": [
                 {"name": name, "drops": str(p), "down_by_round": [str(x) for x in by]}
@@ -300,6 +326,30 @@ class FightResult:
             ],
             **self.sources.to_json(),
         }  # fmt: skip
+
+
+def _standing(down_by: tuple[tuple[Fraction, ...], ...], index: int) -> Fraction:
+    """The side's combatants expected standing at the end of round index + 1: each stands
+    with the chance it is not down by then."""
+    return sum((1 - by[index] for by in down_by), Fraction(0))
+
+
+def _outcomes(odds: mechanics.FightResult) -> list[str]:
+    """The fight's three outcomes, the likelier side's win first: "Opponents win 70.00%",
+    "party wins 25.00%", "undecided 5.00%"."""
+    party, opponents = html.percent(odds.party_wins), html.percent(odds.opponents_win)
+    undecided = f"undecided {html.percent(odds.undecided)}"
+    if odds.opponents_win > odds.party_wins:
+        return [f"Opponents win {opponents}", f"party wins {party}", undecided]
+    return [f"Party wins {party}", f"loses {opponents}", undecided]
+
+
+def _how_long(result: FightResult) -> str:
+    """When the fights end, in a few words: half of them decided by which round."""
+    if result.half_decided_by is None:
+        rounds = result.odds.rounds
+        return f"over half still going after {rounds} round{'s' if rounds > 1 else ''}"
+    return f"half over by round {result.half_decided_by}"
 
 
 def run(request: FightRequest) -> Answer[FightResult]:
@@ -325,6 +375,7 @@ def run(request: FightRequest) -> Answer[FightResult]:
         f"  party wins {within}      {percent(odds.party_wins)}",
         f"  opponents win {within}   {percent(odds.opponents_win)}",
         f"  still fighting after {odds.rounds}   {percent(odds.undecided)}",
+        f"  fights: {_how_long(result)} (won by either side)",
     ]
     if result.expected_rounds is not None:
         text.append(
@@ -353,6 +404,11 @@ def render(result: FightResult, request: FightRequest, base: str) -> html.Render
         (f"Opponents win within {rounds} rounds", html.percent(odds.opponents_win)),
         (f"Still fighting after {rounds} rounds", html.percent(odds.undecided)),
     ]
+    half = result.half_decided_by
+    rows.append((
+        "Half the fights over by",
+        f"round {half}" if half else f"not within {rounds} rounds",
+    ))  # fmt: skip
     if result.expected_rounds is not None:
         average = float(result.expected_rounds)
         rows.append(("Rounds, fights decided in that time", f"{average:.2f} on average"))
@@ -365,6 +421,20 @@ def render(result: FightResult, request: FightRequest, base: str) -> html.Render
     ):
         when = f" · down by round {by} in half the fights" if by else ""
         rows.append((f"{escape(name)} drops", html.percent(p) + when))
+    party_size, opponents_size = len(odds.party_labels), len(odds.opponent_labels)
+    standing = grouped_bar_chart(
+        [("Start", (str(party_size), str(opponents_size)))]
+        + [
+            (str(r), (str(p), str(o))) for r, (p, o) in enumerate(result.standing_by_round, start=1)
+        ],
+        series=("Party", "Opponents"),
+        top=str(max(party_size, opponents_size)),
+        caption=(
+            f"Combatants expected standing after each round (at the start: party "
+            f"{party_size}, opponents {opponents_size})"
+        ),
+        label="Round",
+    )
     chart = bar_chart(
         [(r, str(p)) for r, p in enumerate(result.ends_in_round, start=1)],
         caption="Chance the fight ends in each round",
@@ -375,14 +445,12 @@ def render(result: FightResult, request: FightRequest, base: str) -> html.Render
     digits = len(str(denominator)) if denominator > 1 else 0
     exact = (
         f'<p class="calc-interpretation">Each percentage is rounded from an exact fraction (up to '
-        f"{digits} digits here): the command line prints them with --json.</p>"
+        f"{digits} digits here): the command line prints them with --json. Half the fights "
+        "over by round N: the first round by whose end the fights won, by either side, are "
+        "half of all fights or more (the median length, the undecided counted as longer).</p>"
     )
-    top = html.headline(
-        f"Party wins {html.percent(odds.party_wins)}",
-        f"loses {html.percent(odds.opponents_win)}",
-        f"undecided {html.percent(odds.undecided)}",
-    )
-    body = html.rows(rows) + exact + chart + html.cited(result.sources, base)
+    top = html.headline(*_outcomes(odds), _how_long(result))
+    body = standing + html.rows(rows) + exact + chart + html.cited(result.sources, base)
     return html.Rendered(top, body, (*result.left_out_lines, *result.why))
 
 
