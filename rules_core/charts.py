@@ -5,6 +5,7 @@ Every value it prints is a number or escaped: no input becomes markup.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from html import escape
 
 WIDTH, HEIGHT, PAD = 600, 180, 24
@@ -87,4 +88,54 @@ def bar_chart(
         f"<details><summary>Table of the chart</summary><table><thead><tr><th>{escape(label)}"
         f"</th><th>Probability</th><th>%</th></tr></thead><tbody>{rows}</tbody></table></details>"
         "</figure>"
+    )
+
+
+GROUPED_HEIGHT = 220  # room under the bars for a label per group, as large as LABEL_SIZE
+
+
+def grouped_bar_chart(
+    groups: Sequence[tuple[str, tuple[str, ...]]], *, series: tuple[str, ...], top: str,
+    caption: str, label: str,
+) -> str:  # fmt: skip
+    """Side-by-side bars per group (label -> one exact fraction string per series), on a
+    scale from 0 to `top`; each series its own colour (calc-bar--s0, --s1), keyed under
+    the chart. Each group is labelled: at most a dozen or so stay readable on a phone."""
+    scale = ratio(top) or 1.0
+    base = GROUPED_HEIGHT - LABEL_SIZE - 12
+    step = (WIDTH - 2 * PAD) / max(len(groups), 1)
+    width = max((step - 6) / max(len(series), 1), 0.5)
+    drawn = []
+    for index, (name, values) in enumerate(groups):
+        x = PAD + index * step
+        for s, value in enumerate(values):
+            height = ratio(value) / scale * (base - PAD)
+            drawn.append(
+                f'<rect class="calc-bar calc-bar--s{s}" x="{x + 3 + s * width:.2f}" '
+                f'y="{base - height:.2f}" width="{width:.2f}" height="{height:.2f}"></rect>'
+            )
+        drawn.append(
+            f'<text class="calc-group-label" x="{x + step / 2:.2f}" y="{GROUPED_HEIGHT - 8}" '
+            f'text-anchor="middle" font-size="{LABEL_SIZE}" fill="currentColor">'
+            f"{escape(name)}</text>"
+        )
+    key = " ".join(
+        f'<span class="calc-key"><svg viewBox="0 0 10 10" aria-hidden="true"><rect '
+        f'class="calc-bar calc-bar--s{s}" width="10" height="10"></rect></svg>{escape(name)}</span>'
+        for s, name in enumerate(series)
+    )
+    head = "".join(f"<th>{escape(name)}</th>" for name in series)
+    rows = "".join(
+        f"<tr><td>{escape(name)}</td>"
+        + "".join(f"<td>{ratio(value):.2f}</td>" for value in values)
+        + "</tr>"
+        for name, values in groups
+    )
+    return (
+        f'<figure class="calc-chart calc-chart--grouped"><svg viewBox="0 0 {WIDTH} '
+        f'{GROUPED_HEIGHT}" role="img" aria-label="{escape(caption)}" '
+        f'preserveAspectRatio="none">{"".join(drawn)}</svg>'
+        f"<figcaption>{escape(caption)} {key}</figcaption>"
+        f"<details><summary>Table of the chart</summary><table><thead><tr><th>{escape(label)}"
+        f"</th>{head}</tr></thead><tbody>{rows}</tbody></table></details></figure>"
     )

@@ -162,6 +162,11 @@ class Request:
             _check_rules(cls, fields_, inputs, slug)
         return cls.from_values(values)
 
+    def notes(self) -> dict[str, str]:
+        """Field -> a sentence shown beside it with the answer, which it does not hold up
+        (a fight's row left out until it is complete). Most requests have none."""
+        return {}
+
     @classmethod
     def from_values(cls, values: dict[str, Any]) -> Self:
         names = {f.name for f in fields(cls)}

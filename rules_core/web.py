@@ -1,4 +1,4 @@
-"""The calculator pages' API: form inputs in, escaped HTML and field errors out.
+"""The calculator pages' API: form inputs in, escaped HTML, field errors and notes out.
 
 The browser's worker (`handle_json`) and the build-time prerender (`handle`) build the
 same typed request as the command line, get the same answer and render it with the
@@ -73,7 +73,10 @@ def handle(name: str, inputs: Mapping[str, Any], base: str = "") -> dict[str, An
         field = getattr(error, "field", None)
         where = field if isinstance(field, str) and field in shown else calculator.primary
         return _refused({where: one_line(error)})
-    return {**_answered(rendered), "data": answer.payload}
+    # Notes are said beside their fields with the answer; a request without any sends
+    # none, so every other answer is as it was.
+    notes = {"notes": request.notes()} if request.notes() else {}
+    return {**_answered(rendered), **notes, "data": answer.payload}
 
 
 _MALFORMED = {**_refused({}), "message": "The request was malformed."}

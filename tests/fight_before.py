@@ -197,6 +197,7 @@ def fight(
     ended = [0] * len(now)  # where decided fights stopped, over `denominator`
     wins: dict[str, list[Fraction]] = {"party": [], "opponents": []}
     down_by: list[list[Fraction]] = [[] for _ in opponent_line.rows]
+    party_down_by: list[list[Fraction]] = [[] for _ in party_line.rows]
 
     def turn(side: str) -> Fraction:
         """One side's turn in every undecided fight; the chance it wins the fight now."""
@@ -251,6 +252,15 @@ def fight(
         for b in range(len(opponent_line.rows)):
             dropped_at = opponent_line.starts[b + 1]
             down_by[b].append(Fraction(sum(standing[dropped_at:]), denominator))
+        # The party's positions, the same way: its position is the index over `width`.
+        party_at = [0] * (party_end + 1)
+        for table in (now, ended):
+            for index, mass in enumerate(table):
+                if mass:
+                    party_at[index // width] += mass
+        for b in range(len(party_line.rows)):
+            dropped_at = party_line.starts[b + 1]
+            party_down_by[b].append(Fraction(sum(party_at[dropped_at:]), denominator))
     final = [a + b for a, b in zip(now, ended, strict=True)]
 
     def dropped(line: _Line, position: Any) -> tuple[Fraction, ...]:
@@ -274,6 +284,7 @@ def fight(
         party_drops=dropped(party_line, lambda index: index // width),
         opponent_drops=dropped(opponent_line, lambda index: index % width),
         opponent_down_by=tuple(tuple(by) for by in down_by),
+        party_down_by=tuple(tuple(by) for by in party_down_by),
         party_labels=_labels(party_line, "Party member"),
         opponent_labels=_labels(opponent_line, "Opponent"),
         sources=sources,

@@ -125,6 +125,13 @@ def test_small_fights_match_the_enumeration_of_every_attack(slug: str, case: int
             (p for (_, theirs), p in finished.items() if theirs[index] <= 0), Fraction(0)
         ), index
         assert result.opponent_down_by[index][-1] == chance
+    for index, chance in enumerate(result.party_drops):
+        assert result.party_down_by[index][-1] == chance
+    # Down by each round: what the same fight followed for only that many rounds ends with.
+    for r in range(1, rounds):
+        shorter = fight(system, party, opponents, party_first=party_first, rounds=r)
+        assert [by[r - 1] for by in result.party_down_by] == list(shorter.party_drops)
+        assert [by[r - 1] for by in result.opponent_down_by] == list(shorter.opponent_drops)
 
 
 @pytest.mark.parametrize("slug", SYSTEMS)
@@ -230,6 +237,7 @@ def test_a_tables_fight_over_ten_rounds_is_answered_as_the_chain_before_it_answe
     before = fight_before.fight(system, *TABLE, rounds=10)
     assert result.party_wins == before.party_wins
     assert result.opponent_down_by == before.opponent_down_by
+    assert result.party_down_by == before.party_down_by
 
 
 def test_a_mid_level_fight_is_answered_or_said_how_many_rounds_can_be() -> None:
@@ -382,3 +390,106 @@ def test_the_page_shows_the_figures_its_result_carries() -> None:
     first_round = "<tr><td>1</td><td>1</td><td>100.00%</td></tr>"  # the chart's table
     assert first_round in page
     assert first_round not in calculator.render(result, request, "").body
+
+
+def _typical(slug: str) -> dict[str, str]:
+    """Two complete rows, and the form's other rows not counted."""
+    return {
+        "system": slug, "rounds": "3",
+        "c1_side": "party", "c1_count": "2", "c1_bonus": "5", "c1_damage": "1d6+1",
+        "c1_defense": "14", "c1_hp": "9",
+        "c2_side": "opponents", "c2_count": "2", "c2_bonus": "3", "c2_damage": "1d4",
+        "c2_defense": "12", "c2_hp": "5",
+        "c3_count": "0", "c4_count": "0", "c5_count": "0",
+    }  # fmt: skip
+
+
+def test_a_half_typed_row_is_left_out_and_the_complete_rows_answered(capsys) -> None:
+    complete = _typical(SYSTEMS[0])
+    half = {**complete, "c3_count": "2", "c3_side": "party", "c3_bonus": "4", "c3_damage": "",
+            "c3_defense": "13", "c3_hp": ""}  # fmt: skip
+    page, whole = handle("fight", half, "../"), handle("fight", complete, "../")
+    assert page["ok"], page
+    # The fight answered is that of the complete rows: the half-typed one takes no part.
+    for key in ("party_wins", "opponents_win", "undecided", "party", "opponents"):
+        assert page["data"][key] == whole["data"][key]
+    assert page["data"]["left_out"] == [
+        {"row": 3, "missing": ["damage", "hp"],
+         "said": "Combatant 3 is not counted yet: enter its damage and hit points."}
+    ]  # fmt: skip
+    assert whole["data"]["left_out"] == [] and "notes" not in whole
+    # Said under the headline, and beside each missing field, not as a refusal.
+    assert "Combatant 3 is not counted yet: enter its damage and hit points." in page["summary"]
+    assert set(page["notes"]) == {"c3_damage", "c3_hp"} and not page["errors"]
+    assert all("Needed to count Combatant 3" in note for note in page["notes"].values())
+    # The command line says it too: an empty part of --combatant leaves its row out.
+    status = main(["fight", "--system", SYSTEMS[0], "--rounds", "3",
+                   "--combatant", "party:5:1d6+1:14:9:2", "--combatant", "opponents:3:1d4:12:5:2",
+                   "--combatant", "opponents::1d4:12:5:2"])  # fmt: skip
+    assert status == 0
+    assert "Combatant 3 is not counted yet: enter its attack bonus." in capsys.readouterr().out
+
+
+def test_a_side_missing_is_refused_at_the_field_that_would_give_it_one() -> None:
+    complete = _typical(SYSTEMS[0])
+    # The opponents' only row half typed: its first missing value is the one to fill, its
+    # others marked after it.
+    page = handle("fight", {**complete, "c2_hp": "", "c2_damage": ""}, "../")
+    assert not page["ok"]
+    assert list(page["errors"]) == ["c2_damage", "c2_hp"]  # the field to fill first
+    assert "Opponents has none counted yet" in page["errors"]["c2_damage"]
+    assert "enter its damage and hit points" in page["errors"]["c2_damage"]
+    # The opponents' row not counted: the first row not counted is where to count one.
+    page = handle("fight", {**complete, "c2_count": "0"}, "../")
+    assert list(page["errors"]) == ["c2_count"]
+    assert "set Combatant 2's count" in page["errors"]["c2_count"]
+    # A row of no side yet is one that could give the missing side.
+    page = handle("fight", {**complete, "c2_side": "", "c3_count": "1"}, "../")
+    assert next(iter(page["errors"])) == "c2_side"
+    assert "choose its side" in page["errors"]["c2_side"]
+
+
+def test_the_headline_says_who_is_likely_to_win_and_when_half_the_fights_are_over() -> None:
+    inputs = {**_typical(SYSTEMS[0]), "rounds": "6"}
+    strong, weak = "c1_hp", "c2_hp"
+    for leader, hp in (("Party wins", {strong: "20"}), ("Opponents win", {weak: "40"})):
+        page = handle("fight", {**inputs, **hp}, "../")
+        assert page["ok"], page
+        data = page["data"]
+        party, opponents = Fraction(data["party_wins"]), Fraction(data["opponents_win"])
+        assert (party > opponents) == (leader == "Party wins")
+        headline = page["summary"].splitlines()[0]
+        assert headline.startswith(leader)
+        # The other outcomes stay in view.
+        assert "undecided" in headline and ("loses" in headline or "party wins" in headline)
+        # Half over by round N: the first round by whose end the decided fights reach half.
+        decided, half = Fraction(0), None
+        for ends in data["ends_in_round"]:
+            decided += Fraction(ends["party_wins"]) + Fraction(ends["opponents_win"])
+            if decided >= Fraction(1, 2):
+                half = ends["round"]
+                break
+        assert data["half_decided_by"] == half
+        said = f"half over by round {half}" if half else "over half still going"
+        assert said in headline
+        # Each side's expected standing: every combatant, less its chance to be down by then.
+        for r, standing in enumerate(data["standing_by_round"]):
+            for side in ("party", "opponents"):
+                down = sum(Fraction(c["down_by_round"][r]) for c in data[side])
+                assert Fraction(standing[side]) == len(data[side]) - down
+        # The chart of them, a bar per side and round after the start, and its table.
+        assert page["html"].count('class="calc-bar calc-bar--s1"') == 1 + 6 + 1  # with the key
+        last = data["standing_by_round"][-1]
+        row = f"<td>6</td><td>{float(Fraction(last['party'])):.2f}</td>"
+        assert row in page["html"]
+
+
+def test_the_fight_no_one_wins_in_time_says_so_in_its_headline() -> None:
+    # Both sides miss but on a natural 20: one round decides almost none.
+    inputs = {**_typical(SYSTEMS[0]), "rounds": "1", "c1_defense": "60", "c2_defense": "60",
+              "c1_hp": "40", "c2_hp": "40"}  # fmt: skip
+    page = handle("fight", inputs, "../")
+    assert page["ok"], page
+    assert page["data"]["half_decided_by"] is None
+    assert "over half still going after 1 round" in page["summary"].splitlines()[0]
+    assert "after 1 rounds" not in page["summary"]

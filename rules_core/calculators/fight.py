@@ -16,7 +16,7 @@ from typing import Any, ClassVar, Self
 
 from rules_core.calculators import html
 from rules_core.calculators.base import Answer, Calculator, answer, percent
-from rules_core.charts import bar_chart
+from rules_core.charts import bar_chart, grouped_bar_chart
 from rules_core.fields import Field, Requires
 from rules_core.mechanics import fight as mechanics
 from rules_core.mechanics.fight import SIDES, Combatant
@@ -93,10 +93,17 @@ class FightRequest(Request):
     def row_fields(cls, row: int) -> tuple[Field, ...]:
         return combatant_fields(row)
 
+    # The row's values that have no default, in the order a missing one is said.
+    NEEDED: ClassVar[tuple[str, ...]] = ("side", "bonus", "damage", "defense", "hp")
+    # Each counted row that lacks a value, left out of the fight: (row, the values missing).
+    left_out: tuple[tuple[int, tuple[str, ...]], ...] = ()
+
     @classmethod
     def from_values(cls, values: dict[str, Any]) -> Self:
+        # A GM fills a party in row by row: a counted row still missing a value is left
+        # out (said with the answer), so the complete rows are answered meanwhile.
         combatants = []
-        errors: dict[str, str] = {}
+        left_out = []
         row = 1
         while cls.ROW_KEY.format(row=row) in values:
             count = values[f"c{row}_count"]
@@ -105,22 +112,26 @@ class FightRequest(Request):
                     name: values[f"c{row}_{name}"]
                     for name in ("side", "bonus", "damage", "attacks", "defense", "hp")
                 }
-                for name, value in given.items():
-                    if value is None and name != "attacks":
-                        errors[f"c{row}_{name}"] = (
-                            "Choose a side." if name == "side" else "Enter a value."
-                        )
-                if not any(f"c{row}_" in name for name in errors):
+                missing = tuple(name for name in cls.NEEDED if given[name] is None)
+                if missing:
+                    left_out.append((row, missing))
+                else:
                     combatants.append(
                         Combatant(count=count, **{**given, "attacks": given["attacks"] or 1})
                     )
             row += 1
         sides = {combatant.side for combatant in combatants}
         for side, label in SIDES:
-            if side not in sides and not errors:
-                errors["c1_count"] = f"Give at least one combatant on each side ({label} has none)."
-        if errors:
-            raise InputErrors(errors)
+            if side not in sides:
+                # First the field that would give the side one, then every other value the
+                # left-out rows lack (an encounter's monsters linked here lack them all).
+                lacking = {
+                    f"c{row}_{name}": _missing_note(name, row)
+                    for row, names in left_out
+                    for name in names
+                }
+                refused = _no_side(side, label, values, left_out)
+                raise InputErrors(refused | {k: v for k, v in lacking.items() if k not in refused})
         return cls(
             values["system"],
             values["first"],
@@ -128,7 +139,63 @@ class FightRequest(Request):
             values["party_situations"] or (),
             values["opponent_situations"] or (),
             tuple(combatants),
+            tuple(left_out),
         )
+
+    def notes(self) -> dict[str, str]:
+        """Beside each value a left-out row lacks: what counts it."""
+        return {
+            f"c{row}_{name}": _missing_note(name, row)
+            for row, missing in self.left_out
+            for name in missing
+        }
+
+
+def _label(name: str) -> str:
+    """A row value's label, as the form shows it, in lower case."""
+    return next(f.label for f in combatant_fields(1) if f.name == f"c1_{name}").lower()
+
+
+def _missing_note(name: str, row: int) -> str:
+    """Beside a value a left-out row lacks: short, as it stands in one narrow field."""
+    return f"Needed to count Combatant {row}."
+
+
+def _listed(words: list[str]) -> str:
+    return words[0] if len(words) == 1 else f"{', '.join(words[:-1])} and {words[-1]}"
+
+
+def _fix(missing: tuple[str, ...]) -> str:
+    """What a row lacks, as what to do: "choose its side and enter its hit points"."""
+    values = [_label(name) for name in missing if name != "side"]
+    fixes = ["choose its side"] if "side" in missing else []
+    if values:
+        fixes.append(f"enter its {_listed(values)}")
+    return " and ".join(fixes)
+
+
+def _left_out_line(row: int, missing: tuple[str, ...]) -> str:
+    return f"Combatant {row} is not counted yet: {_fix(missing)}."
+
+
+def _no_side(
+    side: str, label: str, values: dict[str, Any], left_out: list[tuple[int, tuple[str, ...]]]
+) -> dict[str, str]:
+    """The refusal of a fight with a side missing, at the field that would give it one: a
+    left-out row of that side (or of no side yet), else the first row not counted, else
+    the first row's count."""
+    said = f"Give at least one combatant on each side ({label} has none"
+    for row, missing in left_out:
+        if values[f"c{row}_side"] in (side, None):
+            where = f"c{row}_{missing[0]}"
+            return {where: f"{label} has none counted yet: to count Combatant {row}, "
+                    f"{_fix(missing)}."}  # fmt: skip
+    row = 1
+    while FightRequest.ROW_KEY.format(row=row) in values:
+        if not values[f"c{row}_count"]:
+            return {f"c{row}_count": f"{said}): set Combatant {row}'s count."}
+        row += 1
+    return {"c1_count": f"{said})."}
 
 
 def _model(first: str, rounds: int) -> list[str]:
@@ -159,23 +226,46 @@ class FightResult:
     # Each opponent: the first round by whose end it is down in half the fights or more
     # (None: not within the rounds followed).
     opponents_down_in_half_by: tuple[int | None, ...]
+    # The first round by whose end half the fights or more are decided, won by either side
+    # (None: fewer than half within the rounds followed).
+    half_decided_by: int | None
+    # Each round (1-based): the number of combatants expected standing, party, opponents.
+    standing_by_round: tuple[tuple[Fraction, Fraction], ...]
     why: tuple[str, ...]  # what each side's situations do to its attacks, the side named
     sources: Sources
+    # The rows counted but still missing a value, left out: (row, the values missing).
+    left_out: tuple[tuple[int, tuple[str, ...]], ...] = ()
 
     @classmethod
-    def of(cls, system: str, odds: mechanics.FightResult) -> FightResult:
+    def of(
+        cls, system: str, odds: mechanics.FightResult,
+        left_out: tuple[tuple[int, tuple[str, ...]], ...] = (),
+    ) -> FightResult:  # fmt: skip
         """The figures the page shows, read from the chain's answer."""
         half = Fraction(1, 2)
+        ends_in_round = tuple(
+            p + o for p, o in zip(odds.party_wins_in, odds.opponents_win_in, strict=True)
+        )
+        decided = 0 * half
+        half_decided_by = None
+        for r, ends in enumerate(ends_in_round, start=1):
+            decided += ends
+            if decided >= half:
+                half_decided_by = r
+                break
         return cls(
             system=system,
             odds=odds,
             expected_rounds=odds.expected_rounds,
-            ends_in_round=tuple(
-                p + o for p, o in zip(odds.party_wins_in, odds.opponents_win_in, strict=True)
-            ),
+            ends_in_round=ends_in_round,
             opponents_down_in_half_by=tuple(
                 next((r for r, down in enumerate(by, start=1) if down >= half), None)
                 for by in odds.opponent_down_by
+            ),
+            half_decided_by=half_decided_by,
+            standing_by_round=tuple(
+                (_standing(odds.party_down_by, r), _standing(odds.opponent_down_by, r))
+                for r in range(odds.rounds)
             ),
             why=tuple(
                 f"{side}: {line}"
@@ -186,7 +276,14 @@ class FightResult:
                 for line in lines
             ),
             sources=odds.sources,
+            left_out=left_out,
         )
+
+    @property
+    def left_out_lines(self) -> tuple[str, ...]:
+        """Each left-out row in a sentence: "Combatant 3 is not counted yet: enter its hit
+        points." """
+        return tuple(_left_out_line(row, missing) for row, missing in self.left_out)
 
     def to_json(self) -> dict[str, Any]:
         odds, expected = self.odds, self.expected_rounds
@@ -197,6 +294,11 @@ class FightResult:
             "opponents_win": str(odds.opponents_win),
             "undecided": str(odds.undecided),
             "expected_rounds": None if expected is None else str(expected),
+            "half_decided_by": self.half_decided_by,
+            "standing_by_round": [
+                {"round": r, "party": str(p), "opponents": str(o)}
+                for r, (p, o) in enumerate(self.standing_by_round, start=1)
+            ],
             "ends_in_round": [
                 {"round": r, "party_wins": str(p), "opponents_win": str(o)}
                 for r, (p, o) in enumerate(
@@ -204,8 +306,10 @@ class FightResult:
                 )
             ],
             "party": [
-                {"name": name, "drops": str(p)}
-                for name, p in zip(odds.party_labels, odds.party_drops, strict=True)
+                {"name": name, "drops": str(p), "down_by_round": [str(x) for x in by]}
+                for name, p, by in zip(
+                    odds.party_labels, odds.party_drops, odds.party_down_by, strict=True
+                )
             ],
             "opponents": [
                 {"name": name, "drops": str(p), "down_by_round": [str(x) for x in by]}
@@ -216,8 +320,36 @@ class FightResult:
             ],
             "party_why": list(odds.party_why),
             "opponents_why": list(odds.opponents_why),
+            "left_out": [
+                {"row": row, "missing": list(missing), "said": line}
+                for (row, missing), line in zip(self.left_out, self.left_out_lines, strict=True)
+            ],
             **self.sources.to_json(),
         }  # fmt: skip
+
+
+def _standing(down_by: tuple[tuple[Fraction, ...], ...], index: int) -> Fraction:
+    """The side's combatants expected standing at the end of round index + 1: each stands
+    with the chance it is not down by then."""
+    return sum((1 - by[index] for by in down_by), Fraction(0))
+
+
+def _outcomes(odds: mechanics.FightResult) -> list[str]:
+    """The fight's three outcomes, the likelier side's win first: "Opponents win 70.00%",
+    "party wins 25.00%", "undecided 5.00%"."""
+    party, opponents = html.percent(odds.party_wins), html.percent(odds.opponents_win)
+    undecided = f"undecided {html.percent(odds.undecided)}"
+    if odds.opponents_win > odds.party_wins:
+        return [f"Opponents win {opponents}", f"party wins {party}", undecided]
+    return [f"Party wins {party}", f"loses {opponents}", undecided]
+
+
+def _how_long(result: FightResult) -> str:
+    """When the fights end, in a few words: half of them decided by which round."""
+    if result.half_decided_by is None:
+        rounds = result.odds.rounds
+        return f"over half still going after {rounds} round{'s' if rounds > 1 else ''}"
+    return f"half over by round {result.half_decided_by}"
 
 
 def run(request: FightRequest) -> Answer[FightResult]:
@@ -235,13 +367,15 @@ def run(request: FightRequest) -> Answer[FightResult]:
     )
     for note in _model(request.first, request.rounds):
         odds.sources.interpret(note)
-    result = FightResult.of(system.slug, odds)
+    result = FightResult.of(system.slug, odds, request.left_out)
     within = f"within {odds.rounds} rounds"
     text = [
         f"{system.title}: {len(odds.party_labels)} against {len(odds.opponent_labels)}",
+        *(f"  {line}" for line in result.left_out_lines),
         f"  party wins {within}      {percent(odds.party_wins)}",
         f"  opponents win {within}   {percent(odds.opponents_win)}",
         f"  still fighting after {odds.rounds}   {percent(odds.undecided)}",
+        f"  fights: {_how_long(result)} (won by either side)",
     ]
     if result.expected_rounds is not None:
         text.append(
@@ -270,6 +404,11 @@ def render(result: FightResult, request: FightRequest, base: str) -> html.Render
         (f"Opponents win within {rounds} rounds", html.percent(odds.opponents_win)),
         (f"Still fighting after {rounds} rounds", html.percent(odds.undecided)),
     ]
+    half = result.half_decided_by
+    rows.append((
+        "Half the fights over by",
+        f"round {half}" if half else f"not within {rounds} rounds",
+    ))  # fmt: skip
     if result.expected_rounds is not None:
         average = float(result.expected_rounds)
         rows.append(("Rounds, fights decided in that time", f"{average:.2f} on average"))
@@ -282,6 +421,20 @@ def render(result: FightResult, request: FightRequest, base: str) -> html.Render
     ):
         when = f" · down by round {by} in half the fights" if by else ""
         rows.append((f"{escape(name)} drops", html.percent(p) + when))
+    party_size, opponents_size = len(odds.party_labels), len(odds.opponent_labels)
+    standing = grouped_bar_chart(
+        [("Start", (str(party_size), str(opponents_size)))]
+        + [
+            (str(r), (str(p), str(o))) for r, (p, o) in enumerate(result.standing_by_round, start=1)
+        ],
+        series=("Party", "Opponents"),
+        top=str(max(party_size, opponents_size)),
+        caption=(
+            f"Combatants expected standing after each round (at the start: party "
+            f"{party_size}, opponents {opponents_size})"
+        ),
+        label="Round",
+    )
     chart = bar_chart(
         [(r, str(p)) for r, p in enumerate(result.ends_in_round, start=1)],
         caption="Chance the fight ends in each round",
@@ -292,15 +445,13 @@ def render(result: FightResult, request: FightRequest, base: str) -> html.Render
     digits = len(str(denominator)) if denominator > 1 else 0
     exact = (
         f'<p class="calc-interpretation">Each percentage is rounded from an exact fraction (up to '
-        f"{digits} digits here): the command line prints them with --json.</p>"
+        f"{digits} digits here): the command line prints them with --json. Half the fights "
+        "over by round N: the first round by whose end the fights won, by either side, are "
+        "half of all fights or more (the median length, the undecided counted as longer).</p>"
     )
-    top = html.headline(
-        f"Party wins {html.percent(odds.party_wins)}",
-        f"loses {html.percent(odds.opponents_win)}",
-        f"undecided {html.percent(odds.undecided)}",
-    )
-    body = html.rows(rows) + exact + chart + html.cited(result.sources, base)
-    return html.Rendered(top, body, result.why)
+    top = html.headline(*_outcomes(odds), _how_long(result))
+    body = standing + html.rows(rows) + exact + chart + html.cited(result.sources, base)
+    return html.Rendered(top, body, (*result.left_out_lines, *result.why))
 
 
 CALCULATOR = Calculator(FightRequest, run, render, about=__doc__ or "")

@@ -296,6 +296,8 @@ class FightResult:
     opponent_drops: tuple[Fraction, ...]
     # Each opponent: the chance it is down by the end of each round.
     opponent_down_by: tuple[tuple[Fraction, ...], ...]
+    # Each party member: the same.
+    party_down_by: tuple[tuple[Fraction, ...], ...]
     party_labels: tuple[str, ...]
     opponent_labels: tuple[str, ...]
     sources: Sources
@@ -422,6 +424,7 @@ def fight(
     opponents_won_at = [0] * (opponent_end + 1)
     wins: dict[str, list[Fraction]] = {"party": [], "opponents": []}
     down_by: list[list[Fraction]] = [[] for _ in opponent_line.rows]
+    party_down_by: list[list[Fraction]] = [[] for _ in party_line.rows]
 
     def slots() -> int:
         """The slots of each int of the table: the attacking side's positions."""
@@ -470,6 +473,7 @@ def fight(
 
     order = ("party", "opponents") if party_first else ("opponents", "party")
     drops_at = opponent_line.starts[1:]
+    party_drops_at = party_line.starts[1:]
     for _ in range(rounds):
         won = dict.fromkeys(order, Fraction(0))
         for side in order:
@@ -478,6 +482,8 @@ def fight(
         wins["party"].append(won["party"])
         wins["opponents"].append(won["opponents"])
         for by, chance in zip(down_by, mass_from("opponents", drops_at), strict=True):
+            by.append(chance)
+        for by, chance in zip(party_down_by, mass_from("party", party_drops_at), strict=True):
             by.append(chance)
 
     party_wins = sum(wins["party"], Fraction(0))
@@ -489,9 +495,10 @@ def fight(
         undecided=1 - party_wins - opponents_win,
         party_wins_in=tuple(wins["party"]),
         opponents_win_in=tuple(wins["opponents"]),
-        party_drops=tuple(mass_from("party", party_line.starts[1:])),
+        party_drops=tuple(mass_from("party", party_drops_at)),
         opponent_drops=tuple(mass_from("opponents", drops_at)),
         opponent_down_by=tuple(tuple(by) for by in down_by),
+        party_down_by=tuple(tuple(by) for by in party_down_by),
         party_labels=_labels(party_line, "Party member"),
         opponent_labels=_labels(opponent_line, "Opponent"),
         sources=sources,

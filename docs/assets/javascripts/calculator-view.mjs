@@ -32,6 +32,21 @@ export function clearFieldErrors(section) {
   for (const control of section.querySelectorAll("[aria-invalid]")) control.removeAttribute("aria-invalid");
 }
 
+// An answer's notes (rules_core.web: field -> sentence): said beside their fields in a
+// quieter voice than a refusal, with the answer, which they do not hold up (a fight's
+// row left out until it is complete). clearFieldErrors takes them off with the messages.
+export function showNotes(section, form, notes = {}) {
+  for (const [name, text] of Object.entries(notes)) {
+    const control = form.querySelector(named(name));
+    const slot = control?.id && section.querySelector("#" + CSS.escape(`${control.id}-error`));
+    if (!slot || slot.closest("[hidden]")) continue;
+    const note = document.createElement("span");
+    note.className = "calc-field-note";
+    note.textContent = text; // the core's sentence: text, never markup
+    slot.append(note);
+  }
+}
+
 export function showRefusal(section, form, { errors = {}, message = "" }, slotId) {
   // Each message beside its field; slotId(name, control) names the element that holds it.
   // Returns whether a field holds one, the messages placed ({control, text}, in the
@@ -71,7 +86,8 @@ export function unmarkRefused(element) {
 // be a screen above the box just ticked, on a phone. So it is said twice more, as text:
 // in the answer (docked at the foot of a phone's screen), with the fix and a button that
 // goes to the field; and beside the control the reader last changed, when that is not the
-// refused field itself.
+// field of the first message (it may hold a message of its own: a fight's row lacking it,
+// where the first says the side it would have given is missing).
 export function sayRefusal(section, headline, { placed }, edited) {
   const [first] = placed ?? [];
   if (!first) return;
@@ -86,14 +102,26 @@ export function sayRefusal(section, headline, { placed }, edited) {
     );
     headline.append(said);
   }
-  const refused = placed.some(({ control }) => control === edited);
+  const refused = first.control === edited;
   const beside = edited?.isConnected && !refused && !edited.closest("[hidden]") && besideOf(section, edited);
   if (beside) {
     const note = document.createElement("span");
     note.className = "calc-refusal-near";
     note.append(sentence("calc-refusal-text", first.text), goButton(first.control));
     beside(note);
+    // Messages placed above it may have pushed the control being typed in down, under a
+    // phone's docked answer: the note is brought back above the answer, with the control.
+    if (document.activeElement === edited) bringAboveDock(note, headline);
   }
+}
+
+function bringAboveDock(element, headline) {
+  const docked = headline?.getBoundingClientRect();
+  const end = docked && docked.bottom >= innerHeight - 1 ? docked.top : innerHeight;
+  const box = element.getBoundingClientRect();
+  // Never so far that its top goes under the site's header.
+  const room = box.top - (document.querySelector(".md-header")?.getBoundingClientRect().bottom ?? 0);
+  if (box.bottom > end) scrollBy(0, Math.min(box.bottom - end + 8, room));
 }
 
 function sentence(className, text) {
@@ -104,10 +132,13 @@ function sentence(className, text) {
 }
 
 // Where a note about another field goes beside an edited control: under a situation's
-// tile, or in the message slot of the control's own field.
+// tile, under the row of fields it is in (a fight's combatant: the whole row's width, not
+// one narrow field's), or in the message slot of the control's own field.
 function besideOf(section, control) {
   const tile = control.closest(".calc-choices > .calc-check");
   if (tile) return (note) => tile.after(note);
+  const row = control.closest("fieldset.calc-group");
+  if (row) return (note) => row.append(note);
   const slot = control.id && section.querySelector("#" + CSS.escape(`${control.id}-error`));
   return slot ? (note) => slot.append(note) : null;
 }

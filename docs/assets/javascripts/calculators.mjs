@@ -26,6 +26,7 @@ import {
   markFirstLiveResult,
   markRefused,
   sayRefusal,
+  showNotes,
   showRefusal,
   unmarkRefused,
   wrapTables,
@@ -135,6 +136,10 @@ class Calculator {
 
   onEdit(event) {
     const target = event.target;
+    // A field typed in says "change" once more as it loses focus, to a tap on the button a
+    // refusal offers, say: the answer to those inputs is asked already, and asking again
+    // would take the refusal, and its button, away under the tap.
+    if (event.type === "change" && this.key() === this.askedKey) return;
     const situations = target.dataset.situation !== undefined ? listOf(target) : null;
     if (situations) this.collectSituations();
     const name = target.name || situations?.name || "";
@@ -191,6 +196,7 @@ class Calculator {
     const key = JSON.stringify(inputs);
     this.markPending(key);
     if (!isReady()) return;
+    this.askedKey = key;
     // One request in flight per calculator: edits made meanwhile wait for it and then go as
     // one, the newest inputs. A slow answer (a whole fight) is never followed by a queue
     // of answers to inputs already gone.
@@ -228,6 +234,7 @@ class Calculator {
       return;
     }
     this.statusText().textContent = "";
+    showNotes(section, this.form, response.notes);
     this.answered = true;
     // Before any live answer the result shown is the build-time one, for shownKey's inputs.
     // A first answer to those (never a roll: the Roll button asks only once Python has

@@ -1,0 +1,140 @@
+"""The fight calculator at the table, on a phone: a shared link shows the live answer to
+its own fight, a row still being typed leaves the complete rows answered (its missing
+values noted beside them), and a side with no combatant is refused where the GM looks.
+
+The system is the first of content/systems.yml (as compiled) whose fight calculator
+applies; the expected figures are the rules core's own answer to the same inputs.
+"""
+
+from __future__ import annotations
+
+from urllib.parse import urlencode
+
+from conftest import ARTIFACTS, Device, wait_live
+from playwright.sync_api import Browser, Page, expect
+from test_browser_refusal import above_the_dock
+
+from rules_core.calculators.address import PAGES
+from rules_core.calculators.fight import RULE
+from rules_core.systems import get_system, system_slugs
+from rules_core.web import handle
+
+SYSTEM = next(slug for slug in system_slugs() if RULE.met(get_system(slug)))
+
+# Five characters (+6, 1d8+3, defense 16, 24 hit points) against six orcs (+5, 1d8+2,
+# defense 14, 15 hit points), over 10 rounds.
+TYPICAL = {
+    "system": SYSTEM, "rounds": "10",
+    "c1_side": "party", "c1_count": "5", "c1_bonus": "6", "c1_damage": "1d8+3",
+    "c1_defense": "16", "c1_hp": "24",
+    "c2_side": "opponents", "c2_count": "6", "c2_bonus": "5", "c2_damage": "1d8+2",
+    "c2_defense": "14", "c2_hp": "15",
+}  # fmt: skip
+
+
+def headline_of(inputs: dict[str, str]) -> str:
+    """The first line of the core's answer (the headline, as plain text)."""
+    answer = handle("fight", inputs, "../../")
+    assert answer["ok"], answer
+    return answer["summary"].splitlines()[0]
+
+
+def open_fight(page: Page, server: str, inputs: dict[str, str]) -> None:
+    page.goto(f"{server}calculators/{PAGES['fight']}/?{urlencode(inputs)}")
+    wait_live(page, "fight")
+
+
+def test_a_shared_link_to_a_typical_fight_shows_its_live_answer(
+    browser: Browser, server: str
+) -> None:
+    watched = Device(browser, server, "phone")
+    page = watched.page
+    open_fight(page, server, TYPICAL)
+    expected = headline_of(TYPICAL)
+    assert expected != headline_of({"system": SYSTEM}), "the link should ask another fight"
+    dock = page.locator("#fight-result .calc-headline")
+    expect(dock).to_contain_text(expected, timeout=30_000)
+    expect(dock).to_be_in_viewport()
+    assert "half over by round" in expected or "still going" in expected
+    # Each side standing after each round, a readable chart on the phone.
+    chart = page.locator("#fight-result .calc-chart--grouped")
+    chart.scroll_into_view_if_needed()
+    drawn = chart.get_by_role("img")
+    expect(drawn).to_be_visible()
+    assert drawn.bounding_box()["width"] > 300
+    expect(chart.locator("figcaption")).to_contain_text("Party")
+    expect(chart.locator("figcaption")).to_contain_text("Opponents")
+    page.screenshot(path=str(ARTIFACTS / "fight-headline-phone.png"))
+    # Below the answer's headline, which sticks at the top of the screen as it scrolls.
+    chart.evaluate("e => { e.style.scrollMarginTop = '10rem'; e.scrollIntoView() }")
+    for scheme in ("default", "slate"):  # the light palette and the dark
+        page.evaluate(f"() => document.body.setAttribute('data-md-color-scheme', '{scheme}')")
+        # The sides in two colours, each apart from the page's background.
+        fills = [
+            chart.locator(f"svg[role=img] .calc-bar--s{s}").first.evaluate(
+                "e => getComputedStyle(e).fill"
+            )
+            for s in (0, 1)
+        ]
+        background = page.evaluate("() => getComputedStyle(document.body).backgroundColor")
+        assert fills[0] != fills[1] and background not in fills, (scheme, fills, background)
+        page.screenshot(path=str(ARTIFACTS / f"fight-standing-chart-{scheme}-phone.png"))
+    watched.close()
+
+
+def test_a_half_typed_row_leaves_the_complete_rows_answered(browser: Browser, server: str) -> None:
+    watched = Device(browser, server, "phone")
+    page = watched.page
+    open_fight(page, server, TYPICAL)
+    # The GM adds a third row: its count and attack bonus typed, the rest not yet.
+    page.locator("#fight-c3_count").fill("2")
+    page.locator("#fight-c3_bonus").fill("4")
+    wait_live(page, "fight")
+    result = page.locator("#fight-result")
+    expect(result.locator(".calc-headline")).to_contain_text(headline_of(TYPICAL))
+    expect(result.locator(".calc-headline")).to_contain_text("Combatant 3 is not counted yet")
+    assert "calc-result--refused" not in (result.get_attribute("class") or "")
+    # Beside each value the row lacks, a note; none beside the value typed.
+    note = page.locator("#fight-c3_hp-error .calc-field-note")
+    expect(note).to_contain_text("Needed to count Combatant 3")
+    expect(page.locator("#fight-c3_bonus-error .calc-field-note")).to_have_count(0)
+    page.locator("#fight-c3_damage").evaluate("e => e.scrollIntoView({ block: 'center' })")
+    expect(note).to_be_visible()
+    page.screenshot(path=str(ARTIFACTS / "fight-half-typed-row-phone.png"))
+    # The row completed, it is counted: the notes go, and the answer is another fight's.
+    page.locator("#fight-c3_damage").fill("1d6")
+    page.locator("#fight-c3_defense").fill("12")
+    page.locator("#fight-c3_hp").fill("8")
+    wait_live(page, "fight")
+    expect(page.locator(".calc-field-note")).to_have_count(0)
+    expect(result.locator(".calc-headline")).not_to_contain_text("not counted")
+    watched.close()
+
+
+def test_a_side_with_no_combatant_is_refused_beside_the_row_being_edited(
+    browser: Browser, server: str
+) -> None:
+    watched = Device(browser, server, "phone")
+    page = watched.page
+    open_fight(page, server, TYPICAL)
+    # The opponents' row emptied from its attack bonus, then its hit points: the fight has
+    # no opponents left to count.
+    page.locator("#fight-c2_bonus").fill("")
+    hp = page.locator("#fight-c2_hp")
+    hp.fill("")
+    message = page.locator("#fight-c2_bonus-error")
+    expect(message).to_contain_text("Opponents has none counted yet", timeout=30_000)
+    expect(page.locator("#fight-c1_count-error")).to_be_empty()
+    # Said beside the field just changed, with a button to the one to fill.
+    beside = page.locator("fieldset.calc-group", has=hp).locator(".calc-refusal-near")
+    expect(beside).to_contain_text("Opponents has none counted yet")
+    assert above_the_dock(page, beside) and above_the_dock(page, hp)
+    # And in the docked answer, in words, with the same button.
+    dock = page.locator("#fight-result .calc-headline")
+    expect(dock).to_contain_text("Opponents has none counted yet")
+    go = dock.locator(".calc-refusal-go")
+    expect(go).to_be_in_viewport()
+    page.screenshot(path=str(ARTIFACTS / "fight-side-missing-phone.png"))
+    go.tap()
+    expect(page.locator("#fight-c2_bonus")).to_be_focused()
+    watched.close()
