@@ -17,7 +17,6 @@ from rules_core.systems import get_system, system_slugs
 from rules_core.web import handle
 
 
-
 def answers(name: str) -> Iterator[Answer]:
     """The calculator's answer to its form's initial values, in each system it applies to."""
     calculator = CALCULATORS[name]
