@@ -100,8 +100,10 @@ def _control(calculator: str, field: Field) -> str:
             f'<input type="text"{digits} autocomplete="off" {common}{bounds} '
             f'value="{escape(field.initial)}">'
         )
+    # A text field's maximum is its length (a name): the box stops there too.
+    length = f' maxlength="{field.maximum}"' if field.kind == "text" and field.maximum else ""
     return (
-        f'<input type="text" autocomplete="off" spellcheck="false" {common} '
+        f'<input type="text" autocomplete="off" spellcheck="false" {common}{length} '
         f'value="{escape(field.initial)}">'
     )
 
