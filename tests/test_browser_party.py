@@ -14,6 +14,8 @@ from html import unescape
 from conftest import ARTIFACTS, Device, figure, settled_address, wait_live
 from playwright.sync_api import Browser, Page, expect
 
+from rules_core.mechanics.situations import situations
+from rules_core.systems import get_system, system_slugs
 from rules_core.web import handle
 
 STORE = "orr-party"
@@ -39,6 +41,18 @@ def enter_the_party(page: Page) -> None:
     for field, value in (("count", "1"), ("bonus", "3"), ("damage", "1d6+1"),
                          ("defense", "15"), ("hp", "18"), ("name", MARKUP)):  # fmt: skip
         type_into(page, f"#fight-c3_{field}", value)
+
+
+def a_target_situation() -> tuple[str, str]:
+    """A system and a situation of the target's it answers on its own ("Target prone")."""
+    for system in system_slugs():
+        for name, situation in situations(get_system(system)).items():
+            if (
+                situation.side == "target"
+                and handle("attack", {"system": system, "situations": name})["ok"]
+            ):
+                return system, name
+    raise AssertionError("no system has a situation of the target's to test with")
 
 
 def expected_figure(page: Page, inputs: dict[str, str], label: str) -> str:
@@ -73,7 +87,8 @@ def test_a_party_entered_on_the_fight_page_is_offered_on_the_attack_page(
     page.locator("#fight-c1_name").scroll_into_view_if_needed()
     page.screenshot(path=str(ARTIFACTS / "party-fight-rows-phone.png"))
 
-    page.goto(f"{server}calculators/attack/")
+    system, prone = a_target_situation()
+    page.goto(f"{server}calculators/attack/?system={system}")
     page.reload()
     wait_live(page, "attack")
     attacker = page.get_by_role("group", name="The party as the attacker")
@@ -96,6 +111,16 @@ def test_a_party_entered_on_the_fight_page_is_offered_on_the_attack_page(
     inputs = {"bonus": "9", "damage": "1d10+4"}
     assert figure(page, "attack", "Hit").split()[0] == expected_figure(page, inputs, "Hit")
     assert "bonus=9" in settled_address(page)
+    # The second tap: the target's situations are unfolded and on screen ("can Mira hit the
+    # prone orc?"), the tile tapped where it is, without a swipe.
+    tile = page.locator(f"label[for='attack-situations-{system}-{prone}']")
+    expect(tile).to_be_in_viewport()
+    tile.tap()
+    expect(page.locator(f"#attack-situations-{system}-{prone}")).to_be_checked()
+    wait_live(page, "attack")
+    inputs["situations"] = prone
+    assert figure(page, "attack", "Hit").split()[0] == expected_figure(page, inputs, "Hit")
+    page.screenshot(path=str(ARTIFACTS / "party-attack-two-taps-phone.png"))
     # The other as the target: its defense.
     target.get_by_role("button", name=MARKUP).tap()
     expect(page.locator("#attack-defense")).to_have_value("15")

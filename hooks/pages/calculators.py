@@ -152,7 +152,8 @@ def _situation_boxes(calculator: str, ident: str, field: Field) -> str:
         listed = [slug for slug in system_slugs() if slug in systems_of[side]]
         hidden = "" if shown_system in listed else " hidden"
         parts.append(
-            f'<details class="calc-side" data-systems="{escape(" ".join(listed))}"{hidden}>'
+            f'<details class="calc-side" data-systems="{escape(" ".join(listed))}" '
+            f'data-side="{side}"{hidden}>'
             f'<summary>{escape(title)}<span class="calc-side-ticked"></span></summary>'
             f'<div class="calc-choices">{"".join(by_side[side])}</div></details>'
         )

@@ -194,7 +194,8 @@ class AttackChoices {
     this.block.className = "calc-party";
     this.choices = [];
     this.block.append(
-      this.group("Attacker", saved, (member) => ({ bonus: member.bonus, damage: member.damage })),
+      this.group("Attacker", saved, (member) => ({ bonus: member.bonus, damage: member.damage }),
+        () => this.openTarget()),
       this.group("Target", saved, (member) => ({ defense: member.defense })),
     );
     form.before(this.block);
@@ -202,7 +203,19 @@ class AttackChoices {
     form.addEventListener("change", () => this.markChosen());
   }
 
-  group(title, saved, valuesOf) {
+  openTarget() {
+    // Who attacks is chosen: what is asked next is the target's state ("can Mira hit the
+    // prone orc?"), so its situations unfold, each one tap away.
+    const side = [...this.form.querySelectorAll('details.calc-side[data-side="target"]')]
+      .find((fold) => !fold.hidden);
+    if (!side) return;
+    side.setAttribute("open", "");
+    // Brought into view below the header when it is off the screen (a phone's), as a side
+    // the reader opens is (calculators.mjs).
+    if (side.getBoundingClientRect().top > innerHeight / 2) side.scrollIntoView({ block: "start" });
+  }
+
+  group(title, saved, valuesOf, then = () => {}) {
     // One row of choices: "Attacker: Mira Bram", each a tap that fills its fields.
     const group = document.createElement("div");
     group.className = "calc-party-group";
@@ -218,6 +231,7 @@ class AttackChoices {
         fill(this.form, values);
         chosen.tapped = true;
         this.markChosen();
+        then();
       });
       const chosen = { choice, values, tapped: false };
       this.choices.push(chosen);
