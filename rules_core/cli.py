@@ -138,11 +138,15 @@ def _rows(sub: argparse.ArgumentParser, request: type[Request]) -> Reader:
     """A repeated group of fields, one option each: --monster LEVEL:RANK[:COUNT]."""
     template = request.row_fields(1)
     option = template[0].option
-    needed = sum(1 for field in template if not field.default)
+    # The fields before the first with a default are needed; those after may be left out.
+    needed = next((i for i, field in enumerate(template) if field.default), len(template))
     names = [field.label.upper() for field in template]
     metavar = ":".join(names[:needed]) + "".join(f"[:{name}]" for name in names[needed:])
     noun = template[0].group.rsplit(" ", 1)[0]
-    sub.add_argument(option, dest="rows", action="append", metavar=metavar, help=noun)
+    help = f"{noun}, one an option: the parts in brackets may be left out"
+    if template[-1].kind == "text":  # a name: split off last, so it may hold colons
+        help += f"; the last, {template[-1].label.lower()}, is plain text"
+    sub.add_argument(option, dest="rows", action="append", metavar=metavar, help=help)
 
     def read(args: argparse.Namespace) -> dict[str, str | None]:
         given = args.rows or ()
@@ -150,7 +154,8 @@ def _rows(sub: argparse.ArgumentParser, request: type[Request]) -> Reader:
             raise UsageError(f"{option}: at most {request.MAX_ROWS}")
         inputs: dict[str, str | None] = {}
         for row, text in enumerate(given, start=1):
-            parts = text.split(":")
+            # The last field takes the rest, colons and all (a name "Orc: the big one").
+            parts = text.split(":", len(template) - 1)
             fields = request.row_fields(row)
             if not needed <= len(parts) <= len(fields):
                 example = ":".join(field.initial for field in template)

@@ -80,7 +80,7 @@ class Field:
     # command line asks for the value (or leaves an optional one out). E.g. an attack bonus.
     example: str = ""
     minimum: int | None = None
-    maximum: int | None = None
+    maximum: int | None = None  # a text field's: its length (one shown back, a name)
     choices: tuple[tuple[str, str], ...] = ()
     optional: bool = False  # blank means "not used"
     hint: str = ""
@@ -153,6 +153,14 @@ def read(field: Field, text: str) -> Any:
         if low is not None and high is not None and not low <= number <= high:
             raise FieldError(f"Enter a number from {low} to {high}.")
         return number
+    if field.kind == "text" and field.maximum is not None:
+        # A text field given a length is shown back to the reader as it was typed (a name):
+        # one short line, no control characters. (Other text fields are parsed further.)
+        if len(value) > field.maximum:
+            raise FieldError(f"At most {field.maximum} characters.")
+        if not value.isprintable():
+            raise FieldError("Use letters, digits, spaces and punctuation only.")
+        return value
     if field.kind == "die":
         sides = die_sides(value)
         if sides is None:

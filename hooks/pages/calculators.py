@@ -100,8 +100,10 @@ def _control(calculator: str, field: Field) -> str:
             f'<input type="text"{digits} autocomplete="off" {common}{bounds} '
             f'value="{escape(field.initial)}">'
         )
+    # A text field's maximum is its length (a name): the box stops there too.
+    length = f' maxlength="{field.maximum}"' if field.kind == "text" and field.maximum else ""
     return (
-        f'<input type="text" autocomplete="off" spellcheck="false" {common} '
+        f'<input type="text" autocomplete="off" spellcheck="false" {common}{length} '
         f'value="{escape(field.initial)}">'
     )
 
@@ -150,7 +152,8 @@ def _situation_boxes(calculator: str, ident: str, field: Field) -> str:
         listed = [slug for slug in system_slugs() if slug in systems_of[side]]
         hidden = "" if shown_system in listed else " hidden"
         parts.append(
-            f'<details class="calc-side" data-systems="{escape(" ".join(listed))}"{hidden}>'
+            f'<details class="calc-side" data-systems="{escape(" ".join(listed))}" '
+            f'data-side="{side}"{hidden}>'
             f'<summary>{escape(title)}<span class="calc-side-ticked"></span></summary>'
             f'<div class="calc-choices">{"".join(by_side[side])}</div></details>'
         )

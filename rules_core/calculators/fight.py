@@ -24,6 +24,7 @@ from rules_core.requests import InputErrors, Request, system_field
 from rules_core.systems import Sources, get_system
 
 RULE = Requires(("attack",), "attack", "attack rolls")
+NAME_LENGTH = 40  # a combatant's name: enough for "Captain Aldric the Bold", short on a phone
 
 
 @cache
@@ -35,8 +36,8 @@ def combatant_fields(row: int) -> tuple[Field, ...]:
         2: ("opponents", "5", "4", "1d6+2", "14", "11"),
     }
     side, count, bonus, damage, defense, hp = examples.get(row, ("", "0", "", "", "", ""))
-    # The fields a row needs first, those with a default last: the command line's
-    # --combatant SIDE:BONUS:DAMAGE:DEFENSE:HP[:COUNT][:ATTACKS] leaves those out.
+    # The fields a row needs first, those with a default or optional last: the command
+    # line's --combatant SIDE:BONUS:DAMAGE:DEFENSE:HP[:COUNT][:ATTACKS][:NAME] leaves those out.
     return (
         Field(f"c{row}_side", "Side", "choice", example=side or "opponents", choices=SIDES,
               optional=True, option="--combatant", requires=RULE, group=group),
@@ -53,6 +54,9 @@ def combatant_fields(row: int) -> tuple[Field, ...]:
               group=group),
         Field(f"c{row}_attacks", "Attacks a round", "int", default="1", minimum=1, maximum=10,
               optional=True, option="--combatant", requires=RULE, group=group),
+        # Plain text the answer shows instead of "Opponent 3" (a row of 3 "Orc": "Orc 1"..).
+        Field(f"c{row}_name", "Name", "text", maximum=NAME_LENGTH, optional=True,
+              option="--combatant", requires=RULE, group=group),
     )  # fmt: skip
 
 
@@ -116,8 +120,11 @@ class FightRequest(Request):
                 if missing:
                     left_out.append((row, missing))
                 else:
+                    called = values.get(f"c{row}_name") or ""
                     combatants.append(
-                        Combatant(count=count, **{**given, "attacks": given["attacks"] or 1})
+                        Combatant(
+                            count=count, **{**given, "attacks": given["attacks"] or 1}, name=called
+                        )
                     )
             row += 1
         sides = {combatant.side for combatant in combatants}

@@ -40,6 +40,8 @@ class Combatant:
     attacks: int
     defense: int
     hp: int
+    # What the table calls it ("Mira", "Orc"); blank: its place in the order ("Opponent 3").
+    name: str = ""
 
 
 # ---------------------------------------------------------------------- the chain
@@ -332,9 +334,19 @@ def _work(states: int, turns: Sequence[_Attacks], rounds: int) -> list[int]:
     return work
 
 
-def _labels(line: _Line, noun: str) -> tuple[str, ...]:
-    """Each combatant by its place in the order it is attacked: "Opponent 3"."""
-    return tuple(f"{noun} {place}" for place in range(1, len(line.rows) + 1))
+def _labels(line: _Line, side: Sequence[Combatant], noun: str) -> tuple[str, ...]:
+    """Each combatant by its row's name, numbered within the row when it counts several
+    ("Orc 2"); a row without a name by its place in the order it is attacked: "Opponent 3"."""
+    labels = []
+    for place, row in enumerate(line.rows, start=1):
+        name = side[row].name
+        if not name:
+            labels.append(f"{noun} {place}")
+            continue
+        # The combatant's number within its row: how many of the row came before it, plus one.
+        within = line.rows[:place].count(row)
+        labels.append(f"{name} {within}" if side[row].count > 1 else name)
+    return tuple(labels)
 
 
 def _damage_tables(
@@ -499,8 +511,8 @@ def fight(
         opponent_drops=tuple(mass_from("opponents", drops_at)),
         opponent_down_by=tuple(tuple(by) for by in down_by),
         party_down_by=tuple(tuple(by) for by in party_down_by),
-        party_labels=_labels(party_line, "Party member"),
-        opponent_labels=_labels(opponent_line, "Opponent"),
+        party_labels=_labels(party_line, party, "Party member"),
+        opponent_labels=_labels(opponent_line, opponents, "Opponent"),
         sources=sources,
         party_why=tuple(party_why),
         opponents_why=tuple(opponents_why),

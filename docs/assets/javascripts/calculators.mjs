@@ -31,6 +31,7 @@ import {
   unmarkRefused,
   wrapTables,
 } from "./calculator-view.mjs";
+import { offerParty } from "./party.mjs";
 import { placeQuestions } from "./situation-questions.mjs";
 
 let current = []; // the widgets of the page on screen
@@ -58,6 +59,8 @@ export function bind(page) {
   for (const widget of current) widget.start();
   const siblings = current.filter((widget) => widget instanceof Calculator);
   for (const widget of siblings) widget.siblings = siblings;
+  // The party kept on this device, kept and offered where a calculator takes its numbers.
+  offerParty(siblings);
   // Each result now says for itself whether it answers the inputs on screen.
   document.documentElement.removeAttribute("data-calc-address");
   if (isReady()) current.forEach((widget) => widget.onReady());

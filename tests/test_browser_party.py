@@ -1,0 +1,187 @@
+"""The party kept on a game master's phone: entered once on the fight page, offered on the
+attack calculator after a reload as one-tap choices that fill its fields (the live answer
+following), and offered back to an empty fight form. A corrupt entry leaves the pages
+working; names with markup are shown as text.
+
+Systems come from each page's own form, never from slugs written here.
+"""
+
+from __future__ import annotations
+
+import re
+from html import unescape
+
+from conftest import ARTIFACTS, Device, figure, settled_address, wait_live
+from playwright.sync_api import Browser, Page, expect
+
+from rules_core.mechanics.situations import situations
+from rules_core.systems import get_system, system_slugs
+from rules_core.web import handle
+
+STORE = "orr-party"
+MARKUP = "<b>Bram</b>"
+
+
+def type_into(page: Page, selector: str, text: str) -> None:
+    """Replace a box's text as a reader does: a tap, select all, type."""
+    box = page.locator(selector)
+    box.scroll_into_view_if_needed()
+    box.tap()
+    box.fill("")
+    box.press_sequentially(text)
+
+
+def enter_the_party(page: Page) -> None:
+    """Two named party members on the fight page: the first row renamed, a third row added."""
+    type_into(page, "#fight-c1_name", "Mira")
+    type_into(page, "#fight-c1_count", "1")
+    type_into(page, "#fight-c1_bonus", "9")
+    type_into(page, "#fight-c1_damage", "1d10+4")
+    page.locator("#fight-c3_side").select_option("party")
+    for field, value in (("count", "1"), ("bonus", "3"), ("damage", "1d6+1"),
+                         ("defense", "15"), ("hp", "18"), ("name", MARKUP)):  # fmt: skip
+        type_into(page, f"#fight-c3_{field}", value)
+
+
+def a_target_situation() -> tuple[str, str]:
+    """A system and a situation of the target's it answers on its own ("Target prone")."""
+    for system in system_slugs():
+        for name, situation in situations(get_system(system)).items():
+            if (
+                situation.side == "target"
+                and handle("attack", {"system": system, "situations": name})["ok"]
+            ):
+                return system, name
+    raise AssertionError("no system has a situation of the target's to test with")
+
+
+def expected_figure(page: Page, inputs: dict[str, str], label: str) -> str:
+    """The figure the rules core gives these inputs, for the system the page shows."""
+    system = page.locator("#attack-system").input_value()
+    answered = handle("attack", {"system": system, **inputs}, "../../")
+    assert answered["ok"], answered
+    cell = re.search(rf'<th scope="row">{label}</th><td>(.*?)</td>', answered["html"])
+    assert cell, answered["html"]
+    return unescape(re.sub(r"<[^>]+>", " ", cell.group(1))).split()[0]
+
+
+def test_a_party_entered_on_the_fight_page_is_offered_on_the_attack_page(
+    browser: Browser, server: str
+) -> None:
+    phone = Device(browser, server, "phone")
+    page = phone.page
+    page.goto(f"{server}calculators/fight/")
+    wait_live(page, "fight")
+    note = page.locator(".calc[data-calculator='fight'] .calc-party")
+    expect(note).to_contain_text("kept on this device")
+    enter_the_party(page)
+    expect(note).to_contain_text(f"Kept on this device: Mira, {MARKUP}.")
+    # The names are the answer's too, as text: "Mira drops".
+    wait_live(page, "fight")
+    result = page.locator("#fight-result")
+    expect(result).to_contain_text("Mira drops")
+    expect(result).to_contain_text(f"{MARKUP} drops")
+    assert result.locator("b").count() == 0
+    # The address still holds every row: a shared link reproduces the fight.
+    assert "c1_name=Mira" in settled_address(page)
+    page.locator("#fight-c1_name").scroll_into_view_if_needed()
+    page.screenshot(path=str(ARTIFACTS / "party-fight-rows-phone.png"))
+
+    system, prone = a_target_situation()
+    page.goto(f"{server}calculators/attack/?system={system}")
+    page.reload()
+    wait_live(page, "attack")
+    attacker = page.get_by_role("group", name="The party as the attacker")
+    target = page.get_by_role("group", name="The party as the target")
+    expect(attacker.get_by_role("button")).to_have_text(["Mira", MARKUP])
+    expect(target.get_by_role("button")).to_have_text(["Mira", MARKUP])
+    assert page.locator(".calc-party b").count() == 0  # the markup is the name's text
+    for choice in page.locator(".calc-party-choice").all():
+        box = choice.bounding_box()
+        assert box and box["height"] >= 44 and box["width"] >= 44, box
+        assert box["x"] >= 0 and box["x"] + box["width"] <= 375, box
+    page.screenshot(path=str(ARTIFACTS / "party-attack-choices-phone.png"))
+
+    # One tap: Mira attacks. Her bonus and damage are the form's, and the answer follows.
+    attacker.get_by_role("button", name="Mira").tap()
+    expect(page.locator("#attack-bonus")).to_have_value("9")
+    expect(page.locator("#attack-damage")).to_have_value("1d10+4")
+    expect(attacker.get_by_role("button", name="Mira")).to_have_attribute("aria-pressed", "true")
+    wait_live(page, "attack")
+    inputs = {"bonus": "9", "damage": "1d10+4"}
+    assert figure(page, "attack", "Hit").split()[0] == expected_figure(page, inputs, "Hit")
+    assert "bonus=9" in settled_address(page)
+    # The second tap: the target's situations are unfolded and on screen ("can Mira hit the
+    # prone orc?"), the tile tapped where it is, without a swipe.
+    tile = page.locator(f"label[for='attack-situations-{system}-{prone}']")
+    expect(tile).to_be_in_viewport()
+    tile.tap()
+    expect(page.locator(f"#attack-situations-{system}-{prone}")).to_be_checked()
+    wait_live(page, "attack")
+    inputs["situations"] = prone
+    assert figure(page, "attack", "Hit").split()[0] == expected_figure(page, inputs, "Hit")
+    page.screenshot(path=str(ARTIFACTS / "party-attack-two-taps-phone.png"))
+    # The other as the target: its defense.
+    target.get_by_role("button", name=MARKUP).tap()
+    expect(page.locator("#attack-defense")).to_have_value("15")
+    wait_live(page, "attack")
+    inputs["defense"] = "15"
+    assert figure(page, "attack", "Hit").split()[0] == expected_figure(page, inputs, "Hit")
+    phone.close()
+
+
+def test_an_empty_fight_form_offers_the_party_and_forgets_it_on_request(
+    browser: Browser, server: str
+) -> None:
+    phone = Device(browser, server, "phone")
+    page = phone.page
+    page.goto(f"{server}calculators/fight/")
+    wait_live(page, "fight")
+    enter_the_party(page)
+    wait_live(page, "fight")
+    page.goto(f"{server}calculators/fight/")  # the form as built, without the names
+    page.reload()
+    wait_live(page, "fight")
+    expect(page.locator("#fight-c1_name")).to_have_value("")
+    page.get_by_role("button", name="Fill in the party").tap()
+    expect(page.locator("#fight-c1_name")).to_have_value("Mira")
+    expect(page.locator("#fight-c1_bonus")).to_have_value("9")
+    expect(page.locator("#fight-c2_name")).to_have_value(MARKUP)
+    expect(page.locator("#fight-c2_side")).to_have_value("party")
+    # The opponents the form held come after the party, as they were.
+    expect(page.locator("#fight-c3_side")).to_have_value("opponents")
+    expect(page.locator("#fight-c3_count")).to_have_value("5")
+    wait_live(page, "fight")
+    expect(page.locator("#fight-result")).to_contain_text("Mira drops")
+    expect(page.get_by_role("button", name="Fill in the party")).to_have_count(0)
+    # Forgotten: nothing is kept, and the attack page offers nothing.
+    page.get_by_role("button", name="Forget").tap()
+    assert page.evaluate(f"localStorage.getItem('{STORE}')") is None
+    page.goto(f"{server}calculators/attack/")
+    wait_live(page, "attack")
+    expect(page.locator(".calc-party")).to_have_count(0)
+    phone.close()
+
+
+def test_a_corrupt_or_old_kept_party_leaves_the_pages_working(
+    browser: Browser, server: str
+) -> None:
+    for kept in ("{not json", '{"version": 0, "members": [{"name": "Mira"}]}',
+                 '{"version": 1, "members": [{"name": 7}]}', "null"):  # fmt: skip
+        phone = Device(browser, server, "phone")
+        page = phone.page
+        page.goto(f"{server}calculators/attack/")
+        page.evaluate("([key, kept]) => localStorage.setItem(key, kept)", [STORE, kept])
+        page.reload()
+        wait_live(page, "attack")
+        expect(page.locator(".calc-party")).to_have_count(0)
+        type_into(page, "#attack-bonus", "9")
+        wait_live(page, "attack")
+        assert figure(page, "attack", "Hit").split()[0] == expected_figure(
+            page, {"bonus": "9"}, "Hit"
+        )
+        page.goto(f"{server}calculators/fight/")
+        wait_live(page, "fight")
+        expect(page.locator(".calc-party")).to_contain_text("kept on this device")
+        expect(page.get_by_role("button", name="Fill in the party")).to_have_count(0)
+        phone.close()  # no error on the console, no request to another host
