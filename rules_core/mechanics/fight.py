@@ -25,11 +25,12 @@ SIDES = (("party", "Party"), ("opponents", "Opponents"))
 # table over, _TURN_OVER words a state and word; sorting out down attackers, _SORTING
 # operations a target position). The weights were fitted to fights of one die and of many
 # dice with critical hits, long and short blocks, in CPython on a loaded shared machine,
-# where a unit took 0.9 to 4 ns; the browser's Python (Pyodide under Node) takes about 1.6
-# to 1.8 times as long. Five characters of 60 hit points against six of 40 over 10
-# rounds is 977M to 1,755M units by system (its damage table); beyond the limit an answer
-# would take more than about 5 s in the browser, more on a phone: refused, saying how many
-# rounds can be answered.
+# where a unit took 0.9 to 4 ns. Five characters of 60 hit points against six of 40 over
+# 10 rounds is 977M to 1,755M units by system (its damage table): 2.9 to 7.5 s in the
+# browser's Python (Pyodide under Node) on that machine under a load of 6 to 8 on its 2
+# cores (the system of one die, 3.9 s there, took 1.2 s before on a quieter machine);
+# fights of big dice at the limit took 3 to 9 s there. Beyond the limit an answer would
+# take longer, more on a phone: refused, saying how many rounds can be answered.
 MAX_STATES = 200_000
 MAX_WORK = 1_800_000_000
 _TURN_OVER = 8
