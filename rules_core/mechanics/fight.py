@@ -23,19 +23,20 @@ SIDES = (("party", "Party"), ("opponents", "Opponents"))
 # operation of a turn on an int of the table, its slots times the words of the denominator
 # then, plus what Python spends on any operation, _PER_OPERATION words' worth; turning the
 # table over, _TURN_OVER words a state and word; sorting out down attackers, _SORTING
-# operations a target position). The weights were fitted to fights of one die and of many
-# dice with critical hits, long and short blocks, in CPython on a loaded shared machine,
-# where a unit took 0.9 to 4 ns. Five characters of 60 hit points against six of 40 over
-# 10 rounds is 977M to 1,755M units by system (its damage table): 2.9 to 7.5 s in the
-# browser's Python (Pyodide under Node) on that machine under a load of 6 to 8 on its 2
-# cores (the system of one die, 3.9 s there, took 1.2 s before on a quieter machine);
-# fights of big dice at the limit took 3 to 9 s there. Beyond the limit an answer would
-# take longer, more on a phone: refused, saying how many rounds can be answered.
+# operations a target position; up to 4 times as much where a block's ints are more than
+# the processor's cache holds, _CACHE_WORDS). The weights were fitted to fights of one die
+# and of many dice with critical hits, long and short blocks, in CPython on a shared
+# machine, where a unit then took 0.4 to 0.6 ns. Five characters of 60 hit points against
+# six of 40 over 10 rounds is 1,160M to 2,277M units by system (its damage table); in the
+# browser's Python (Pyodide under Node) 1.3 to 2.4 s, 1.5 times CPython. Beyond the limit
+# an answer would take longer, more on a phone and on a loaded machine (2 to 3 times, seen
+# on that one): refused, saying how many rounds can be answered.
 MAX_STATES = 200_000
-MAX_WORK = 1_800_000_000
+MAX_WORK = 2_300_000_000
 _TURN_OVER = 8
 _PER_OPERATION = 64
 _SORTING = 4
+_CACHE_WORDS = 1 << 19
 
 
 @dataclass(frozen=True)
@@ -111,11 +112,17 @@ class _Attacks:
                     for target in targets
                 })  # fmt: skip
         self.full_total = math.prod(self.totals)
-        # What a turn costs, per attacker position and word of a slot: each attack's
-        # big-int operations on every target block, and sorting out its down attackers.
-        self.operations = sum(
-            per_target[row].operations(stop - start) + _SORTING * (stop - start)
-            for per_target in self.damage
+        # What a turn costs, per target block (its length, and its operations per attacker
+        # position and word of a slot): each attack's big-int operations on the block, and
+        # sorting out its down attackers.
+        self.blocks = tuple(
+            (
+                stop - start,
+                sum(
+                    per_target[row].operations(stop - start) + _SORTING * (stop - start)
+                    for per_target in self.damage
+                ),
+            )
             for row, start, stop in zip(
                 target_line.rows, target_line.starts, target_line.starts[1:], strict=False
             )
@@ -393,14 +400,21 @@ def _work(states: int, turns: Sequence[_Attacks], rounds: int) -> list[int]:
     """The work of following the chain to the end of each round, in words of big-int
     arithmetic: per turn, its operations, each on an int of the table (a slot per attacker
     position, each as long as the denominator is then) and what Python spends on any
-    operation, and turning the table over before it."""
+    operation, slower where a block's ints are more than the processor's cache holds
+    (measured: up to 4 times), and turning the table over before it."""
     done, denominator, work = 0, 1, []
     for _ in range(rounds):
         for side in turns:
             denominator *= side.full_total
             words = _words(denominator)
             length = states // (side.target.total + 1) * words  # of an int of the table
-            done += side.operations * (length + _PER_OPERATION) + _TURN_OVER * states * words
+            done += _TURN_OVER * states * words
+            for block, operations in side.blocks:
+                # A block's sums of ints beyond the cache: each word up to 4 times as long.
+                beyond = min(3 * _CACHE_WORDS, block * length)
+                done += (
+                    operations * (length + _PER_OPERATION) * (_CACHE_WORDS + beyond) // _CACHE_WORDS
+                )
         work.append(done)
     return work
 
