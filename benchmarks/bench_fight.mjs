@@ -2,8 +2,11 @@
 // bundle the site serves) and in this machine's CPython, in one run: five characters
 // (+6, 1d8+3, defense 16) against six foes (+5, 1d8+2, defense 14) over 10 rounds, at 24
 // and 15 hit points (a typical fight; target under 1 s in Pyodide) and at 60 and 40 (a
-// mid-level one; target under 5 s). Each figure is the median of a few answers, each from
-// a fresh request (the chain's turn tables are built per answer, so nothing is reused).
+// mid-level one; target under 5 s), in every system whose rules have the fight: each
+// system's damage table (its critical hits) makes its own chain. Then fights of big
+// multi-dice damage as long as the work limit lets through (target under 5 s as well). Each
+// figure is the median of a few answers, each from a fresh request (the chain's turn
+// tables are built per answer, so nothing is reused).
 //
 // Needs build/pyodide/ (`make setup`). Run from the repository root:
 //     node benchmarks/bench_fight.mjs
@@ -18,15 +21,33 @@ const side = (row, side, count, bonus, damage, defense, hp) => ({
   [`c${row}_side`]: side, [`c${row}_count`]: String(count), [`c${row}_bonus`]: String(bonus),
   [`c${row}_damage`]: damage, [`c${row}_defense`]: String(defense), [`c${row}_hp`]: String(hp),
 });
-const fight = (partyHp, opponentHp) => ({
-  system: "orcus",
+const fight = (system, partyHp, opponentHp) => ({
+  system,
   ...side(1, "party", 5, 6, "1d8+3", 16, partyHp),
   ...side(2, "opponents", 6, 5, "1d8+2", 14, opponentHp),
   rounds: "10",
 });
-const FIGHTS = [
-  { name: "typical, 24 against 15 hit points", inputs: fight(24, 15), runs: 5, target: 1 },
-  { name: "mid-level, 60 against 40 hit points", inputs: fight(60, 40), runs: 3, target: 5 },
+// Big multi-dice damage with critical hits, asked at the most rounds the work limit
+// answers (each system's refusal of 30 says how many): four heroes of 4d10+8 against four
+// foes of 2d8+4, and one of 10d10+20 against one of 8d6 with long blocks of hit points.
+const bigDice = (system, party, opponents) => ({
+  system,
+  ...side(1, "party", ...party),
+  ...side(2, "opponents", ...opponents),
+  rounds: "most",
+});
+const BIG = [
+  { name: "4d10+8 against 2d8+4, 80 and 60 hit points", party: [4, 8, "4d10+8", 16, 80], opponents: [4, 7, "2d8+4", 15, 60] },
+  { name: "10d10+20 against 8d6, 400 and 300 hit points", party: [1, 8, "10d10+20", 16, 400], opponents: [1, 7, "8d6", 15, 300] },
+];
+const fightsOf = (systems) => [
+  { name: `typical, 24 against 15 hit points, ${systems[0]}`, inputs: fight(systems[0], 24, 15), runs: 5, target: 1 },
+  ...systems.map((system) => ({
+    name: `mid-level, 60 against 40 hit points, ${system}`, inputs: fight(system, 60, 40), runs: 3, target: 5,
+  })),
+  ...BIG.flatMap(({ name, party, opponents }) => systems.map((system) => ({
+    name: `${name}, ${system}`, inputs: bigDice(system, party, opponents), runs: 1, target: 5,
+  }))),
 ];
 
 // The same Python in both: the worker's entry point, timed answer by answer.
@@ -53,8 +74,25 @@ const pyodide = await startRulesCore(loadPyodide, bundle, async (name) =>
 );
 const python = path.join(ROOT, ".venv", "bin", "python");
 
-console.log("fight odds over 10 rounds, 5 against 6 (figures from this machine, which may be shared)");
-for (const { name, inputs, runs, target } of FIGHTS) {
+// The systems from the registry, and for a fight asked at "most" rounds, the rounds its
+// refusal of 30 says can be answered.
+const systems = JSON.parse(pyodide.runPython(`
+import json
+from rules_core.calculators.fight import RULE
+from rules_core.systems import get_system, system_slugs
+json.dumps([slug for slug in system_slugs() if RULE.met(get_system(slug))])
+`));
+const answerable = (inputs) => JSON.parse(pyodide.runPython(`
+import json
+from rules_core.web import handle_json
+inputs = json.loads(${JSON.stringify(JSON.stringify({ ...inputs, rounds: "30" }))})
+answer = json.loads(handle_json(json.dumps({"calculator": "fight", "inputs": inputs, "base": ""})))
+json.dumps(30 if answer["ok"] else int(answer["errors"]["rounds"].rpartition(": ")[2].split()[0]))
+`));
+
+console.log("fight odds, 10 rounds unless said (figures from this machine, which may be shared)");
+for (const { name, inputs: asked, runs, target } of fightsOf(systems)) {
+  const inputs = asked.rounds === "most" ? { ...asked, rounds: String(answerable(asked)) } : asked;
   const code = timed(inputs, runs);
   const [inPyodide, summary] = JSON.parse(pyodide.runPython(code));
   const [inCPython] = JSON.parse(
@@ -63,7 +101,7 @@ for (const { name, inputs, runs, target } of FIGHTS) {
       encoding: "utf8",
     }),
   );
-  console.log(`${name} (${summary})`);
+  console.log(`${name}, ${inputs.rounds} rounds (${summary})`);
   console.log(
     `  Pyodide, median of ${runs}: ${(inPyodide * 1000).toFixed(0)} ms ` +
       `(target < ${target * 1000}; ${(inPyodide / target).toFixed(2)} of it)`,

@@ -8,6 +8,7 @@ over both sides' positions is followed exactly for a number of rounds.
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -18,15 +19,24 @@ from rules_core.systems import RulesError, Sources, System
 
 SIDES = (("party", "Party"), ("opponents", "Opponents"))
 # The exact chain's size: hit-point states of one side times the other's (its table, in
-# memory), and the work of following it (_work: big-int terms x 64-bit words, summed over
-# the turns). Measured in the browser's Python (Pyodide under Node, on a loaded shared
-# machine): 3 to 9 ns a unit of work; five characters of 24 hit points against six of 15
-# over 10 rounds is 88M units (0.2 to 0.8 s), of 60 against 40 is 582M (1.8 to 3.9 s).
-# Beyond the limit an answer would take 2.5 to 7 s there, more on a phone: refused, saying
-# how many rounds can be answered.
+# memory), and the work of following it (_work, in words of big-int arithmetic: each
+# operation of a turn on an int of the table, its slots times the words of the denominator
+# then, plus what Python spends on any operation, _PER_OPERATION words' worth; turning the
+# table over, _TURN_OVER words a state and word; sorting out down attackers, _SORTING
+# operations a target position; up to 4 times as much where a block's ints are more than
+# the processor's cache holds, _CACHE_WORDS). The weights were fitted to fights of one die
+# and of many dice with critical hits, long and short blocks, in CPython on a shared
+# machine, where a unit then took 0.4 to 0.6 ns. Five characters of 60 hit points against
+# six of 40 over 10 rounds is 1,160M to 2,277M units by system (its damage table); in the
+# browser's Python (Pyodide under Node) 1.3 to 2.4 s, 1.5 times CPython. Beyond the limit
+# an answer would take longer, more on a phone and on a loaded machine (2 to 3 times, seen
+# on that one): refused, saying how many rounds can be answered.
 MAX_STATES = 200_000
-MAX_WORK = 800_000_000
-_TURN_OVER = 20
+MAX_WORK = 2_300_000_000
+_TURN_OVER = 8
+_PER_OPERATION = 64
+_SORTING = 4
+_CACHE_WORDS = 1 << 19
 
 
 @dataclass(frozen=True)
@@ -104,10 +114,20 @@ class _Attacks:
                     for target in targets
                 })  # fmt: skip
         self.full_total = math.prod(self.totals)
-        # What a turn costs, per attacker position, target position and word of a slot:
-        # each attack's big-int terms (its damage terms, and its misses and drops).
-        self.terms = sum(
-            max(damage.terms for damage in per_target.values()) + 2 for per_target in self.damage
+        # What a turn costs, per target block (its length, and its operations per attacker
+        # position and word of a slot): each attack's big-int operations on the block, and
+        # sorting out its down attackers.
+        self.blocks = tuple(
+            (
+                stop - start,
+                sum(
+                    per_target[row].operations(stop - start) + _SORTING * (stop - start)
+                    for per_target in self.damage
+                ),
+            )
+            for row, start, stop in zip(
+                target_line.rows, target_line.starts, target_line.starts[1:], strict=False
+            )
         )
 
     def turn(self, columns: list[int], width: int) -> list[int]:
@@ -139,32 +159,45 @@ class _Attacks:
 
 @dataclass(frozen=True)
 class _Damage:
-    """One attack's counts of each damage against one target, applied to a target block."""
+    """One attack's counts of each damage against one target, applied to a target block.
 
-    counts: tuple[tuple[int, int], ...]  # (damage, count), nonzero only
-    tails: tuple[int, ...]  # of damage d or more: what drops a target with d left
-    # The counts' differences (damage d's count less d - 1's), nonzero only, when fewer:
-    # a run of equal counts (a die's faces) is then two terms over running sums of hits.
-    steps: tuple[tuple[int, int], ...] | None
+    Dice make a damage table piecewise polynomial in the damage (a die's faces: equal
+    counts; 2d8: a triangle; a critical hit that doubles the roll: the same on every other
+    damage), so as a series it is a few terms over a product of factors (1 - z^s): the
+    hits are summed over and over (`passes`, running sums of stride s) and the few terms
+    applied to those sums, in whichever such form has the fewest big-int operations. The
+    terms are grouped by coefficient (dice give many equal ones, as 1, -4, 6, -4, 1), so a
+    group is additions and one multiplication. A miss (damage 0, most of the counts) is
+    applied to the hits as they are: through the passes it would be several terms."""
+
+    miss: int  # the count of damage 0
+    # (coefficient > 0, damages whose sums it adds, damages whose sums it takes away)
+    groups: tuple[tuple[int, tuple[int, ...], tuple[int, ...]], ...]
+    passes: tuple[int, ...]  # the stride of each running sum, taken first
+    reach: int  # the largest damage
+    total: int  # the counts' total
 
     @classmethod
     def of(cls, counts: Sequence[int], scale: int) -> _Damage:
-        scaled = [count * scale for count in counts]
-        tails = [0] * (len(scaled) + 1)
-        for d in range(len(scaled) - 1, -1, -1):
-            tails[d] = tails[d + 1] + scaled[d]
-        nonzero = tuple((d, count) for d, count in enumerate(scaled) if count)
-        changes = tuple(
-            (d, now - before)
-            for d, (before, now) in enumerate(zip([0, *scaled], [*scaled, 0], strict=True))
-            if now != before
-        )
-        return cls(nonzero, tuple(tails), changes if len(changes) + 1 < len(nonzero) else None)
+        return _damage_of(tuple(counts), scale)
 
     @property
-    def terms(self) -> int:
-        """Multiply-adds per position hit."""
-        return len(self.counts) if self.steps is None else len(self.steps) + 1
+    def cost(self) -> int:
+        """Big-int operations per position hit: the passes, the miss, each group's sums
+        and its multiplication, and the sums that find the drops and add to the step."""
+        summed = sum(len(added) + len(taken) for _, added, taken in self.groups)
+        multiplied = sum(_multiplication(coefficient) for coefficient, _, _ in self.groups)
+        return len(self.passes) + (2 if self.miss else 0) + summed + multiplied + 3
+
+    def operations(self, length: int) -> int:
+        """Big-int operations of hits on every position of a block of `length`: as `cost`,
+        but a term only where its damage lands within the block (a die's or a critical
+        hit's far end is often beyond it), a group's multiplication where its first does."""
+        done = length * (len(self.passes) + (2 if self.miss else 0) + 3)
+        for coefficient, added, taken in self.groups:
+            within = [length - d for d in (*added, *taken) if d < length]
+            done += sum(within) + max(within, default=0) * _multiplication(coefficient)
+        return done
 
     def land(self, hits: list[int], step: list[int], start: int) -> None:
         """Add to `step` where the hits on one target block (`hits[i]`: the target at
@@ -173,37 +206,83 @@ class _Damage:
         reached = [i for i, hit in enumerate(hits) if hit]
         if not reached:
             return
-        if self.steps is None:
-            for i in reached:
-                hit = hits[i]
-                for d, count in self.counts:
-                    if i + d >= length:
-                        break
-                    step[start + i + d] += hit * count
-        else:
-            # Landing at i: sum of count(d) hits[i - d] = sum of change(d) running[i - d].
-            running = []
-            total = 0
-            for hit in hits:
-                total += hit
-                running.append(total)
-            last = min(length, reached[-1] + len(self.tails) - 1)
-            for i in range(reached[0], last):
-                landed = 0
-                for d, change in self.steps:
+        first = reached[0]
+        # Landing at i: sum of count(d) hits[i - d] over d, which is sum of coefficient(d)
+        # summed[i - d]; nothing lands beyond the last hit's reach.
+        window = hits[first : min(length, reached[-1] + self.reach + 1)]
+        summed = list(window)
+        for stride in self.passes:
+            for i in range(stride, len(summed)):
+                summed[i] += summed[i - stride]
+        miss = self.miss
+        landed_in_block = 0
+        for i, hit in enumerate(window):
+            landed = miss * hit if miss and hit else 0
+            for coefficient, added, taken in self.groups:
+                part = 0
+                for d in added:
                     if d > i:
                         break
-                    landed += change * running[i - d]
-                step[start + i] += landed
-        # Damage that drops the target: all at the block's end.
-        tails = self.tails
-        dropped = 0
-        for i in reached:
-            room = length - i
-            if room < len(tails):
-                dropped += tails[room] * hits[i]
+                    part += summed[i - d]
+                for d in taken:
+                    if d > i:
+                        break
+                    part -= summed[i - d]
+                if part:
+                    landed += part if coefficient == 1 else coefficient * part
+            if landed:
+                step[start + first + i] += landed
+                landed_in_block += landed
+        # The rest drops the target: all at the block's end (each hit totals self.total).
+        dropped = self.total * sum(window) - landed_in_block
         if dropped:
             step[start + length] += dropped
+
+
+def _multiplication(coefficient: int) -> int:
+    """Operations of adding a sum times the coefficient: the addition alone for 1, else a
+    multiplication as well, longer by each 30-bit digit of the coefficient beyond one."""
+    return 1 if coefficient == 1 else 2 + (coefficient.bit_length() - 1) // 30
+
+
+# Each stride of running sum tried, and at most how many times: 1 for the dice, 2 for a
+# critical hit that doubles them.
+_STRIDES = ((1, 6), (2, 4))
+
+
+@functools.lru_cache(maxsize=256)
+def _damage_of(counts: tuple[int, ...], scale: int) -> _Damage:
+    """The form of the counts (times `scale`) with the fewest operations (see _Damage)."""
+    scaled = [count * scale for count in counts]
+
+    def times(series: list[int], stride: int) -> list[int]:
+        """The series times (1 - z^stride)."""
+        padded = [*series, *[0] * stride]
+        return [padded[i] - (padded[i - stride] if i >= stride else 0) for i in range(len(padded))]
+
+    def grouped(series: list[int]) -> tuple[tuple[int, tuple[int, ...], tuple[int, ...]], ...]:
+        by_size: dict[int, tuple[list[int], list[int]]] = {}
+        for d, c in enumerate(series):
+            if c:
+                by_size.setdefault(abs(c), ([], []))[c < 0].append(d)
+        return tuple(
+            (size, tuple(added), tuple(taken)) for size, (added, taken) in sorted(by_size.items())
+        )
+
+    best: _Damage | None = None
+    forms: list[tuple[tuple[int, ...], list[int]]] = [((), [0, *scaled[1:]])]
+    for stride, most in _STRIDES:
+        for passes, series in list(forms):
+            for _ in range(most):
+                series = times(series, stride)
+                passes = (*passes, stride)
+                forms.append((passes, series))
+    for passes, series in forms:
+        form = _Damage(scaled[0], grouped(series), passes, len(scaled) - 1, sum(scaled))
+        if best is None or form.cost < best.cost:
+            best = form
+    assert best is not None
+    return best
 
 
 # ---------------------------------------------------------------------- packed counts
@@ -322,14 +401,24 @@ class FightResult:
 
 
 def _work(states: int, turns: Sequence[_Attacks], rounds: int) -> list[int]:
-    """The work of following the chain to the end of each round: per turn, its big-int
-    terms for every state, each as long as the denominator is then (in 64-bit words), and
-    turning the table over before it (as much work as _TURN_OVER terms, measured)."""
+    """The work of following the chain to the end of each round, in words of big-int
+    arithmetic: per turn, its operations, each on an int of the table (a slot per attacker
+    position, each as long as the denominator is then) and what Python spends on any
+    operation, slower where a block's ints are more than the processor's cache holds
+    (measured: up to 4 times), and turning the table over before it."""
     done, denominator, work = 0, 1, []
     for _ in range(rounds):
         for side in turns:
             denominator *= side.full_total
-            done += states * _words(denominator) * (side.terms + _TURN_OVER)
+            words = _words(denominator)
+            length = states // (side.target.total + 1) * words  # of an int of the table
+            done += _TURN_OVER * states * words
+            for block, operations in side.blocks:
+                # A block's sums of ints beyond the cache: each word up to 4 times as long.
+                beyond = min(3 * _CACHE_WORDS, block * length)
+                done += (
+                    operations * (length + _PER_OPERATION) * (_CACHE_WORDS + beyond) // _CACHE_WORDS
+                )
         work.append(done)
     return work
 
