@@ -16,6 +16,7 @@ from typing import Any
 
 from rules_core.calculators import CALCULATORS, html
 from rules_core.dice import DiceError
+from rules_core.progress import Progress, reporter
 from rules_core.requests import InputErrors, one_line
 from rules_core.systems import NotDefined, RulesError
 
@@ -82,8 +83,13 @@ def handle(name: str, inputs: Mapping[str, Any], base: str = "") -> dict[str, An
 _MALFORMED = {**_refused({}), "message": "The request was malformed."}
 
 
-def handle_json(request: str) -> str:
-    """The worker's entry point: one JSON request in, one JSON response out. Never raises."""
+def handle_json(request: str, progress: Progress | None = None) -> str:
+    """The worker's entry point: one JSON request in, one JSON response out. Never raises.
+
+    `progress`, if given, is told how far a long calculation has got (a fight: rounds
+    done, rounds in all) while it works, for the page to say so.
+    """
+    told = reporter.set(progress)
     try:
         data = json.loads(request)
         inputs = data.get("inputs", {})
@@ -95,4 +101,6 @@ def handle_json(request: str) -> str:
         response = dict(_MALFORMED)
     except Exception as error:  # the worker must always get an answer
         response = {**_MALFORMED, "message": f"Internal error: {one_line(error)}"}
+    finally:
+        reporter.reset(told)
     return json.dumps(response)

@@ -20,6 +20,7 @@ from rules_core.charts import bar_chart, grouped_bar_chart
 from rules_core.fields import Field, Requires
 from rules_core.mechanics import fight as mechanics
 from rules_core.mechanics.fight import SIDES, Combatant
+from rules_core.progress import reporter
 from rules_core.requests import InputErrors, Request, system_field
 from rules_core.systems import Sources, get_system
 
@@ -371,6 +372,7 @@ def run(request: FightRequest) -> Answer[FightResult]:
         opponent_situations=request.opponent_situations,
         party_first=request.first == "party",
         rounds=request.rounds,
+        progress=reporter.get(),  # set by the web layer: the page says how far it has got
     )
     for note in _model(request.first, request.rounds):
         odds.sources.interpret(note)

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from rules_core.mechanics.attacks import AttackSetup, attack
+from rules_core.progress import Progress
 from rules_core.systems import RulesError, Sources, System
 
 SIDES = (("party", "Party"), ("opponents", "Opponents"))
@@ -476,7 +477,10 @@ def fight(
     opponent_situations: tuple[str, ...] = (),
     party_first: bool = True,
     rounds: int = 10,
+    progress: Progress | None = None,
 ) -> FightResult:
+    """The fight followed exactly for `rounds` rounds. `progress`, if given, is told after
+    each round (rounds done, rounds to follow): a long fight can say how far it has got."""
     sources = Sources()
     party_line, opponent_line = _Line.of(party), _Line.of(opponents)
     states = (party_line.total + 1) * (opponent_line.total + 1)
@@ -586,6 +590,8 @@ def fight(
             by.append(chance)
         for by, chance in zip(party_down_by, mass_from("party", party_drops_at), strict=True):
             by.append(chance)
+        if progress is not None:
+            progress(len(wins["party"]), rounds)
 
     party_wins = sum(wins["party"], Fraction(0))
     opponents_win = sum(wins["opponents"], Fraction(0))

@@ -7,6 +7,7 @@
 const ROOT_PATH = new URL("../../", import.meta.url).pathname;
 
 const pending = new Map(); // request id -> resolve: the promise its answer settles
+const progressOf = new Map(); // request id -> onProgress(done, total), until its answer
 const started = new Set(); // what to call once Python is ready, or could not start
 let nextId = 1;
 let worker = null;
@@ -41,6 +42,7 @@ export function restart() {
   worker.terminate();
   for (const [id, resolve] of pending) resolve({ id, failed: "the calculator restarted" });
   pending.clear();
+  progressOf.clear();
   failure = null;
   start();
 }
@@ -53,10 +55,13 @@ export function onStarted(callback) {
   started.add(callback);
 }
 
-export function ask(calculator, inputs) {
+export function ask(calculator, inputs, onProgress) {
   // Resolves with {response} (rules_core.web's JSON text) or {failed} (a message).
+  // onProgress(done, total), if given, hears how far a long calculation has got (a fight:
+  // rounds done, rounds in all) while it works; never after the answer.
   const id = nextId++;
   const answer = new Promise((resolve) => pending.set(id, resolve));
+  if (onProgress) progressOf.set(id, onProgress);
   worker.postMessage({ id, request: JSON.stringify({ calculator, inputs, base: siteBase() }) });
   return answer;
 }
@@ -68,8 +73,13 @@ function onMessage({ data }) {
     for (const callback of started) callback();
     return;
   }
+  if (data.progress) {
+    progressOf.get(data.id)?.(...data.progress);
+    return;
+  }
   const resolve = pending.get(data.id);
   pending.delete(data.id);
+  progressOf.delete(data.id);
   resolve?.(data);
 }
 

@@ -1,6 +1,7 @@
 // Runs the rules core in Pyodide, off the page's thread, and stays warm between requests.
 // The page sends {id, request} (request: a JSON string for rules_core.web.handle_json)
-// and gets back {id, response}; {ready: true} once Python and the core are loaded, or
+// and gets back {id, response}, after {id, progress: [done, total]} while a long one
+// works (a fight's rounds); {ready: true} once Python and the core are loaded, or
 // {failed, kind} if they could not be (kind: why, see StartFailure).
 //
 // The page names its build's bundle as the worker's name: the runtime, lock file and wheel
@@ -31,6 +32,21 @@ export async function startRulesCore(loadPyodide, indexURL, read) {
   pyodide.FS.writeFile(path, bytes);
   pyodide.pyimport("sys").path.append(path);
   return pyodide;
+}
+
+// A calculation's progress is said only once it has taken PROGRESS_AFTER_MS: a quick
+// answer never flashes a progress line before it.
+export const PROGRESS_AFTER_MS = 150;
+
+// One request answered by handleJson (rules_core.web.handle_json): post(message) gets its
+// progress messages while Python works (posted from inside the call, they reach the page
+// at once), then its answer. Exported for the Node tests.
+export function answer(handleJson, { id, request }, post, now = () => performance.now()) {
+  const begun = now();
+  const progress = (done, total) => {
+    if (now() - begun >= PROGRESS_AFTER_MS) post({ id, progress: [done, total] });
+  };
+  post({ id, response: handleJson(request, progress) });
 }
 
 async function readFromSite(url, sha256) {
@@ -120,10 +136,9 @@ function serve(bundle) {
   );
 
   self.onmessage = async (event) => {
-    const { id, request } = event.data;
+    const { id } = event.data;
     try {
-      const handleJson = await handle;
-      self.postMessage({ id, response: handleJson(request) });
+      answer(await handle, event.data, (message) => self.postMessage(message));
     } catch (error) {
       self.postMessage({ id, failed: String(error) });
     }

@@ -209,8 +209,10 @@ class Calculator {
     }
     this.inFlight = true;
     const id = ++this.latest;
+    const onProgress = (done, total) => this.showProgress(done, total);
     askPython(this.name, { ...inputs, ...extra }, (response) => {
       this.inFlight = false;
+      this.showProgress(); // the answer, a refusal or a failure: never left on "working"
       if (this.waiting !== undefined) {
         const next = this.waiting;
         this.waiting = undefined;
@@ -219,7 +221,17 @@ class Calculator {
       }
       if (this.latest !== id) return; // a newer request is on its way
       this.show(response, key);
-    });
+    }, onProgress);
+  }
+
+  showProgress(done, total) {
+    // Said in the dock, where the out-of-date answer says it is being computed (the
+    // headline's data-progress, shown by calculators.css): "working out round 4 of 10…".
+    // Without arguments, taken off.
+    const headline = this.result.querySelector(".calc-headline");
+    if (!headline) return;
+    if (done === undefined) delete headline.dataset.progress;
+    else headline.dataset.progress = `working out round ${Math.min(done + 1, total)} of ${total}…`;
   }
 
   show(response, key) {
@@ -572,8 +584,8 @@ for (const change of ["online", "offline"]) {
 // Every request of the page's widgets: show(response) gets rules_core.web's reply, or, where
 // Python failed to answer, a refusal that says so. Once the first answer is shown, the visit
 // is settled.
-function askPython(calculator, inputs, show) {
-  ask(calculator, inputs)
+function askPython(calculator, inputs, show, onProgress) {
+  ask(calculator, inputs, onProgress)
     .then((data) => (data.failed ? failed(data.failed) : JSON.parse(data.response)))
     // A reply that is not the core's JSON is a failure said in words, never "computing".
     .catch((error) => failed(String(error?.message ?? error)))
