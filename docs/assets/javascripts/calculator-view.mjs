@@ -86,8 +86,8 @@ export function unmarkRefused(element) {
 // be a screen above the box just ticked, on a phone. So it is said twice more, as text:
 // in the answer (docked at the foot of a phone's screen), with the fix and a button that
 // goes to the field; and beside the control the reader last changed, when that is not the
-// field of the first message (it may hold a message of its own: a fight's row lacking it,
-// where the first says the side it would have given is missing).
+// field of the first message (under a fight's row even where the control holds a message
+// of its own: a row lacking a value, where the first says the side it would give is missing).
 export function sayRefusal(section, headline, { placed }, edited) {
   const [first] = placed ?? [];
   if (!first) return;
@@ -102,8 +102,14 @@ export function sayRefusal(section, headline, { placed }, edited) {
     );
     headline.append(said);
   }
-  const refused = first.control === edited;
-  const beside = edited?.isConnected && !refused && !edited.closest("[hidden]") && besideOf(section, edited);
+  // A control with a message of its own keeps it in its slot: the note about the first goes
+  // beside it only under its row or its tile.
+  const ownMessage = placed.some(({ control }) => control === edited);
+  const beside =
+    edited?.isConnected &&
+    first.control !== edited &&
+    !edited.closest("[hidden]") &&
+    besideOf(section, edited, !ownMessage);
   if (beside) {
     const note = document.createElement("span");
     note.className = "calc-refusal-near";
@@ -134,12 +140,12 @@ function sentence(className, text) {
 // Where a note about another field goes beside an edited control: under a situation's
 // tile, under the row of fields it is in (a fight's combatant: the whole row's width, not
 // one narrow field's), or in the message slot of the control's own field.
-function besideOf(section, control) {
+function besideOf(section, control, intoSlot) {
   const tile = control.closest(".calc-choices > .calc-check");
   if (tile) return (note) => tile.after(note);
   const row = control.closest("fieldset.calc-group");
   if (row) return (note) => row.append(note);
-  const slot = control.id && section.querySelector("#" + CSS.escape(`${control.id}-error`));
+  const slot = intoSlot && control.id && section.querySelector("#" + CSS.escape(`${control.id}-error`));
   return slot ? (note) => slot.append(note) : null;
 }
 
