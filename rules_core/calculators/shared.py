@@ -194,13 +194,19 @@ class Odds:
     """A roll's exact distribution and the figures a page shows of it, worked out once."""
 
     distribution: Distribution
-    minimum: int
-    maximum: int
-    mean: Fraction
+    mean: Fraction  # a sum over every value: worked out once, where min and max are read
 
     @classmethod
     def of(cls, distribution: Distribution) -> Odds:
-        return cls(distribution, distribution.min, distribution.max, distribution.mean())
+        return cls(distribution, distribution.mean())
+
+    @property
+    def minimum(self) -> int:
+        return self.distribution.min
+
+    @property
+    def maximum(self) -> int:
+        return self.distribution.max
 
     def points(self) -> list[tuple[int, str]]:
         """Each value the roll can take with its chance as an exact fraction, ascending."""

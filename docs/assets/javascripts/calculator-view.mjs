@@ -38,13 +38,19 @@ export function clearFieldErrors(section) {
 export function showNotes(section, form, notes = {}) {
   for (const [name, text] of Object.entries(notes)) {
     const control = form.querySelector(named(name));
-    const slot = control?.id && section.querySelector("#" + CSS.escape(`${control.id}-error`));
-    if (!slot || slot.closest("[hidden]")) continue;
+    const slot = shownSlot(section, control?.id && `${control.id}-error`);
+    if (!slot) continue;
     const note = document.createElement("span");
     note.className = "calc-field-note";
     note.textContent = text; // the core's sentence: text, never markup
     slot.append(note);
   }
+}
+
+// The element of that id in the section, where it is on screen (not in a hidden part).
+function shownSlot(section, id) {
+  const slot = id && section.querySelector("#" + CSS.escape(id));
+  return slot && !slot.closest("[hidden]") ? slot : null;
 }
 
 export function showRefusal(section, form, { errors = {}, message = "" }, slotId) {
@@ -56,9 +62,8 @@ export function showRefusal(section, form, { errors = {}, message = "" }, slotId
   const placed = [];
   for (const [name, text] of Object.entries(errors)) {
     const control = form.querySelector(named(name));
-    const id = slotId(name, control);
-    const slot = id && section.querySelector("#" + CSS.escape(id));
-    if (slot && !slot.closest("[hidden]")) {
+    const slot = shownSlot(section, slotId(name, control));
+    if (slot) {
       slot.textContent = text;
       control?.setAttribute("aria-invalid", "true");
       if (control) placed.push({ control, text });
