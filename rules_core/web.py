@@ -16,11 +16,11 @@ from typing import Any
 
 from rules_core.calculators import CALCULATORS, html
 from rules_core.dice import DiceError
-from rules_core.progress import Progress, reporter
 from rules_core.requests import InputErrors, one_line
+from rules_core.steps import Steps, finish
 from rules_core.systems import NotDefined, RulesError
 
-__all__ = ["handle", "handle_json"]
+__all__ = ["Work", "handle", "handle_json"]
 
 # The site root relative to a page ("", "../../", "/"): a path, never a scheme or a host.
 _BASE = re.compile(r"(?:/(?!/))?(?:[A-Za-z0-9._~-]+/)*")
@@ -52,6 +52,11 @@ def handle(name: str, inputs: Mapping[str, Any], base: str = "") -> dict[str, An
 
     A field missing from `inputs` takes the form's default (the prerender sends none).
     """
+    return finish(_handled(name, inputs, base))
+
+
+def _handled(name: str, inputs: Mapping[str, Any], base: str) -> Steps[dict[str, Any]]:
+    """`handle` in the calculator's steps."""
     calculator = CALCULATORS.get(name)
     if not _BASE.fullmatch(base):
         base = ""  # only the page's own relative root: no "javascript:" or other host
@@ -61,7 +66,7 @@ def handle(name: str, inputs: Mapping[str, Any], base: str = "") -> dict[str, An
     filled.update({key: value for key, value in inputs.items() if isinstance(key, str)})
     try:
         request = calculator.request.from_inputs(filled)
-        answer = calculator.run(request)
+        answer = yield from calculator.work(request)
         rendered = calculator.render(answer.result, request, base)
     except InputErrors as error:
         return _refused(error.errors)
@@ -83,24 +88,50 @@ def handle(name: str, inputs: Mapping[str, Any], base: str = "") -> dict[str, An
 _MALFORMED = {**_refused({}), "message": "The request was malformed."}
 
 
-def handle_json(request: str, progress: Progress | None = None) -> str:
-    """The worker's entry point: one JSON request in, one JSON response out. Never raises.
+def handle_json(request: str) -> str:
+    """One JSON request in, one JSON response out. Never raises."""
+    return finish(_json_handled(request))
 
-    `progress`, if given, is told how far a long calculation has got (a fight: rounds
-    done, rounds in all) while it works, for the page to say so.
-    """
-    told = reporter.set(progress)
+
+def _json_handled(request: str) -> Steps[str]:
     try:
         data = json.loads(request)
         inputs = data.get("inputs", {})
         if not isinstance(inputs, dict):
             raise TypeError("inputs")
-        response = handle(str(data["calculator"]), inputs, str(data.get("base", "")))
+        response = yield from _handled(str(data["calculator"]), inputs, str(data.get("base", "")))
         response.pop("data", None)  # the page shows the markup; the payload is for Python callers
     except (ValueError, KeyError, TypeError, AttributeError, RecursionError):
         response = dict(_MALFORMED)
     except Exception as error:  # the worker must always get an answer
         response = {**_MALFORMED, "message": f"Internal error: {one_line(error)}"}
-    finally:
-        reporter.reset(told)
     return json.dumps(response)
+
+
+class Work:
+    """The worker's entry point: one JSON request (as `handle_json` takes) worked in steps.
+
+    The worker calls `step()` until it returns True, then reads `response`; between steps
+    it can tell the page how far the work has got (`done` of `total`: a fight's rounds)
+    and let the page's messages in. `stop()` ends work whose question has changed: the
+    rest is never computed. A calculator without steps answers in the first `step()`.
+    """
+
+    def __init__(self, request: str) -> None:
+        self._steps = _json_handled(request)
+        self.done = 0
+        self.total = 0
+        self.response = ""
+
+    def step(self) -> bool:
+        """One step of the work; True once the response is ready."""
+        try:
+            at = next(self._steps)
+        except StopIteration as end:
+            self.response = str(end.value)
+            return True
+        self.done, self.total = at.done, at.total
+        return False
+
+    def stop(self) -> None:
+        self._steps.close()

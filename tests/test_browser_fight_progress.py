@@ -1,6 +1,7 @@
 """A long fight says how far it has got, on a phone: while the rules core works out a
 mid-level fight round by round, the docked answer says which round it is on, and the line
-goes with the answer.
+goes with the answer. An edit made meanwhile stops that work: the answer to the new
+question follows, never the rest of the old one first.
 
 The system is the first of content/systems.yml (as compiled) whose fight calculator
 applies; the expected headline is the rules core's own answer to the same inputs.
@@ -11,7 +12,7 @@ from __future__ import annotations
 import re
 
 from conftest import ARTIFACTS, Device, wait_live
-from playwright.sync_api import Browser, expect
+from playwright.sync_api import Browser, Page, expect
 from test_browser_fight import TYPICAL, headline_of, open_fight
 
 # The same five characters and six foes at a higher level: 60 and 40 hit points, over
@@ -54,4 +55,69 @@ def test_a_long_fight_says_which_round_it_is_working_out_in_the_dock(
     expect(dock).not_to_have_attribute("data-progress", re.compile(".*"))
     said = dock.evaluate("e => getComputedStyle(e, '::after').content")
     assert "working out" not in said, said
+    watched.close()
+
+
+def _set_hit_points(page: Page, party: str, opponents: str) -> None:
+    """Both sides' hit points changed at once: one request."""
+    page.evaluate(
+        """([party, opponents]) => {
+            document.querySelector('#fight-c1_hp').value = party;
+            const hp = document.querySelector('#fight-c2_hp');
+            hp.value = opponents;
+            hp.dispatchEvent(new Event('input', { bubbles: true }));
+        }""",
+        [party, opponents],
+    )
+
+
+def test_an_edit_during_a_long_fight_stops_its_work_and_answers_the_new_question(
+    browser: Browser, server: str
+) -> None:
+    watched = Device(browser, server, "phone")
+    page = watched.page
+    open_fight(page, server, TYPICAL)
+    dock = page.locator("#fight-result .calc-headline")
+    # Every progress line the dock says, in order, and every message the worker sends
+    # the page, from here on.
+    page.evaluate(
+        """() => {
+            window.saidProgress = [];
+            const dock = document.querySelector('#fight-result');
+            new MutationObserver(() => {
+                const line = dock.querySelector('.calc-headline')?.dataset.progress;
+                if (line && line !== window.saidProgress.at(-1)) window.saidProgress.push(line);
+            }).observe(dock, { attributes: true, subtree: true, childList: true });
+            window.workerSent = [];
+            window.rulesCoreWorker.worker.addEventListener('message', ({ data }) => {
+                window.workerSent.push(data);
+            });
+        }"""
+    )
+    _set_hit_points(page, MID_LEVEL["c1_hp"], MID_LEVEL["c2_hp"])
+    expect(dock).to_have_attribute(
+        "data-progress", re.compile(r"^working out round [1-6] of 10…$"), timeout=30_000
+    )
+    # Mid-fight, the GM asks about its first two rounds only.
+    said_before_edit, sent_before_edit = page.evaluate(
+        """() => {
+            const rounds = document.querySelector('#fight-rounds');
+            rounds.value = '2';
+            rounds.dispatchEvent(new Event('input', { bubbles: true }));
+            return [window.saidProgress.length, window.workerSent.length];
+        }"""
+    )
+    expect(dock).to_contain_text(headline_of({**MID_LEVEL, "rounds": "2"}), timeout=60_000)
+    expect(dock).not_to_have_attribute("data-progress", re.compile(".*"))
+    # The 10-round fight's work stopped: the worker sent no answer to it, nor more than
+    # the one progress message that may have been on its way; the dock said nothing more
+    # of it (only, if it took long enough, the 2-round question's own rounds).
+    sent = page.evaluate("window.workerSent")
+    [old] = {message["id"] for message in sent[:sent_before_edit] if "progress" in message}
+    after_edit = [message for message in sent[sent_before_edit:] if message.get("id") == old]
+    assert not [message for message in after_edit if "response" in message], after_edit
+    assert len(after_edit) <= 1, after_edit
+    said_after_edit = page.evaluate("window.saidProgress")[said_before_edit:]
+    assert all(line.endswith("of 2…") for line in said_after_edit), said_after_edit
+    page.screenshot(path=str(ARTIFACTS / "fight-edit-stops-work-phone.png"))
     watched.close()

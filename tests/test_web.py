@@ -172,9 +172,13 @@ def test_handle_json_answers_even_when_the_core_breaks(monkeypatch: pytest.Monke
     def broken(*args, **kwargs):
         raise ZeroDivisionError("a bug")
 
-    monkeypatch.setattr(web, "handle", broken)
-    response = json.loads(handle_json('{"calculator": "modifier", "inputs": {}}'))
+    monkeypatch.setattr(web, "_handled", broken)
+    request = '{"calculator": "modifier", "inputs": {}}'
+    response = json.loads(handle_json(request))
     assert response["ok"] is False and response["message"]
+    work = web.Work(request)  # the worker's way in
+    assert work.step()
+    assert json.loads(work.response) == response
 
 
 # ------------------------------------------------------------------ result markup

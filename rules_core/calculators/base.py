@@ -18,6 +18,7 @@ from typing import Any, Protocol
 from rules_core.calculators.html import Rendered
 from rules_core.fields import Field
 from rules_core.requests import Request
+from rules_core.steps import Steps, at_once
 from rules_core.systems import Sources, System, get_system, system_slugs
 
 
@@ -81,6 +82,13 @@ class Calculator[Q: Request, R: Result]:
     run: Callable[[Q], Answer[R]]
     render: Callable[[R, Q, str], Rendered]
     about: str = ""  # its module's docstring: the first paragraph is the command's help
+    # A calculator that can take long also declares its run in steps (rules_core.steps),
+    # which the page can watch and stop; `run` is then those steps run through.
+    steps: Callable[[Q], Steps[Answer[R]]] | None = None
+
+    def work(self, request: Q) -> Steps[Answer[R]]:
+        """The answer as work in steps: none, for a calculator that answers at once."""
+        return self.steps(request) if self.steps else at_once(self.run(request))
 
     @property
     def summary(self) -> str:

@@ -20,8 +20,8 @@ from rules_core.charts import bar_chart, grouped_bar_chart
 from rules_core.fields import Field, Requires
 from rules_core.mechanics import fight as mechanics
 from rules_core.mechanics.fight import SIDES, Combatant
-from rules_core.progress import reporter
 from rules_core.requests import InputErrors, Request, system_field
+from rules_core.steps import Steps, finish
 from rules_core.systems import Sources, get_system
 
 RULE = Requires(("attack",), "attack", "attack rolls")
@@ -361,10 +361,16 @@ def _how_long(result: FightResult) -> str:
 
 
 def run(request: FightRequest) -> Answer[FightResult]:
+    return finish(steps(request))
+
+
+def steps(request: FightRequest) -> Steps[Answer[FightResult]]:
+    """`run` in steps, one after each attack: the page says how far it has got, and stops
+    the work when the question changes before its answer."""
     system = get_system(request.system)
     party = [c for c in request.combatants if c.side == "party"]
     opponents = [c for c in request.combatants if c.side == "opponents"]
-    odds = mechanics.fight(
+    odds = yield from mechanics.fight_steps(
         system,
         party,
         opponents,
@@ -372,7 +378,6 @@ def run(request: FightRequest) -> Answer[FightResult]:
         opponent_situations=request.opponent_situations,
         party_first=request.first == "party",
         rounds=request.rounds,
-        progress=reporter.get(),  # set by the web layer: the page says how far it has got
     )
     for note in _model(request.first, request.rounds):
         odds.sources.interpret(note)
@@ -463,4 +468,4 @@ def render(result: FightResult, request: FightRequest, base: str) -> html.Render
     return html.Rendered(top, body, (*result.left_out_lines, *result.why))
 
 
-CALCULATOR = Calculator(FightRequest, run, render, about=__doc__ or "")
+CALCULATOR = Calculator(FightRequest, run, render, about=__doc__ or "", steps=steps)

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from rules_core.mechanics.attacks import AttackSetup, attack
-from rules_core.progress import Progress
+from rules_core.steps import Step, Steps, finish
 from rules_core.systems import RulesError, Sources, System
 
 SIDES = (("party", "Party"), ("opponents", "Opponents"))
@@ -131,10 +131,11 @@ class _Attacks:
             )
         )
 
-    def turn(self, columns: list[int], width: int) -> list[int]:
-        """The side's whole turn. `columns[x]` packs, for the target side at position x,
-        the counts of every attacker position y in bits y * width on; `width` holds the
-        counts after the turn (they total self.full_total times those before)."""
+    def turn(self, columns: list[int], width: int, at: Step) -> Steps[list[int]]:
+        """The side's whole turn, yielding `at` after each attack. `columns[x]` packs, for
+        the target side at position x, the counts of every attacker position y in bits
+        y * width on; `width` holds the counts after the turn (they total self.full_total
+        times those before)."""
         line = self.target
         end = line.total
         for k, total in enumerate(self.totals):
@@ -155,6 +156,7 @@ class _Attacks:
                     hits.append(packed)
                 self.damage[k][row].land(hits, step, start)
             columns = step
+            yield at
         return columns
 
 
@@ -477,10 +479,34 @@ def fight(
     opponent_situations: tuple[str, ...] = (),
     party_first: bool = True,
     rounds: int = 10,
-    progress: Progress | None = None,
 ) -> FightResult:
-    """The fight followed exactly for `rounds` rounds. `progress`, if given, is told after
-    each round (rounds done, rounds to follow): a long fight can say how far it has got."""
+    """The fight followed exactly for `rounds` rounds."""
+    return finish(
+        fight_steps(
+            system,
+            party,
+            opponents,
+            party_situations=party_situations,
+            opponent_situations=opponent_situations,
+            party_first=party_first,
+            rounds=rounds,
+        )
+    )
+
+
+def fight_steps(
+    system: System,
+    party: Sequence[Combatant],
+    opponents: Sequence[Combatant],
+    *,
+    party_situations: tuple[str, ...] = (),
+    opponent_situations: tuple[str, ...] = (),
+    party_first: bool = True,
+    rounds: int = 10,
+) -> Steps[FightResult]:
+    """`fight` in steps: a step after each attack, of rounds done (a long fight can say
+    how far it has got, and be stopped between attacks). A refusal (too big to follow)
+    comes before the first step."""
     sources = Sources()
     party_line, opponent_line = _Line.of(party), _Line.of(opponents)
     states = (party_line.total + 1) * (opponent_line.total + 1)
@@ -535,7 +561,7 @@ def fight(
         """The slots of each int of the table: the attacking side's positions."""
         return (opponent_end if attacked == "party" else party_end) + 1
 
-    def turn(side: str) -> Fraction:
+    def turn(side: str, at: Step) -> Steps[Fraction]:
         """One side's turn in every undecided fight; the chance it wins the fight now."""
         nonlocal table, attacked, words, denominator
         party_acts = side == "party"
@@ -549,7 +575,7 @@ def fight(
         # Else the first turn, the party's: the table's only count (1, in slot 0) reads
         # the same in slots of any width. After it the sides alternate.
         words = new_words
-        table = attacks.turn(table, 64 * words)
+        table = yield from attacks.turn(table, 64 * words, at)
         for ended in (party_won_at, opponents_won_at):
             for index, mass in enumerate(ended):
                 if mass:
@@ -579,19 +605,17 @@ def fight(
     order = ("party", "opponents") if party_first else ("opponents", "party")
     drops_at = opponent_line.starts[1:]
     party_drops_at = party_line.starts[1:]
-    for _ in range(rounds):
+    for done in range(rounds):
         won = dict.fromkeys(order, Fraction(0))
         for side in order:
             if any(table):
-                won[side] = turn(side)
+                won[side] = yield from turn(side, Step(done, rounds))
         wins["party"].append(won["party"])
         wins["opponents"].append(won["opponents"])
         for by, chance in zip(down_by, mass_from("opponents", drops_at), strict=True):
             by.append(chance)
         for by, chance in zip(party_down_by, mass_from("party", party_drops_at), strict=True):
             by.append(chance)
-        if progress is not None:
-            progress(len(wins["party"]), rounds)
 
     party_wins = sum(wins["party"], Fraction(0))
     opponents_win = sum(wins["opponents"], Fraction(0))

@@ -55,14 +55,24 @@ export function onStarted(callback) {
   started.add(callback);
 }
 
-export function ask(calculator, inputs, onProgress) {
+export function ask(calculator, inputs, { onProgress, signal } = {}) {
   // Resolves with {response} (rules_core.web's JSON text) or {failed} (a message).
   // onProgress(done, total), if given, hears how far a long calculation has got (a fight:
-  // rounds done, rounds in all) while it works; never after the answer.
+  // rounds done, rounds in all) while it works; never after the answer. Once `signal`
+  // aborts, the worker is told to drop the request (its work stops at its next step) and
+  // the promise resolves with {withdrawn: true}: nothing else is heard of it.
   const id = nextId++;
   const answer = new Promise((resolve) => pending.set(id, resolve));
   if (onProgress) progressOf.set(id, onProgress);
   worker.postMessage({ id, request: JSON.stringify({ calculator, inputs, base: siteBase() }) });
+  signal?.addEventListener("abort", () => {
+    const resolve = pending.get(id);
+    if (!resolve) return; // answered already
+    worker.postMessage({ withdraw: id });
+    pending.delete(id);
+    progressOf.delete(id);
+    resolve({ id, withdrawn: true });
+  });
   return answer;
 }
 

@@ -1,8 +1,10 @@
 // Runs the rules core in Pyodide, off the page's thread, and stays warm between requests.
-// The page sends {id, request} (request: a JSON string for rules_core.web.handle_json)
-// and gets back {id, response}, after {id, progress: [done, total]} while a long one
-// works (a fight's rounds); {ready: true} once Python and the core are loaded, or
-// {failed, kind} if they could not be (kind: why, see StartFailure).
+// The page sends {id, request} (request: a JSON string, as rules_core.web.handle_json
+// takes) and gets back {id, response}, after {id, progress: [done, total]} while a long one
+// works (a fight: rounds done); {ready: true} once Python and the core are loaded, or
+// {failed, kind} if they could not be (kind: why, see StartFailure). {withdraw: id} says
+// the page no longer wants that answer (the reader changed the question): its work stops
+// at its next step, or never starts, and nothing is sent back for it.
 //
 // The page names its build's bundle as the worker's name: the runtime, lock file and wheel
 // are served under assets/pyodide/<name>/, so a page never runs another build's rules core.
@@ -37,16 +39,56 @@ export async function startRulesCore(loadPyodide, indexURL, read) {
 // A calculation's progress is said only once it has taken PROGRESS_AFTER_MS: a quick
 // answer never flashes a progress line before it.
 export const PROGRESS_AFTER_MS = 150;
+// Work in steps lets the page's messages in at least this often, so a withdrawn request's
+// work stops within about this much (and one step) of the page's asking.
+export const SLICE_MS = 20;
 
-// One request answered by handleJson (rules_core.web.handle_json): post(message) gets its
-// progress messages while Python works (posted from inside the call, they reach the page
-// at once), then its answer. Exported for the Node tests.
-export function answer(handleJson, { id, request }, post, now = () => performance.now()) {
+// One request worked by rules_core.web's Work, step by step: post(message) gets its
+// progress messages while Python works (posted between steps, they reach the page at
+// once), then its answer. Between steps, every SLICE_MS or so, pause() lets the worker's
+// messages in; once stopped() says the page withdrew the request, the work ends there and
+// nothing is posted. Exported for the Node tests.
+export async function answer(
+  Work,
+  { id, request },
+  post,
+  { stopped = () => false, now = () => performance.now(), pause = nextTask } = {},
+) {
   const begun = now();
-  const progress = (done, total) => {
-    if (now() - begun >= PROGRESS_AFTER_MS) post({ id, progress: [done, total] });
-  };
-  post({ id, response: handleJson(request, progress) });
+  const work = Work(request);
+  try {
+    let told = -1;
+    let resumed = begun;
+    while (!work.step()) {
+      const at = now();
+      if (at - begun >= PROGRESS_AFTER_MS && work.done !== told) {
+        told = work.done;
+        post({ id, progress: [work.done, work.total] });
+      }
+      if (at - resumed >= SLICE_MS) {
+        await pause();
+        if (stopped()) return;
+        resumed = now();
+      }
+    }
+    post({ id, response: work.response });
+  } finally {
+    work.stop();
+    work.destroy();
+  }
+}
+
+// The worker's next task: the page's messages posted meanwhile come first. (A message on a
+// channel of its own, not setTimeout, whose clamp for nested timers would add 4 ms a time.)
+function nextTask() {
+  return new Promise((resolve) => {
+    const { port1, port2 } = new MessageChannel();
+    port1.onmessage = () => {
+      port1.close();
+      resolve();
+    };
+    port2.postMessage(null);
+  });
 }
 
 async function readFromSite(url, sha256) {
@@ -123,11 +165,11 @@ function serve(bundle) {
       startRulesCore(loadPyodide, indexURL, (name, sha256) => readFromSite(indexURL + name, sha256)),
       failedDownload,
     ]);
-    const handleJson = pyodide.pyimport("rules_core.web").handle_json;
+    const Work = pyodide.pyimport("rules_core.web").Work;
     // What is loaded now lives as long as the page: keep the garbage collector from
     // walking it on every collection, which would stall calculations at random.
     pyodide.runPython("import gc; gc.freeze()");
-    return handleJson;
+    return Work;
   })();
 
   handle.then(
@@ -135,14 +177,37 @@ function serve(bundle) {
     (error) => self.postMessage({ failed: String(error), kind: kindOf(error) }),
   );
 
-  self.onmessage = async (event) => {
-    const { id } = event.data;
-    try {
-      answer(await handle, event.data, (message) => self.postMessage(message));
-    } catch (error) {
-      self.postMessage({ id, failed: String(error) });
+  // Requests are worked one at a time, in order; a withdrawn one is dropped from the queue,
+  // or stopped at its next step if it is the one being worked.
+  const queue = [];
+  let working = null;
+  const withdrawn = new Set();
+  self.onmessage = ({ data }) => {
+    if ("withdraw" in data) {
+      if (working?.id === data.withdraw || queue.some(({ id }) => id === data.withdraw)) {
+        withdrawn.add(data.withdraw);
+      }
+      return;
     }
+    queue.push(data);
+    if (!working) workThrough();
   };
+
+  async function workThrough() {
+    while (queue.length) {
+      working = queue.shift();
+      const { id } = working;
+      const stopped = () => withdrawn.has(id);
+      try {
+        const Work = await handle; // requests that come while Python loads wait for it
+        if (!stopped()) await answer(Work, working, (message) => self.postMessage(message), { stopped });
+      } catch (error) {
+        self.postMessage({ id, failed: String(error) });
+      }
+      withdrawn.delete(id);
+    }
+    working = null;
+  }
 }
 
 // As a worker only: the Node tests import startRulesCore and nothing runs.

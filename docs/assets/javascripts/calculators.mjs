@@ -200,28 +200,22 @@ class Calculator {
     this.markPending(key);
     if (!isReady()) return;
     this.askedKey = key;
-    // One request in flight per calculator: edits made meanwhile wait for it and then go as
-    // one, the newest inputs. A slow answer (a whole fight) is never followed by a queue
-    // of answers to inputs already gone.
+    // One request at a time per calculator: a new one withdraws the one in flight, whose
+    // work the worker stops at its next step. A slow answer (a whole fight) is never
+    // finished for inputs already gone, nor followed by a queue of them.
     if (this.inFlight) {
-      this.waiting = extra;
-      return;
+      this.inFlight.abort();
+      this.showProgress(); // the new request says its own progress, if it takes long
     }
-    this.inFlight = true;
+    const inFlight = (this.inFlight = new AbortController());
     const id = ++this.latest;
     const onProgress = (done, total) => this.showProgress(done, total);
     askPython(this.name, { ...inputs, ...extra }, (response) => {
-      this.inFlight = false;
+      if (this.inFlight === inFlight) this.inFlight = null;
       this.showProgress(); // the answer, a refusal or a failure: never left on "working"
-      if (this.waiting !== undefined) {
-        const next = this.waiting;
-        this.waiting = undefined;
-        this.compute(next);
-        return;
-      }
       if (this.latest !== id) return; // a newer request is on its way
       this.show(response, key);
-    }, onProgress);
+    }, { onProgress, signal: inFlight.signal });
   }
 
   showProgress(done, total) {
@@ -584,12 +578,13 @@ for (const change of ["online", "offline"]) {
 // Every request of the page's widgets: show(response) gets rules_core.web's reply, or, where
 // Python failed to answer, a refusal that says so. Once the first answer is shown, the visit
 // is settled.
-function askPython(calculator, inputs, show, onProgress) {
-  ask(calculator, inputs, onProgress)
-    .then((data) => (data.failed ? failed(data.failed) : JSON.parse(data.response)))
+function askPython(calculator, inputs, show, { onProgress, signal } = {}) {
+  ask(calculator, inputs, { onProgress, signal })
+    .then((data) => (data.withdrawn ? null : data.failed ? failed(data.failed) : JSON.parse(data.response)))
     // A reply that is not the core's JSON is a failure said in words, never "computing".
     .catch((error) => failed(String(error?.message ?? error)))
     .then((response) => {
+      if (!response) return; // withdrawn: the request that replaced it answers
       show(response);
       settled();
     });
