@@ -45,9 +45,15 @@ def _label(x: float, bar_top: float, text: str) -> str:
 
 
 def bar_chart(
-    points: list[tuple[int, str]], *, caption: str, label: str, highlight: int | None = None
+    points: list[tuple[int, str]],
+    *,
+    caption: str,
+    label: str,
+    highlight: int | None = None,
+    highlight_name: str | None = None,
 ) -> str:
-    """Bars of value -> probability (exact fraction strings); `highlight` is labelled."""
+    """Bars of value -> probability (exact fraction strings); `highlight` is labelled, as
+    `highlight_name` where given (its value, with what it stands for), else its value."""
     heights = [ratio(probability) for _, probability in points]
     top = max(heights, default=1.0) or 1.0
     step = (WIDTH - 2 * PAD) / max(len(points), 1)
@@ -64,7 +70,8 @@ def bar_chart(
             "</rect>"
         )
         if on:
-            marked = f"{value}: {short_percent(heights[index])}"
+            name = escape(highlight_name) if highlight_name is not None else str(value)
+            marked = f"{name}: {short_percent(heights[index])}"
             bars.append(_label(x + step / 2, bar_top, marked))
     first, last = (points[0][0], points[-1][0]) if points else (0, 0)
     axis = (

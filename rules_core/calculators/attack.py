@@ -24,6 +24,7 @@ from rules_core.charts import bar_chart
 from rules_core.fields import Field, Requires
 from rules_core.mechanics import attacks as mechanics
 from rules_core.mechanics.situations import attack_types
+from rules_core.numbers import signed
 from rules_core.requests import Request, system_field
 from rules_core.systems import Sources, get_system, system_slugs
 
@@ -210,9 +211,11 @@ class AttackResult:
     system: str
     attacks: int  # asked: the chance of at least one hit is over these
     odds: mechanics.AttackResult
-    # (defense, chance to hit) for the defenses around the one asked, before the
-    # situations' defense modifiers (the chart's bars).
+    # The chart's axis is the defense as the reader types it, before the situations: the
+    # bars are (typed defense, chance to hit with the situations) for the defenses around
+    # the one asked, and the one asked, highlighted, has the answer's chance to hit.
     hit_by_defense: tuple[tuple[int, Fraction], ...]
+    defense_asked: int  # as typed: odds.defense is after the situations' defense terms
     sources: Sources
 
     @property
@@ -266,6 +269,7 @@ def run(request: AttackRequest) -> Answer[AttackResult]:
         attacks=setup.attacks,
         odds=odds,
         hit_by_defense=tuple(mechanics.hit_chance_by_defense(system, asked, around)),
+        defense_asked=setup.defense,
         sources=odds.sources,
     )
     text = [
@@ -290,6 +294,22 @@ def run(request: AttackRequest) -> Answer[AttackResult]:
             f"(about {float(odds.expected_damage):.2f})"
         )
     return answer(result, text)
+
+
+def _chart_labels(result: AttackResult) -> tuple[str, str, str | None]:
+    """The chart's caption, its axis label and the highlighted bar's name. Its bars are the
+    defense as typed; where situations change the defense, the labels say so, and the
+    highlighted bar names the defense after them (the answer's, whose chance it shows)."""
+    shift = result.odds.defense - result.defense_asked
+    if not shift:
+        return "Chance to hit by defense", "Defense", None
+    by = ", ".join(label for label, _ in result.defense_terms[1:])
+    return (
+        "Chance to hit by defense before situations; every bar with the situations' "
+        f"{signed(shift)} to the defense ({by})",
+        "Defense before situations",
+        f"{result.defense_asked} ({result.odds.defense} after situations)",
+    )
 
 
 def render(result: AttackResult, request: AttackRequest, base: str) -> html.Rendered:
@@ -322,11 +342,13 @@ def render(result: AttackResult, request: AttackRequest, base: str) -> html.Rend
     if odds.expected_damage is not None:
         rows.append(("Expected damage per attack", html.mean(odds.expected_damage)))
         top.append(f"Damage {float(odds.expected_damage):.2f} per attack")
+    caption, label, highlight_name = _chart_labels(result)
     chart = bar_chart(
         [(defense, str(chance)) for defense, chance in result.hit_by_defense],
-        caption="Chance to hit by defense",
-        label="Defense",
-        highlight=odds.defense,
+        caption=caption,
+        label=label,
+        highlight=result.defense_asked,
+        highlight_name=highlight_name,
     )
     return html.Rendered(
         html.headline(*top),
