@@ -56,7 +56,8 @@ def combatant_fields(row: int) -> tuple[Field, ...]:
               group=group),
         Field(f"c{row}_attacks", "Attacks a round", "int", default="1", minimum=1, maximum=10,
               optional=True, option="--combatant", requires=RULE, group=group),
-        # Plain text the answer shows instead of "Opponent 3" (a row of 3 "Orc": "Orc 1"..).
+        # Plain text the answer shows instead of "Opponent 3" (a row of 3 "Orc": "Orc 1"..,
+        # numbered on across the side's other rows of that name).
         Field(f"c{row}_name", "Name", "text", maximum=NAME_LENGTH, optional=True,
               option="--combatant", requires=RULE, group=group),
     )  # fmt: skip
