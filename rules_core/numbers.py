@@ -26,6 +26,11 @@ def signed(value: int) -> str:
     return f"{value:+d}".replace("-", "−")
 
 
+def counted(count: int, noun: str) -> str:
+    """A count with its noun agreeing in number: "1 round", "2 rounds", "0 rounds"."""
+    return f"{count} {noun}" if count == 1 else f"{count} {noun}s"
+
+
 def is_blank(cell: str) -> bool:
     return cell.strip() in ("", "-", "N/A")
 

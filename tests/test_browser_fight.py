@@ -138,3 +138,50 @@ def test_a_side_with_no_combatant_is_refused_beside_the_row_being_edited(
     go.tap()
     expect(page.locator("#fight-c2_bonus")).to_be_focused()
     watched.close()
+
+
+def _empty_the_opponents_row(page: Page) -> None:
+    """Row 2, the only opponents, emptied from its attack bonus and hit points: refused at
+    its attack bonus, with a button in the dock to go to it."""
+    page.locator("#fight-c2_bonus").fill("")
+    page.locator("#fight-c2_hp").fill("")
+    expect(page.locator("#fight-c2_bonus-error")).to_contain_text(
+        "Opponents has none counted yet", timeout=30_000
+    )
+
+
+def test_the_button_to_a_refused_field_names_its_row(browser: Browser, server: str) -> None:
+    """Every combatant row has the same fields: the button says which row's, by the name
+    typed in it, else by its legend, so a GM with five rows on a phone knows where it goes."""
+    watched = Device(browser, server, "phone")
+    page = watched.page
+    dock = page.locator("#fight-result .calc-headline")
+    # A named row: its name.
+    open_fight(page, server, {**TYPICAL, "c1_name": "Mira", "c2_name": "Orc"})
+    _empty_the_opponents_row(page)
+    go = dock.locator(".calc-refusal-go")
+    expect(go).to_have_text("Go to Orc's attack bonus")
+    expect(go).to_be_in_viewport()
+    beside = page.locator("fieldset.calc-group", has=page.locator("#fight-c2_hp"))
+    expect(beside.locator(".calc-refusal-go")).to_have_text("Go to Orc's attack bonus")
+    page.screenshot(path=str(ARTIFACTS / "fight-go-to-named-row-phone.png"))
+    go.tap()
+    expect(page.locator("#fight-c2_bonus")).to_be_focused()
+    # An unnamed row: its legend.
+    open_fight(page, server, TYPICAL)
+    _empty_the_opponents_row(page)
+    expect(dock.locator(".calc-refusal-go")).to_have_text("Go to Combatant 2's attack bonus")
+    # A name two rows share tells them apart no better than the label: the legend again.
+    # Row 3, another "Orc" of no side yet, is left out, and row 2 is where the side is refused.
+    open_fight(page, server, {**TYPICAL, "c2_name": "Orc", "c3_count": "1", "c3_name": "Orc"})
+    _empty_the_opponents_row(page)
+    expect(dock.locator(".calc-refusal-go")).to_have_text("Go to Combatant 2's attack bonus")
+    # A name is text, never markup: a name of markup is shown as its characters.
+    hostile = '<img src=x onerror="window.injected=1">'
+    open_fight(page, server, {**TYPICAL, "c2_name": hostile})
+    _empty_the_opponents_row(page)
+    go = dock.locator(".calc-refusal-go")
+    expect(go).to_have_text(f"Go to {hostile}'s attack bonus")
+    expect(go.locator("img")).to_have_count(0)
+    assert page.evaluate("() => window.injected") is None
+    watched.close()

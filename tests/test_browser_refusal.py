@@ -67,6 +67,8 @@ def test_a_refusal_is_said_in_the_dock_and_beside_the_box_just_ticked(
     go = dock.get_by_role("button")
     expect(go).to_have_count(1)
     expect(go).to_be_in_viewport()
+    # A field of no named row: the button names it by its label alone.
+    expect(go).to_have_text("Go to Attack type")
     # Beside the box just ticked, in view with it: the same reason.
     beside = page.locator(".calc-refusal-near")
     expect(beside).to_contain_text(reason)

@@ -21,6 +21,7 @@ from rules_core.cli import main
 from rules_core.mechanics.attacks import AttackSetup, attack
 from rules_core.mechanics.fight import MAX_STATES, Combatant, FightResult, fight
 from rules_core.mechanics.situations import situations
+from rules_core.numbers import counted
 from rules_core.systems import RulesError, System, get_system, system_slugs
 from rules_core.web import handle
 
@@ -557,3 +558,38 @@ def test_the_fight_no_one_wins_in_time_says_so_in_its_headline() -> None:
     assert page["data"]["half_decided_by"] is None
     assert "over half still going after 1 round" in page["summary"].splitlines()[0]
     assert "after 1 rounds" not in page["summary"]
+
+
+@pytest.mark.parametrize("rounds", [1, 2])
+def test_every_count_of_rounds_agrees_in_number_on_the_page_and_the_command_line(
+    rounds: int, capsys
+) -> None:
+    """A count of rounds agrees with it, "within 1 round", "after 2 rounds", never "1
+    rounds": in the answer, its rows, the model said with it and the command line's text."""
+    inputs = {**_typical(SYSTEMS[0]), "rounds": str(rounds), "c1_defense": "60",
+              "c2_defense": "60", "c1_hp": "40", "c2_hp": "40"}  # fmt: skip
+    page = handle("fight", inputs, "../")
+    assert page["ok"], page
+    assert page["data"]["half_decided_by"] is None
+    status = main(
+        ["fight", "--system", SYSTEMS[0], "--rounds", str(rounds),
+         "--combatant", "party:5:1d6+1:60:40:2", "--combatant", "opponents:3:1d4:60:40:2"]
+    )  # fmt: skip
+    assert status == 0
+    text = capsys.readouterr().out
+    said = f"{rounds} round" if rounds == 1 else f"{rounds} rounds"
+    for shown in (page["html"], page["summary"], text):
+        assert "1 rounds" not in shown
+        assert f"within {said}" in shown or f"after {said}" in shown
+    for phrase in (f"Party wins within {said}", f"Still fighting after {said}",
+                   f"not within {said}", f"followed for {said};"):  # fmt: skip
+        assert phrase in page["html"], phrase
+    for phrase in (f"party wins within {said} ", f"still fighting after {said} ",
+                   f"still going after {said} "):  # fmt: skip
+        assert phrase in text, phrase
+
+
+def test_a_count_agrees_with_its_noun() -> None:
+    assert [counted(n, "round") for n in (0, 1, 2, 10)] == [
+        "0 rounds", "1 round", "2 rounds", "10 rounds",
+    ]  # fmt: skip

@@ -20,6 +20,7 @@ from rules_core.charts import bar_chart, grouped_bar_chart
 from rules_core.fields import Field, Requires
 from rules_core.mechanics import fight as mechanics
 from rules_core.mechanics.fight import SIDES, Combatant
+from rules_core.numbers import counted
 from rules_core.requests import InputErrors, Request, system_field
 from rules_core.steps import Steps, finish
 from rules_core.systems import Sources, get_system
@@ -55,7 +56,8 @@ def combatant_fields(row: int) -> tuple[Field, ...]:
               group=group),
         Field(f"c{row}_attacks", "Attacks a round", "int", default="1", minimum=1, maximum=10,
               optional=True, option="--combatant", requires=RULE, group=group),
-        # Plain text the answer shows instead of "Opponent 3" (a row of 3 "Orc": "Orc 1"..).
+        # Plain text the answer shows instead of "Opponent 3" (a row of 3 "Orc": "Orc 1"..,
+        # numbered on across the side's other rows of that name).
         Field(f"c{row}_name", "Name", "text", maximum=NAME_LENGTH, optional=True,
               option="--combatant", requires=RULE, group=group),
     )  # fmt: skip
@@ -218,7 +220,7 @@ def _model(first: str, rounds: int) -> list[str]:
         "side makes all its attacks, then the other side does.",
         "Each attack has the attack calculator's odds and damage for that attacker against "
         "that target's defense, with its side's situations.",
-        f"The fight is followed for {rounds} rounds; one still going then is undecided.",
+        f"The fight is followed for {counted(rounds, 'round')}; one still going then is undecided.",
     ]
 
 
@@ -355,8 +357,7 @@ def _outcomes(odds: mechanics.FightResult) -> list[str]:
 def _how_long(result: FightResult) -> str:
     """When the fights end, in a few words: half of them decided by which round."""
     if result.half_decided_by is None:
-        rounds = result.odds.rounds
-        return f"over half still going after {rounds} round{'s' if rounds > 1 else ''}"
+        return f"over half still going after {counted(result.odds.rounds, 'round')}"
     return f"half over by round {result.half_decided_by}"
 
 
@@ -382,13 +383,14 @@ def steps(request: FightRequest) -> Steps[Answer[FightResult]]:
     for note in _model(request.first, request.rounds):
         odds.sources.interpret(note)
     result = FightResult.of(system.slug, odds, request.left_out)
-    within = f"within {odds.rounds} rounds"
+    rounds = counted(odds.rounds, "round")
+    within = f"within {rounds}"
     text = [
         f"{system.title}: {len(odds.party_labels)} against {len(odds.opponent_labels)}",
         *(f"  {line}" for line in result.left_out_lines),
         f"  party wins {within}      {percent(odds.party_wins)}",
         f"  opponents win {within}   {percent(odds.opponents_win)}",
-        f"  still fighting after {odds.rounds}   {percent(odds.undecided)}",
+        f"  still fighting after {rounds}   {percent(odds.undecided)}",
         f"  fights: {_how_long(result)} (won by either side)",
     ]
     if result.expected_rounds is not None:
@@ -412,16 +414,16 @@ def steps(request: FightRequest) -> Steps[Answer[FightResult]]:
 
 def render(result: FightResult, request: FightRequest, base: str) -> html.Rendered:
     odds = result.odds
-    rounds = odds.rounds
+    rounds = counted(odds.rounds, "round")
     rows = [
-        (f"Party wins within {rounds} rounds", html.percent(odds.party_wins)),
-        (f"Opponents win within {rounds} rounds", html.percent(odds.opponents_win)),
-        (f"Still fighting after {rounds} rounds", html.percent(odds.undecided)),
+        (f"Party wins within {rounds}", html.percent(odds.party_wins)),
+        (f"Opponents win within {rounds}", html.percent(odds.opponents_win)),
+        (f"Still fighting after {rounds}", html.percent(odds.undecided)),
     ]
     half = result.half_decided_by
     rows.append((
         "Half the fights over by",
-        f"round {half}" if half else f"not within {rounds} rounds",
+        f"round {half}" if half else f"not within {rounds}",
     ))  # fmt: skip
     if result.expected_rounds is not None:
         average = float(result.expected_rounds)

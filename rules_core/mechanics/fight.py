@@ -427,17 +427,28 @@ def _work(states: int, turns: Sequence[_Attacks], rounds: int) -> list[int]:
 
 
 def _labels(line: _Line, side: Sequence[Combatant], noun: str) -> tuple[str, ...]:
-    """Each combatant by its row's name, numbered within the row when it counts several
-    ("Orc 2"); a row without a name by its place in the order it is attacked: "Opponent 3"."""
+    """Each combatant's label, unique on its side: a name numbered across every row of that
+    name when it names several ("Orc 1".."Orc 3" then "Orc 4" for a second row of Orcs), a
+    row without a name by its place in the order it is attacked ("Opponent 3"). A name that
+    would still read as another combatant's label (a row named "Opponent 2") adds its place:
+    "Opponent 2 (Opponent 5)"."""
+    names = [side[row].name for row in line.rows]
     labels = []
-    for place, row in enumerate(line.rows, start=1):
-        name = side[row].name
+    for place, name in enumerate(names, start=1):
         if not name:
             labels.append(f"{noun} {place}")
-            continue
-        # The combatant's number within its row: how many of the row came before it, plus one.
-        within = line.rows[:place].count(row)
-        labels.append(f"{name} {within}" if side[row].count > 1 else name)
+        elif names.count(name) > 1:
+            # Its number among the combatants of that name: those before it, plus one.
+            labels.append(f"{name} {names[:place].count(name)}")
+        else:
+            labels.append(name)
+    # A place label is unique, so only a name's label is changed, and one of a place can
+    # only match a name typed as it is: each pass makes the clashing ones longer.
+    while clashing := {label for label in labels if labels.count(label) > 1}:
+        labels = [
+            f"{label} ({noun} {place})" if label in clashing and names[place - 1] else label
+            for place, label in enumerate(labels, start=1)
+        ]
     return tuple(labels)
 
 

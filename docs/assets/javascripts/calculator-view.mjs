@@ -176,11 +176,34 @@ function fixOf(control) {
   return "";
 }
 
+// A named row's fields (a fight's combatants) share their labels, so the button to one
+// names its row too: "Go to Orc's defense" by the name typed in it, else by its legend,
+// "Go to Combatant 3's defense" (a name left blank, refused, or shared with another row).
+// Other fields are named by their label alone: "Go to Defense".
+function goToText(control) {
+  const label = labelOf(control);
+  const row = control.closest("fieldset.calc-group");
+  if (!row || !nameFieldOf(row)) return `Go to ${label}`;
+  const legendOf = (group) => group.querySelector(":scope > legend")?.textContent.trim() ?? "";
+  const nameOf = (group) => nameFieldOf(group)?.value.trim() ?? "";
+  const name = nameFieldOf(row).getAttribute("aria-invalid") === "true" ? "" : nameOf(row);
+  const others = [...row.form.querySelectorAll("fieldset.calc-group")].filter(
+    (group) => group !== row && nameFieldOf(group),
+  );
+  const shared = others.some((group) => nameOf(group) === name || legendOf(group) === name);
+  const who = name && !shared ? name : legendOf(row);
+  return who ? `Go to ${who}'s ${label.toLowerCase()}` : `Go to ${label}`;
+}
+
+function nameFieldOf(group) {
+  return group.querySelector("input[name$='_name']");
+}
+
 function goButton(control) {
   const button = document.createElement("button");
   button.type = "button";
   button.className = "calc-refusal-go";
-  button.textContent = `Go to ${labelOf(control)}`;
+  button.textContent = goToText(control); // a typed name is text, never markup
   button.addEventListener("click", (event) => {
     event.stopPropagation(); // not the docked answer's own tap, which opens the details
     goToField(control);
