@@ -136,6 +136,13 @@ class FightParty {
 
   show(said = "") {
     const saved = savedParty();
+    // Built anew only when what it says changes: a box's change event (its blur, as a tap
+    // on "Forget" begins) would otherwise replace the button under the finger, and the tap
+    // would be lost.
+    const offersFill = !this.rows().some((row) => row.side === "party" && row.name);
+    const shown = JSON.stringify([saved.map((member) => member.name), offersFill, said]);
+    if (shown === this.shown) return;
+    this.shown = shown;
     const line = document.createElement("p");
     if (!saved.length) {
       line.textContent = "Named party rows are kept on this device, for the attack calculator.";
@@ -151,8 +158,8 @@ class FightParty {
     line.append(forget);
     this.note.replaceChildren(line);
     // A form without the party's names (as built, or another table's link) offers it.
-    if (!this.rows().some((row) => row.side === "party" && row.name)) {
-      this.note.append(button("Fill in the party", () => this.fillParty(saved)));
+    if (offersFill) {
+      this.note.append(button("Fill in the party", () => this.fillParty(savedParty())));
     }
     if (said) {
       const told = document.createElement("p");
