@@ -1,20 +1,25 @@
 // The party kept on this device: the named party rows a game master enters on the fight
 // page, offered as one-tap choices where a calculator takes the same numbers (the attack
-// calculator's attacker and target, the fight's party rows).
+// calculator's attacker and target, the fight's party rows, the checks calculator's roller).
 //
 // Kept in localStorage as one small versioned JSON: {"version": 1, "members": [...]}, each
 // member {name, bonus, damage, defense, hp, attacks} as the fight's fields hold them
-// (strings). An entry that is not that, corrupt or of another version, is ignored: the
-// pages work as if nothing were kept. Nothing is sent anywhere.
+// (strings), and, once typed on the checks page for that member, its check and save
+// bonuses {check, save} (strings; a member without them is as valid). An entry that is not
+// that, corrupt or of another version, is ignored: the pages work as if nothing were kept.
+// Nothing is sent anywhere.
 //
 // Filling goes through the form's own fields, each followed by the input event a reader's
 // typing makes: the live answer, the address and what Back restores follow as if typed.
+// Nothing is guessed: a field is filled only with what was typed for that member and that
+// roll or stat (a fight row holds no check or save bonus, so the checks page fills none from it).
 //
 // Safety: names are only ever text (textContent, form values), never markup.
 
 const STORE = "orr-party";
 const VERSION = 1;
 const STATS = ["bonus", "damage", "defense", "hp", "attacks"];
+const ROLLS = ["check", "save"]; // kept by the checks page, each only once typed there
 const MAX_MEMBERS = 12; // the fight's most rows
 const NAME_LENGTH = 40; // the fight's name field's (rules_core/calculators/fight.py)
 const VALUE_LENGTH = 200; // any field's (rules_core/fields.py)
@@ -28,16 +33,25 @@ export function savedParty() {
     return []; // storage refused (private mode) or not JSON
   }
   if (!kept || kept.version !== VERSION || !Array.isArray(kept.members)) return [];
+  const text = (value) => typeof value === "string" && value.length <= VALUE_LENGTH;
   const usable = (member) =>
     member && typeof member === "object" &&
     typeof member.name === "string" && member.name.trim() !== "" &&
     member.name.length <= NAME_LENGTH &&
-    STATS.every((stat) => typeof member[stat] === "string" && member[stat].length <= VALUE_LENGTH);
+    STATS.every((stat) => text(member[stat])) &&
+    ROLLS.every((roll) => member[roll] === undefined || text(member[roll]));
   if (!kept.members.every(usable)) return [];
   return kept.members.slice(0, MAX_MEMBERS).map((member) => ({
     name: member.name.trim(),
     ...Object.fromEntries(STATS.map((stat) => [stat, member[stat]])),
+    ...rollsOf(member),
   }));
+}
+
+function rollsOf(member) {
+  // The check and save bonuses kept for a member: those typed (an empty one is none).
+  const typed = ROLLS.filter((roll) => member[roll]);
+  return Object.fromEntries(typed.map((roll) => [roll, member[roll]]));
 }
 
 function keep(members) {
@@ -53,13 +67,15 @@ function keep(members) {
 }
 
 // Each widget on the page ({name, form, section}, the calculators bound by calculators.mjs):
-// the fight keeps and offers the party, the attack calculator offers it. The checks
-// calculator is offered nothing: a fight row holds no check or save bonus, and a wrong
-// number filled in would be worse than none.
+// the fight keeps and offers the party, the attack calculator offers it, and the checks
+// calculator offers its members as who rolls. A fight row holds no check or save bonus, and
+// a wrong number filled in would be worse than none: the checks page fills only a bonus
+// typed there for that member and that roll, and otherwise says so beside the Bonus field.
 export function offerParty(widgets) {
   for (const widget of widgets) {
     if (widget.name === "fight") new FightParty(widget.section, widget.form);
     else if (widget.name === "attack") new AttackChoices(widget.section, widget.form);
+    else if (widget.name === "check") new CheckChoices(widget.section, widget.form);
   }
 }
 
@@ -112,13 +128,23 @@ class FightParty {
   }
 
   namedParty() {
+    // Each row's numbers, and the check and save bonuses the checks page keeps for a member
+    // of that name: the rows rewrite the party, never drop those.
     const inFight = (row) => row.side === "party" && row.name && Number(row.count) >= 1;
+    const rolls = new Map();
+    for (const member of savedParty()) {
+      if (!rolls.has(member.name)) rolls.set(member.name, member);
+    }
     return this.rows()
       .filter(inFight)
-      .map((row) => ({
-        name: row.name.slice(0, NAME_LENGTH),
-        ...Object.fromEntries(STATS.map((stat) => [stat, row[stat] ?? ""])),
-      }));
+      .map((row) => {
+        const name = row.name.slice(0, NAME_LENGTH);
+        return {
+          name,
+          ...Object.fromEntries(STATS.map((stat) => [stat, row[stat] ?? ""])),
+          ...rollsOf(rolls.get(name.trim()) ?? {}),
+        };
+      });
   }
 
   onEdit(event) {
@@ -136,9 +162,17 @@ class FightParty {
 
   show(said = "") {
     const saved = savedParty();
+    // Built anew only when what it says changes: a box's change event (its blur, as a tap
+    // on "Forget" begins) would otherwise replace the button under the finger, and the tap
+    // would be lost.
+    const offersFill = !this.rows().some((row) => row.side === "party" && row.name);
+    const shown = JSON.stringify([saved.map((member) => member.name), offersFill, said]);
+    if (shown === this.shown) return;
+    this.shown = shown;
     const line = document.createElement("p");
     if (!saved.length) {
-      line.textContent = "Named party rows are kept on this device, for the attack calculator.";
+      line.textContent =
+        "Named party rows are kept on this device, for the attack and checks calculators.";
       this.note.replaceChildren(line);
       return;
     }
@@ -151,8 +185,8 @@ class FightParty {
     line.append(forget);
     this.note.replaceChildren(line);
     // A form without the party's names (as built, or another table's link) offers it.
-    if (!this.rows().some((row) => row.side === "party" && row.name)) {
-      this.note.append(button("Fill in the party", () => this.fillParty(saved)));
+    if (offersFill) {
+      this.note.append(button("Fill in the party", () => this.fillParty(savedParty())));
     }
     if (said) {
       const told = document.createElement("p");
@@ -253,5 +287,183 @@ class AttackChoices {
       chosen.tapped &&= holds;
       chosen.choice.setAttribute("aria-pressed", String(chosen.tapped));
     }
+  }
+}
+
+// ---------------------------------------------------------------------- the checks page
+
+function notKept(name, roll, state) {
+  return `${name}'s ${roll} bonus ${state}: type it here and it is kept for ${name}.`;
+}
+
+class CheckChoices {
+  // "Roll for: Mira Bram": a tap fills Bonus with the bonus kept for that member and the
+  // roll chosen (save or check), or, where none is kept, says so beside Bonus and leaves it
+  // to be typed: typed there while the member is chosen, it is kept for that member and roll.
+  constructor(section, form) {
+    this.form = form;
+    this.bonus = form.querySelector('[name="bonus"]');
+    this.roll = form.querySelector('[name="roll"]');
+    const saved = savedParty();
+    if (!saved.length || !this.bonus || !this.roll) return;
+    this.chosen = null; // the name of the member chosen
+    this.rollShown = this.roll.value;
+    this.filling = false;
+    this.block = document.createElement("div");
+    this.block.className = "calc-party";
+    const group = document.createElement("div");
+    group.className = "calc-party-group";
+    group.setAttribute("role", "group");
+    group.setAttribute("aria-label", "The party as who rolls");
+    const label = document.createElement("span");
+    label.className = "calc-party-label";
+    label.textContent = "Roll for";
+    group.append(label);
+    this.choices = saved.map((member) => {
+      const choice = button(member.name, () => this.choose(member.name));
+      choice.setAttribute("aria-pressed", "false");
+      choice.title = member.name; // the whole name, where a long one is cut short
+      group.append(choice);
+      return { name: member.name, choice };
+    });
+    this.block.append(group);
+    form.before(this.block);
+    // What is said about the chosen member's bonus, beside the Bonus field (its hint's
+    // row, which that field has free), and read with it by a screen reader.
+    this.said = document.createElement("span");
+    this.said.className = "calc-hint calc-party-beside";
+    this.said.id = `${this.bonus.id}-party`;
+    this.said.setAttribute("aria-live", "polite");
+    this.said.hidden = true;
+    this.bonus.closest(".calc-field")?.append(this.said);
+    const described = this.bonus.getAttribute("aria-describedby");
+    const describedBy = [described, this.said.id].filter(Boolean).join(" ");
+    this.bonus.setAttribute("aria-describedby", describedBy);
+    this.bonus.addEventListener("input", (event) => this.onTyped(event));
+    this.roll.addEventListener("change", () => this.onRoll());
+    this.roll.addEventListener("input", () => this.onRoll());
+    // Where the system has group checks: the other members' kept check bonuses, offered
+    // beside that field when every one of them has one, and said to be missing otherwise.
+    this.groupField = form.querySelector('[name="group"]')?.closest(".calc-field") ?? null;
+    if (this.groupField) {
+      this.others = document.createElement("div");
+      this.others.className = "calc-party calc-party-others";
+      this.others.hidden = true;
+      this.groupField.after(this.others);
+      form.addEventListener("input", () => this.offerOthers());
+      form.addEventListener("change", () => this.offerOthers());
+    }
+  }
+
+  offerOthers() {
+    // Only for a check of a member chosen, with the group field on screen for the system.
+    if (!this.others) return;
+    const shown = this.chosen !== null && this.roll.value === "check" && !this.groupField.hidden;
+    const others = shown ? savedParty().filter((member) => member.name !== this.chosen) : [];
+    const key = JSON.stringify(others.map((member) => [member.name, member.check ?? null]));
+    if (key === this.othersShown) return; // unchanged: its button stays under the finger
+    this.othersShown = key;
+    this.others.hidden = !others.length;
+    const line = document.createElement("p");
+    line.className = "calc-party-beside";
+    const missing = others.filter((member) => !member.check);
+    if (missing.length) {
+      const names = missing.map((member) => member.name).join(", ");
+      line.textContent =
+        `Not filled in from the party: no check bonus is kept for ${names} ` +
+        "(choose each above and type it in Bonus).";
+      this.others.replaceChildren(line);
+      return;
+    }
+    const listed = others.map((member) => `${member.name} ${member.check}`).join(", ");
+    line.append(`The others' kept check bonuses: ${listed}. `);
+    const group = others.map((member) => member.check).join(", ");
+    line.append(button("Fill in", () => fill(this.form, { group })));
+    this.others.replaceChildren(line);
+  }
+
+  member() {
+    // The chosen member as kept now (another page may have changed it since).
+    return savedParty().find((member) => member.name === this.chosen) ?? null;
+  }
+
+  choose(name) {
+    // A tap on the member chosen releases it: what is typed then is no one's.
+    if (this.chosen === name) {
+      this.chosen = null;
+      this.say("");
+      this.markChosen();
+      return;
+    }
+    this.chosen = name;
+    this.markChosen();
+    this.offer();
+  }
+
+  offer() {
+    // The chosen member's kept bonus for the roll on screen into Bonus, or the words
+    // saying it is not kept, with Bonus ready to take it.
+    const member = this.member();
+    if (!member) {
+      this.chosen = null;
+      this.markChosen();
+      this.say("");
+      return;
+    }
+    const roll = this.roll.value; // "save" or "check", as the words say it
+    if (!ROLLS.includes(roll)) return this.say("");
+    const kept = member[roll];
+    if (kept) {
+      this.filling = true;
+      try {
+        fill(this.form, { bonus: kept });
+      } finally {
+        this.filling = false;
+      }
+      const { name } = member;
+      this.say(`${name}'s ${roll} bonus, as kept. Typed over, it is kept for ${name}.`);
+      return;
+    }
+    this.say(notKept(member.name, roll, "is not kept yet"));
+    this.bonus.focus();
+    this.bonus.select(); // what is typed replaces the number there, another's or none
+  }
+
+  onTyped(event) {
+    // The reader's own typing in Bonus, a member chosen: kept for that member and roll.
+    // (The events of a fill, this one's or Back's, are not typing.)
+    if (this.filling || !event.isTrusted || this.chosen === null) return;
+    const saved = savedParty();
+    const member = saved.find((one) => one.name === this.chosen);
+    if (!member) return;
+    const roll = this.roll.value;
+    if (!ROLLS.includes(roll)) return;
+    const typed = this.bonus.value.trim().slice(0, VALUE_LENGTH);
+    if (typed) member[roll] = typed;
+    else delete member[roll];
+    keep(saved);
+    this.say(
+      typed ? `Kept as ${member.name}'s ${roll} bonus.` : notKept(member.name, roll, "is not kept"),
+    );
+  }
+
+  onRoll() {
+    // Save or check chosen anew: the chosen member's other bonus, or the words for it.
+    if (this.roll.value === this.rollShown) return;
+    this.rollShown = this.roll.value;
+    if (this.chosen !== null) this.offer();
+    this.offerOthers();
+  }
+
+  say(text) {
+    this.said.textContent = text; // names are text, never markup
+    this.said.hidden = !text;
+  }
+
+  markChosen() {
+    for (const { name, choice } of this.choices) {
+      choice.setAttribute("aria-pressed", String(name === this.chosen));
+    }
+    this.offerOthers();
   }
 }
