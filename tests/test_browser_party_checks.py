@@ -138,6 +138,16 @@ def test_the_checks_page_fills_only_the_bonuses_kept_for_each_member(
     )
     kept = {one["name"]: one for one in stored(page)}
     assert kept["Mira"]["bonus"] == "6" and kept["Mira"]["save"] == "7"
+    # Renamed a letter at a time, she keeps her save through every name in between.
+    name = page.locator("#fight-c1_name")
+    name.scroll_into_view_if_needed()
+    name.tap()
+    name.press("End")
+    name.press("Backspace")
+    name.press_sequentially("anda")
+    expect(name).to_have_value("Miranda")
+    kept = {one["name"]: one for one in stored(page)}
+    assert "Mira" not in kept and kept["Miranda"]["save"] == "7", kept
     assert kept[MARKUP]["save"] == "4"
     # Forget forgets them too.
     page.get_by_role("button", name="Forget").tap()

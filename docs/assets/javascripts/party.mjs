@@ -129,22 +129,27 @@ class FightParty {
 
   namedParty() {
     // Each row's numbers, and the check and save bonuses the checks page keeps for a member
-    // of that name: the rows rewrite the party, never drop those.
+    // of that name: the rows rewrite the party, never drop those. A member being renamed
+    // (a letter at a time: "Mira", "Mir", "Miranda") keeps them too: a row whose name no
+    // member has takes those of the member kept in its place, if no row has that name now.
     const inFight = (row) => row.side === "party" && row.name && Number(row.count) >= 1;
+    const saved = savedParty();
     const rolls = new Map();
-    for (const member of savedParty()) {
+    for (const member of saved) {
       if (!rolls.has(member.name)) rolls.set(member.name, member);
     }
-    return this.rows()
-      .filter(inFight)
-      .map((row) => {
-        const name = row.name.slice(0, NAME_LENGTH);
-        return {
-          name,
-          ...Object.fromEntries(STATS.map((stat) => [stat, row[stat] ?? ""])),
-          ...rollsOf(rolls.get(name.trim()) ?? {}),
-        };
-      });
+    const rows = this.rows().filter(inFight);
+    const names = rows.map((row) => row.name.slice(0, NAME_LENGTH));
+    const named = new Set(names.map((name) => name.trim()));
+    return rows.map((row, place) => {
+      const name = names[place];
+      const renamed = saved[place] && !named.has(saved[place].name) ? saved[place] : {};
+      return {
+        name,
+        ...Object.fromEntries(STATS.map((stat) => [stat, row[stat] ?? ""])),
+        ...rollsOf(rolls.get(name.trim()) ?? renamed),
+      };
+    });
   }
 
   onEdit(event) {
