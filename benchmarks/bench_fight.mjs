@@ -8,6 +8,11 @@
 // figure is the median of a few answers, each from a fresh request (the chain's turn
 // tables are built per answer, so nothing is reused).
 //
+// Then the mid-level fights as the worker works them, in steps (one after each attack),
+// letting the page's messages in every SLICE_MS: the time in all beside the answer given at
+// once, the longest step, and how long after the page withdraws a request (an edit, half
+// way through) the worker is free for the next one.
+//
 // Needs build/pyodide/ (`make setup`). Run from the repository root:
 //     node benchmarks/bench_fight.mjs
 
@@ -65,7 +70,7 @@ json.dumps([statistics.median(times), answer["summary"]])
 `;
 
 const { loadPyodide } = await import(path.join(ROOT, "node_modules", "pyodide", "pyodide.mjs"));
-const { startRulesCore } = await import(
+const { startRulesCore, answer, SLICE_MS } = await import(
   path.join(ROOT, "docs", "assets", "javascripts", "calculator-worker.mjs")
 );
 const bundle = path.join(ROOT, "build", "pyodide") + path.sep;
@@ -108,4 +113,68 @@ for (const { name, inputs: asked, runs, target } of fightsOf(systems)) {
   );
   console.log(`  CPython, median of ${runs}: ${(inCPython * 1000).toFixed(0)} ms`);
   console.log(`  Pyodide / CPython: ${(inPyodide / inCPython).toFixed(2)}`);
+}
+
+// The core's Work with each step timed.
+function timedWork(Work, steps) {
+  return (request) => {
+    const work = Work(request);
+    return {
+      step: () => {
+        const begun = performance.now();
+        try {
+          return work.step();
+        } finally {
+          steps.push(performance.now() - begun);
+        }
+      },
+      get done() { return work.done; },
+      get total() { return work.total; },
+      get response() { return work.response; },
+      stop: () => work.stop(),
+      destroy: () => work.destroy(),
+    };
+  };
+}
+
+const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+const Work = pyodide.pyimport("rules_core.web").Work;
+console.log(`\nmid-level fights worked in steps, as the worker does (a pause every ${SLICE_MS} ms)`);
+for (const system of systems) {
+  const request = JSON.stringify({ calculator: "fight", inputs: fight(system, 60, 40), base: "" });
+  const atOnce = [];
+  const inSteps = [];
+  const steps = [];
+  for (let run = 0; run < 3; run++) {
+    let begun = performance.now();
+    pyodide.pyimport("rules_core.web").handle_json(request);
+    atOnce.push(performance.now() - begun);
+    begun = performance.now();
+    let response;
+    await answer(timedWork(Work, steps), { id: run, request }, (message) => (response ??= message.response));
+    inSteps.push(performance.now() - begun);
+    if (!JSON.parse(response).ok) throw new Error(response);
+  }
+  // Withdrawn half way through: the page's message waits for the next pause.
+  const stops = [];
+  for (let run = 0; run < 3; run++) {
+    const begun = performance.now();
+    const withdrawnAt = begun + median(inSteps) / 2;
+    const posted = [];
+    await answer(Work, { id: run, request }, (message) => posted.push(message), {
+      stopped: () => performance.now() >= withdrawnAt,
+    });
+    if (posted.some((message) => "response" in message)) throw new Error("a withdrawn fight answered");
+    stops.push(performance.now() - withdrawnAt);
+  }
+  console.log(`mid-level, ${system}`);
+  console.log(
+    `  in steps, median of 3: ${median(inSteps).toFixed(0)} ms; at once ${median(atOnce).toFixed(0)} ms ` +
+      `(in steps / at once: ${(median(inSteps) / median(atOnce)).toFixed(2)})`,
+  );
+  console.log(`  steps: ${steps.length / 3}, longest ${Math.max(...steps).toFixed(1)} ms`);
+  console.log(
+    `  withdrawn half way: free for the next request after ${median(stops).toFixed(0)} ms ` +
+      `(median of 3; longest ${Math.max(...stops).toFixed(0)} ms)`,
+  );
 }
