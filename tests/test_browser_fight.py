@@ -86,17 +86,19 @@ def test_a_half_typed_row_leaves_the_complete_rows_answered(browser: Browser, se
     watched = Device(browser, server, "phone")
     page = watched.page
     open_fight(page, server, TYPICAL)
-    # The GM adds a third row: its count and attack bonus typed, the rest not yet.
+    # The GM adds a third row: its name, count and attack bonus typed, the rest not yet.
+    page.locator("#fight-c3_name").fill("Goblin")
     page.locator("#fight-c3_count").fill("2")
     page.locator("#fight-c3_bonus").fill("4")
     wait_live(page, "fight")
     result = page.locator("#fight-result")
     expect(result.locator(".calc-headline")).to_contain_text(headline_of(TYPICAL))
-    expect(result.locator(".calc-headline")).to_contain_text("Combatant 3 is not counted yet")
+    # Said by the name typed, and its row.
+    expect(result.locator(".calc-headline")).to_contain_text("Goblin (row 3) is not counted yet")
     assert "calc-result--refused" not in (result.get_attribute("class") or "")
     # Beside each value the row lacks, a note; none beside the value typed.
     note = page.locator("#fight-c3_hp-error .calc-field-note")
-    expect(note).to_contain_text("Needed to count Combatant 3")
+    expect(note).to_contain_text("Needed to count Goblin (row 3)")
     expect(page.locator("#fight-c3_bonus-error .calc-field-note")).to_have_count(0)
     page.locator("#fight-c3_damage").evaluate("e => e.scrollIntoView({ block: 'center' })")
     expect(note).to_be_visible()
@@ -123,15 +125,15 @@ def test_a_side_with_no_combatant_is_refused_beside_the_row_being_edited(
     hp = page.locator("#fight-c2_hp")
     hp.fill("")
     message = page.locator("#fight-c2_bonus-error")
-    expect(message).to_contain_text("Opponents has none counted yet", timeout=30_000)
+    expect(message).to_contain_text("No opponent is counted yet", timeout=30_000)
     expect(page.locator("#fight-c1_count-error")).to_be_empty()
     # Said beside the field just changed, with a button to the one to fill.
     beside = page.locator("fieldset.calc-group", has=hp).locator(".calc-refusal-near")
-    expect(beside).to_contain_text("Opponents has none counted yet")
+    expect(beside).to_contain_text("No opponent is counted yet")
     assert above_the_dock(page, beside) and above_the_dock(page, hp)
     # And in the docked answer, in words, with the same button.
     dock = page.locator("#fight-result .calc-headline")
-    expect(dock).to_contain_text("Opponents has none counted yet")
+    expect(dock).to_contain_text("No opponent is counted yet")
     go = dock.locator(".calc-refusal-go")
     expect(go).to_be_in_viewport()
     page.screenshot(path=str(ARTIFACTS / "fight-side-missing-phone.png"))
@@ -146,7 +148,7 @@ def _empty_the_opponents_row(page: Page) -> None:
     page.locator("#fight-c2_bonus").fill("")
     page.locator("#fight-c2_hp").fill("")
     expect(page.locator("#fight-c2_bonus-error")).to_contain_text(
-        "Opponents has none counted yet", timeout=30_000
+        "No opponent is counted yet", timeout=30_000
     )
 
 

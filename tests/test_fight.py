@@ -502,12 +502,12 @@ def test_a_side_missing_is_refused_at_the_field_that_would_give_it_one() -> None
     page = handle("fight", {**complete, "c2_hp": "", "c2_damage": ""}, "../")
     assert not page["ok"]
     assert list(page["errors"]) == ["c2_damage", "c2_hp"]  # the field to fill first
-    assert "Opponents has none counted yet" in page["errors"]["c2_damage"]
+    assert "No opponent is counted yet" in page["errors"]["c2_damage"]
     assert "enter its damage and hit points" in page["errors"]["c2_damage"]
     # The opponents' row not counted: the first row not counted is where to count one.
     page = handle("fight", {**complete, "c2_count": "0"}, "../")
     assert list(page["errors"]) == ["c2_count"]
-    assert "set Combatant 2's count" in page["errors"]["c2_count"]
+    assert "set the count of Combatant 2" in page["errors"]["c2_count"]
     # A row of no side yet is one that could give the missing side.
     page = handle("fight", {**complete, "c2_side": "", "c3_count": "1"}, "../")
     assert next(iter(page["errors"])) == "c2_side"

@@ -173,3 +173,176 @@ def test_the_command_line_numbers_two_rows_of_one_name_as_one_group(capsys) -> N
     text = capsys.readouterr().out
     for label in ("Orc 1", "Orc 2", "Orc 3"):
         assert text.count(f"  {label} drops: ") == 1
+
+
+# ------------------------------------------------------- a named row in the core's words
+
+
+def _half_typed(**more: str) -> dict[str, str]:
+    """The table with a fourth row, of two opponents, being typed: its damage and hit
+    points not yet."""
+    return _table(c4_side="opponents", c4_count="2", c4_bonus="4", c4_defense="13", **more)
+
+
+def test_a_half_typed_named_row_is_said_by_its_name_and_row(capsys) -> None:
+    page = handle("fight", _half_typed(c4_name="Orc"), "../")
+    assert page["ok"], page
+    said = "Orc (row 4) is not counted yet: enter its damage and hit points."
+    assert page["data"]["left_out"] == [{"row": 4, "missing": ["damage", "hp"], "said": said}]
+    assert said in page["summary"]
+    assert page["notes"] == {
+        "c4_damage": "Needed to count Orc (row 4).",
+        "c4_hp": "Needed to count Orc (row 4).",
+    }
+    assert "Combatant 4" not in page["summary"]
+    # Unnamed, or named blank, it keeps its legend.
+    for name in ("", "   "):
+        page = handle("fight", _half_typed(c4_name=name), "../")
+        assert "Combatant 4 is not counted yet" in page["summary"]
+        assert set(page["notes"].values()) == {"Needed to count Combatant 4."}
+    # The command line says it by its name too.
+    status = main(
+        ["fight", "--system", SYSTEMS[0], "--rounds", "3",
+         "--combatant", "party:5:1d6+1:14:9:2", "--combatant", "opponents:3:1d4:12:5:2",
+         "--combatant", "opponents::1d4:12:5:2::Orc"]
+    )  # fmt: skip
+    assert status == 0
+    assert "  Orc (row 3) is not counted yet: enter its attack bonus." in capsys.readouterr().out
+
+
+def test_two_half_typed_rows_of_one_name_are_told_apart_by_their_row() -> None:
+    inputs = _half_typed(c4_name="Orc", c5_side="opponents", c5_count="1", c5_name="Orc")
+    page = handle("fight", inputs, "../")
+    assert page["ok"], page
+    said = [line["said"] for line in page["data"]["left_out"]]
+    assert said[0].startswith("Orc (row 4) is not counted yet")
+    assert said[1].startswith("Orc (row 5) is not counted yet")
+    assert page["notes"]["c5_hp"] == "Needed to count Orc (row 5)."
+
+
+def test_a_refused_name_is_refused_alone_and_named_in_no_other_message() -> None:
+    page = handle("fight", _half_typed(c4_name="Orc\nMira"), "../")
+    assert not page["ok"]
+    assert list(page["errors"]) == ["c4_name"]
+    assert "notes" not in page
+
+
+def test_a_named_row_with_markup_is_said_as_text() -> None:
+    hostile = '<img src=x onerror="alert(1)">'
+    page = handle("fight", _half_typed(c4_name=hostile), "../")
+    assert page["ok"], page
+    assert "<img" not in page["html"]
+    assert "&lt;img src=x onerror=&quot;alert(1)&quot;&gt; (row 4) is not counted" in page["html"]
+    # The summary and the notes are plain text, set as text by the page.
+    assert f"{hostile} (row 4) is not counted yet" in page["summary"]
+    assert page["notes"]["c4_hp"] == f"Needed to count {hostile} (row 4)."
+
+
+def test_a_side_missing_is_refused_in_plain_words_naming_the_row() -> None:
+    # The opponents' only row half typed, named: its name and row.
+    only = {**_table(c3_name="Orc"), "c3_damage": "", "c3_hp": ""}
+    page = handle("fight", only, "../")
+    assert not page["ok"]
+    assert page["errors"]["c3_damage"] == (
+        "No opponent is counted yet: to count Orc (row 3), enter its damage and hit points."
+    )
+    assert page["errors"]["c3_hp"] == "Needed to count Orc (row 3)."
+    # Not counted: where to count one.
+    page = handle("fight", {**_table(c3_name="Orc"), "c3_count": "0"}, "../")
+    assert page["errors"] == {
+        "c3_count": "Give at least one combatant on each side (no opponent is counted yet): "
+        "set the count of Orc (row 3)."
+    }
+    page = handle("fight", {**_table(), "c3_count": "0"}, "../")
+    assert page["errors"]["c3_count"].endswith(": set the count of Combatant 3.")
+    # The party's the same, in its own words.
+    party = {**_table(c1_name="Mira"), "c1_hp": "", "c2_count": "0"}
+    page = handle("fight", party, "../")
+    assert page["errors"]["c1_hp"] == (
+        "The party has no one counted yet: to count Mira (row 1), enter its hit points."
+    )
+    page = handle("fight", {**_table(), "c1_count": "0", "c2_count": "0"}, "../")
+    assert page["errors"]["c1_count"] == (
+        "Give at least one combatant on each side (the party has no one counted yet): "
+        "set the count of Combatant 1."
+    )
+    for message in page["errors"].values():
+        assert "has none" not in message
+
+
+# ------------------------------------------------------- labels unique across the sides
+
+
+def _sides(party: list[tuple[int, str]], opponents: list[tuple[int, str]]) -> dict[str, list]:
+    """Both sides' labels of a fight of those rows, each (count, name)."""
+    inputs: dict[str, str] = {"system": SYSTEMS[0], "rounds": "1"}
+    rows = [("party", *row) for row in party] + [("opponents", *row) for row in opponents]
+    for row, (side, count, name) in enumerate(rows, start=1):
+        inputs |= {f"c{row}_side": side, f"c{row}_count": str(count), f"c{row}_bonus": "3",
+                   f"c{row}_damage": "1d4", f"c{row}_defense": "13", f"c{row}_hp": "2",
+                   f"c{row}_name": name}  # fmt: skip
+    for row in range(len(rows) + 1, 6):
+        inputs[f"c{row}_count"] = "0"
+    page = handle("fight", inputs, "../")
+    assert page["ok"], page
+    return {side: [row["name"] for row in page["data"][side]] for side in ("party", "opponents")}
+
+
+def test_a_name_on_both_sides_says_which_side() -> None:
+    assert _sides([(1, "Orc")], [(1, "Orc")]) == {
+        "party": ["Orc (party)"],
+        "opponents": ["Orc (opponents)"],
+    }
+    # Every one of that name, numbered within its side as before.
+    assert _sides([(1, "Mira"), (2, "Orc")], [(2, "Orc"), (1, ""), (1, "Orc")]) == {
+        "party": ["Mira", "Orc 1 (party)", "Orc 2 (party)"],
+        "opponents": ["Orc 1 (opponents)", "Orc 2 (opponents)", "Opponent 3",
+                      "Orc 3 (opponents)"],
+    }  # fmt: skip
+    # A name on one side only keeps its label.
+    assert _sides([(1, "Mira")], [(3, "Orc")]) == {
+        "party": ["Mira"],
+        "opponents": ["Orc 1", "Orc 2", "Orc 3"],
+    }
+    # A name read as the other side's label: the place keeps it, the name says its side.
+    assert _sides([(1, ""), (1, "Opponent 1")], [(1, ""), (1, "Party member 1")]) == {
+        "party": ["Party member 1", "Opponent 1 (party)"],
+        "opponents": ["Opponent 1", "Party member 1 (opponents)"],
+    }
+
+
+@pytest.mark.parametrize(
+    ("party", "opponents"),
+    [
+        ([(1, "Orc"), (1, "Orc (party)")], [(1, "Orc")]),
+        ([(2, "Orc")], [(1, "Orc 1 (party)"), (1, "Orc 1"), (1, "Orc (opponents)")]),
+        ([(1, "Orc 1"), (1, "Orc")], [(1, "Orc 1"), (1, "Orc (party)"), (1, "Orc")]),
+        ([(1, ""), (1, "Opponent 1 (party)")], [(1, ""), (1, "Party member 1")]),
+    ],
+)
+def test_every_label_in_a_fight_is_unique(party: list, opponents: list) -> None:
+    labels = _sides(party, opponents)
+    every = labels["party"] + labels["opponents"]
+    assert len(set(every)) == len(every) == sum(count for count, _ in party + opponents)
+
+
+def test_the_command_line_says_which_side_a_name_on_both_is(capsys) -> None:
+    status = main(
+        ["fight", "--system", SYSTEMS[0], "--rounds", "2",
+         "--combatant", "party:5:1d8+3:16:12:1:1:Orc",
+         "--combatant", "party:4:1d6:14:10:1:1:Mira",
+         "--combatant", "opponents:3:1d6:13:5:2::Orc"]
+    )  # fmt: skip
+    assert status == 0
+    text = capsys.readouterr().out
+    for label in ("Orc (party)", "Mira", "Orc 1 (opponents)", "Orc 2 (opponents)"):
+        assert text.count(f"  {label} drops: ") == 1
+    status = main(
+        ["fight", "--system", SYSTEMS[0], "--rounds", "2", "--json",
+         "--combatant", "party:5:1d8+3:16:12:1:1:Orc",
+         "--combatant", "opponents:3:1d6:13:5:1::Orc"]
+    )  # fmt: skip
+    assert status == 0
+    printed = json.loads(capsys.readouterr().out)
+    assert [row["name"] for row in printed["party"]] == ["Orc (party)"]
+    assert [row["name"] for row in printed["opponents"]] == ["Orc (opponents)"]

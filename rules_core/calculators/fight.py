@@ -26,6 +26,9 @@ from rules_core.steps import Steps, finish
 from rules_core.systems import Sources, get_system
 
 RULE = Requires(("attack",), "attack", "attack rolls")
+# A counted row still missing a value, left out of the fight: its row, the values missing,
+# and its name ("" for none).
+type LeftOut = tuple[int, tuple[str, ...], str]
 NAME_LENGTH = 40  # a combatant's name: enough for "Captain Aldric the Bold", short on a phone
 
 
@@ -57,7 +60,8 @@ def combatant_fields(row: int) -> tuple[Field, ...]:
         Field(f"c{row}_attacks", "Attacks a round", "int", default="1", minimum=1, maximum=10,
               optional=True, option="--combatant", requires=RULE, group=group),
         # Plain text the answer shows instead of "Opponent 3" (a row of 3 "Orc": "Orc 1"..,
-        # numbered on across the side's other rows of that name).
+        # numbered on across the side's other rows of that name; "Orc (party)" where the
+        # other side has one of that name too), and the messages about its row.
         Field(f"c{row}_name", "Name", "text", maximum=NAME_LENGTH, optional=True,
               option="--combatant", requires=RULE, group=group),
     )  # fmt: skip
@@ -102,15 +106,16 @@ class FightRequest(Request):
 
     # The row's values that have no default, in the order a missing one is said.
     NEEDED: ClassVar[tuple[str, ...]] = ("side", "bonus", "damage", "defense", "hp")
-    # Each counted row that lacks a value, left out of the fight: (row, the values missing).
-    left_out: tuple[tuple[int, tuple[str, ...]], ...] = ()
+    # Each counted row that lacks a value, left out of the fight: (row, the values missing,
+    # its name or "").
+    left_out: tuple[LeftOut, ...] = ()
 
     @classmethod
     def from_values(cls, values: dict[str, Any]) -> Self:
         # A GM fills a party in row by row: a counted row still missing a value is left
         # out (said with the answer), so the complete rows are answered meanwhile.
         combatants = []
-        left_out = []
+        left_out: list[LeftOut] = []
         row = 1
         while cls.ROW_KEY.format(row=row) in values:
             count = values[f"c{row}_count"]
@@ -120,10 +125,10 @@ class FightRequest(Request):
                     for name in ("side", "bonus", "damage", "attacks", "defense", "hp")
                 }
                 missing = tuple(name for name in cls.NEEDED if given[name] is None)
+                called = values.get(f"c{row}_name") or ""
                 if missing:
-                    left_out.append((row, missing))
+                    left_out.append((row, missing, called))
                 else:
-                    called = values.get(f"c{row}_name") or ""
                     combatants.append(
                         Combatant(
                             count=count, **{**given, "attacks": given["attacks"] or 1}, name=called
@@ -131,16 +136,16 @@ class FightRequest(Request):
                     )
             row += 1
         sides = {combatant.side for combatant in combatants}
-        for side, label in SIDES:
+        for side, _ in SIDES:
             if side not in sides:
                 # First the field that would give the side one, then every other value the
                 # left-out rows lack (an encounter's monsters linked here lack them all).
                 lacking = {
-                    f"c{row}_{name}": _missing_note(name, row)
-                    for row, names in left_out
+                    f"c{row}_{name}": _missing_note(_who(row, called))
+                    for row, names, called in left_out
                     for name in names
                 }
-                refused = _no_side(side, label, values, left_out)
+                refused = _no_side(side, values, left_out)
                 raise InputErrors(refused | {k: v for k, v in lacking.items() if k not in refused})
         return cls(
             values["system"],
@@ -155,8 +160,8 @@ class FightRequest(Request):
     def notes(self) -> dict[str, str]:
         """Beside each value a left-out row lacks: what counts it."""
         return {
-            f"c{row}_{name}": _missing_note(name, row)
-            for row, missing in self.left_out
+            f"c{row}_{name}": _missing_note(_who(row, called))
+            for row, missing, called in self.left_out
             for name in missing
         }
 
@@ -166,9 +171,15 @@ def _label(name: str) -> str:
     return next(f.label for f in combatant_fields(1) if f.name == f"c1_{name}").lower()
 
 
-def _missing_note(name: str, row: int) -> str:
+def _who(row: int, name: str) -> str:
+    """A row in a sentence: by the name typed in it and its row, which tells apart two rows
+    of one name ("Orc (row 2)"), else by its legend on the form ("Combatant 2")."""
+    return f"{name} (row {row})" if name else f"Combatant {row}"
+
+
+def _missing_note(who: str) -> str:
     """Beside a value a left-out row lacks: short, as it stands in one narrow field."""
-    return f"Needed to count Combatant {row}."
+    return f"Needed to count {who}."
 
 
 def _listed(words: list[str]) -> str:
@@ -184,28 +195,31 @@ def _fix(missing: tuple[str, ...]) -> str:
     return " and ".join(fixes)
 
 
-def _left_out_line(row: int, missing: tuple[str, ...]) -> str:
-    return f"Combatant {row} is not counted yet: {_fix(missing)}."
+def _left_out_line(row: int, missing: tuple[str, ...], name: str) -> str:
+    return f"{_who(row, name)} is not counted yet: {_fix(missing)}."
 
 
-def _no_side(
-    side: str, label: str, values: dict[str, Any], left_out: list[tuple[int, tuple[str, ...]]]
-) -> dict[str, str]:
+# A side with no combatant counted, in words: "No opponent is counted yet".
+_NONE_COUNTED = {"party": "The party has no one", "opponents": "No opponent is"}
+
+
+def _no_side(side: str, values: dict[str, Any], left_out: list[LeftOut]) -> dict[str, str]:
     """The refusal of a fight with a side missing, at the field that would give it one: a
     left-out row of that side (or of no side yet), else the first row not counted, else
     the first row's count."""
-    said = f"Give at least one combatant on each side ({label} has none"
-    for row, missing in left_out:
+    none = f"{_NONE_COUNTED[side]} counted yet"
+    said = f"Give at least one combatant on each side ({none[0].lower()}{none[1:]})"
+    for row, missing, called in left_out:
         if values[f"c{row}_side"] in (side, None):
             where = f"c{row}_{missing[0]}"
-            return {where: f"{label} has none counted yet: to count Combatant {row}, "
-                    f"{_fix(missing)}."}  # fmt: skip
+            return {where: f"{none}: to count {_who(row, called)}, {_fix(missing)}."}
     row = 1
     while FightRequest.ROW_KEY.format(row=row) in values:
         if not values[f"c{row}_count"]:
-            return {f"c{row}_count": f"{said}): set Combatant {row}'s count."}
+            called = values.get(f"c{row}_name") or ""
+            return {f"c{row}_count": f"{said}: set the count of {_who(row, called)}."}
         row += 1
-    return {"c1_count": f"{said})."}
+    return {"c1_count": f"{said}."}
 
 
 def _model(first: str, rounds: int) -> list[str]:
@@ -243,14 +257,14 @@ class FightResult:
     standing_by_round: tuple[tuple[Fraction, Fraction], ...]
     why: tuple[str, ...]  # what each side's situations do to its attacks, the side named
     sources: Sources
-    # The rows counted but still missing a value, left out: (row, the values missing).
-    left_out: tuple[tuple[int, tuple[str, ...]], ...] = ()
+    # The rows counted but still missing a value, left out: (row, the values missing, its
+    # name or "").
+    left_out: tuple[LeftOut, ...] = ()
 
     @classmethod
     def of(
-        cls, system: str, odds: mechanics.FightResult,
-        left_out: tuple[tuple[int, tuple[str, ...]], ...] = (),
-    ) -> FightResult:  # fmt: skip
+        cls, system: str, odds: mechanics.FightResult, left_out: tuple[LeftOut, ...] = ()
+    ) -> FightResult:
         """The figures the page shows, read from the chain's answer."""
         half = Fraction(1, 2)
         ends_in_round = tuple(
@@ -291,9 +305,9 @@ class FightResult:
 
     @property
     def left_out_lines(self) -> tuple[str, ...]:
-        """Each left-out row in a sentence: "Combatant 3 is not counted yet: enter its hit
-        points." """
-        return tuple(_left_out_line(row, missing) for row, missing in self.left_out)
+        """Each left-out row in a sentence: "Orc (row 3) is not counted yet: enter its hit
+        points." ("Combatant 3 ..." unnamed)."""
+        return tuple(_left_out_line(*row) for row in self.left_out)
 
     def to_json(self) -> dict[str, Any]:
         odds, expected = self.odds, self.expected_rounds
@@ -332,7 +346,9 @@ class FightResult:
             "opponents_why": list(odds.opponents_why),
             "left_out": [
                 {"row": row, "missing": list(missing), "said": line}
-                for (row, missing), line in zip(self.left_out, self.left_out_lines, strict=True)
+                for (row, missing, _), line in zip(
+                    self.left_out, self.left_out_lines, strict=True
+                )
             ],
             **self.sources.to_json(),
         }  # fmt: skip

@@ -426,30 +426,57 @@ def _work(states: int, turns: Sequence[_Attacks], rounds: int) -> list[int]:
     return work
 
 
-def _labels(line: _Line, side: Sequence[Combatant], noun: str) -> tuple[str, ...]:
-    """Each combatant's label, unique on its side: a name numbered across every row of that
-    name when it names several ("Orc 1".."Orc 3" then "Orc 4" for a second row of Orcs), a
-    row without a name by its place in the order it is attacked ("Opponent 3"). A name that
-    would still read as another combatant's label (a row named "Opponent 2") adds its place:
-    "Opponent 2 (Opponent 5)"."""
-    names = [side[row].name for row in line.rows]
-    labels = []
-    for place, name in enumerate(names, start=1):
-        if not name:
-            labels.append(f"{noun} {place}")
-        elif names.count(name) > 1:
-            # Its number among the combatants of that name: those before it, plus one.
-            labels.append(f"{name} {names[:place].count(name)}")
-        else:
-            labels.append(name)
-    # A place label is unique, so only a name's label is changed, and one of a place can
-    # only match a name typed as it is: each pass makes the clashing ones longer.
-    while clashing := {label for label in labels if labels.count(label) > 1}:
-        labels = [
-            f"{label} ({noun} {place})" if label in clashing and names[place - 1] else label
-            for place, label in enumerate(labels, start=1)
-        ]
-    return tuple(labels)
+# The label of a combatant without a name, by its place on its side: "Opponent 3".
+_NOUNS = {"party": "Party member", "opponents": "Opponent"}
+
+
+def _labels(
+    party_line: _Line, party: Sequence[Combatant],
+    opponent_line: _Line, opponents: Sequence[Combatant],
+) -> dict[str, tuple[str, ...]]:  # fmt: skip
+    """Each side's combatants' labels, every one unique in the fight: a name numbered across
+    every row of that name on its side when it names several ("Orc 1".."Orc 3" then "Orc 4"
+    for a second row of Orcs), a row without a name by its place in the order it is
+    attacked ("Opponent 3"). A name on both sides says its side on each: "Orc 1 (party)",
+    "Orc (opponents)". A name that would still read as another combatant's label (a row
+    named "Opponent 2") adds its place, "Opponent 2 (Opponent 5)", or, where the label is
+    the other side's, its side: "Opponent 2 (party)"."""
+    lines = {"party": (party_line, party), "opponents": (opponent_line, opponents)}
+    names = {side: [of[row].name for row in line.rows] for side, (line, of) in lines.items()}
+    on_both = set(names["party"]) & set(names["opponents"]) - {""}
+    labels: dict[str, list[str]] = {}
+    for side, noun in _NOUNS.items():
+        labels[side] = []
+        for place, name in enumerate(names[side], start=1):
+            if not name:
+                labels[side].append(f"{noun} {place}")
+                continue
+            # Several of a name: its number among them, those before it plus one.
+            label = (
+                f"{name} {names[side][:place].count(name)}" if names[side].count(name) > 1 else name
+            )
+            labels[side].append(f"{label} ({side})" if name in on_both else label)
+    # A place label is unique in the fight, so only a name's label is changed, and one of a
+    # place can only match a name typed as it is: each pass makes the clashing ones longer.
+    while True:
+        within = {
+            side: {label for label in own if own.count(label) > 1} for side, own in labels.items()
+        }
+        across = set(labels["party"]) & set(labels["opponents"])
+        if not across and not any(within.values()):
+            break
+        # Told apart on its side by its place, from the other side by its side.
+        labels = {
+            side: [
+                label if not name
+                else f"{label} ({_NOUNS[side]} {place})" if label in within[side]
+                else f"{label} ({side})" if label in across
+                else label
+                for place, (label, name) in enumerate(zip(own, names[side], strict=True), 1)
+            ]
+            for side, own in labels.items()
+        }  # fmt: skip
+    return {side: tuple(own) for side, own in labels.items()}
 
 
 def _damage_tables(
@@ -641,8 +668,8 @@ def fight_steps(
         opponent_drops=tuple(mass_from("opponents", drops_at)),
         opponent_down_by=tuple(tuple(by) for by in down_by),
         party_down_by=tuple(tuple(by) for by in party_down_by),
-        party_labels=_labels(party_line, party, "Party member"),
-        opponent_labels=_labels(opponent_line, opponents, "Opponent"),
+        party_labels=_labels(party_line, party, opponent_line, opponents)["party"],
+        opponent_labels=_labels(party_line, party, opponent_line, opponents)["opponents"],
         sources=sources,
         party_why=tuple(party_why),
         opponents_why=tuple(opponents_why),
