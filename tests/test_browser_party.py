@@ -135,16 +135,25 @@ def test_a_party_entered_on_the_fight_page_is_offered_on_the_attack_page(
     # One tap: Mira attacks. Her bonus and damage are the form's, and the answer follows.
     attacker.get_by_role("button", name="Mira").tap()
     expect(page.locator("#attack-bonus")).to_have_value("9")
+    # What was filled stays on the screen, with its label, the target's situations unfolded
+    # below it (the answer is docked at the bottom).
+    target_side = page.locator("details.calc-side[data-side='target']:not([hidden])")
+    expect(target_side).to_have_attribute("open", "")
+    page.wait_for_timeout(300)  # any scroll the tap makes has ended
+    expect(page.locator("#attack-bonus")).to_be_in_viewport()
+    expect(page.locator("label[for='attack-bonus']")).to_be_in_viewport()
+    expect(target_side.locator("summary")).to_be_in_viewport()
+    page.screenshot(path=str(ARTIFACTS / "party-attack-attacker-tapped-phone.png"))
     expect(page.locator("#attack-damage")).to_have_value("1d10+4")
     expect(attacker.get_by_role("button", name="Mira")).to_have_attribute("aria-pressed", "true")
     wait_live(page, "attack")
     inputs = {"bonus": "9", "damage": "1d10+4"}
     assert figure(page, "attack", "Hit").split()[0] == expected_figure(page, inputs, "Hit")
     assert "bonus=9" in settled_address(page)
-    # The second tap: the target's situations are unfolded and on screen ("can Mira hit the
-    # prone orc?"), the tile tapped where it is, without a swipe.
+    # The second tap: the target's situations are unfolded ("can Mira hit the prone orc?"),
+    # the tile one tap away (below the filled fields: brought up as a reader's swipe does).
     tile = page.locator(f"label[for='attack-situations-{system}-{prone}']")
-    expect(tile).to_be_in_viewport()
+    expect(tile).to_be_visible()
     tile.tap()
     expect(page.locator(f"#attack-situations-{system}-{prone}")).to_be_checked()
     wait_live(page, "attack")

@@ -335,21 +335,30 @@ class AttackChoices {
     if (!saved.length) return this.block.replaceChildren(keptElsewhere(this.form));
     this.block.replaceChildren(
       this.group("Attacker", saved, (member) => ({ bonus: member.bonus, damage: member.damage }),
-        () => this.openTarget()),
+        (filled) => this.openTarget(filled)),
       this.group("Target", saved, (member) => ({ defense: member.defense })),
     );
   }
 
-  openTarget() {
+  openTarget(filled) {
     // Who attacks is chosen: what is asked next is the target's state ("can Mira hit the
-    // prone orc?"), so its situations unfold, each one tap away.
+    // prone orc?"), so its situations unfold, each one tap away. What was filled stays on
+    // the screen, the answer docked below it (on a phone): the page moves up only so far
+    // as to bring the situations into view without taking the filled fields off it.
     const side = [...this.form.querySelectorAll('details.calc-side[data-side="target"]')]
       .find((fold) => !fold.hidden);
     if (!side) return;
     side.setAttribute("open", "");
-    // Brought into view below the header when it is off the screen (a phone's), as a side
-    // the reader opens is (calculators.mjs).
-    if (side.getBoundingClientRect().top > innerHeight / 2) side.scrollIntoView({ block: "start" });
+    const docked = this.form.closest(".calc")?.querySelector(".calc-headline")
+      ?.getBoundingClientRect();
+    const end = docked && docked.bottom >= innerHeight - 1 ? docked.top : innerHeight;
+    const summary = side.querySelector("summary").getBoundingClientRect();
+    if (summary.bottom <= end) return; // on the screen already
+    const top = (document.querySelector(".md-header")?.getBoundingClientRect().bottom ?? 0) + 8;
+    const fields = filled.map((control) => control.closest(".calc-field") ?? control);
+    const firstFilled = Math.min(...fields.map((field) => field.getBoundingClientRect().top));
+    const by = Math.min(summary.top - top, firstFilled - top);
+    if (by > 0) scrollBy({ top: by });
   }
 
   group(title, saved, valuesOf, then = () => {}) {
@@ -368,7 +377,8 @@ class AttackChoices {
         fill(this.form, values);
         chosen.tapped = true;
         this.markChosen();
-        then();
+        then(Object.keys(values).map((name) => this.form.querySelector(`[name="${name}"]`))
+          .filter((control) => control && !control.closest("[hidden]")));
       });
       const chosen = { choice, values, tapped: false };
       this.choices.push(chosen);
