@@ -8,6 +8,7 @@ Systems come from each page's own form, never from slugs written here.
 
 from __future__ import annotations
 
+import json
 import re
 from html import unescape
 
@@ -43,6 +44,33 @@ def enter_the_party(page: Page) -> None:
         type_into(page, f"#fight-c3_{field}", value)
 
 
+def stored(page: Page) -> list[dict[str, str]]:
+    return json.loads(page.evaluate(f"localStorage.getItem('{STORE}')"))["members"]
+
+
+def keep_party(page: Page, members: list[dict[str, str]]) -> None:
+    """The party kept on the device as given, then the page reloaded to offer it."""
+    kept = json.dumps({"version": 1, "members": members})
+    page.evaluate("([key, kept]) => localStorage.setItem(key, kept)", [STORE, kept])
+    page.reload()
+
+
+def member(name: str, system: str | None = None) -> dict[str, str]:
+    """A kept member, for a system (as the fight form's select names it) or, kept before
+    members had one, for none."""
+    fields = {"bonus": "5", "damage": "1d8+2", "defense": "16", "hp": "20", "attacks": "1"}
+    return {"name": name, **({"system": system} if system else {}), **fields}
+
+
+def systems_of(page: Page, select: str) -> list[tuple[str, str]]:
+    """The form's systems, (value, title) as its select names them (the short title)."""
+    options = page.locator(f"{select} option")
+    return [
+        (option.get_attribute("value") or "", option.get_attribute("data-short") or "")
+        for option in options.all()
+    ]
+
+
 def a_target_situation() -> tuple[str, str]:
     """A system and a situation of the target's it answers on its own ("Target prone")."""
     for system in system_slugs():
@@ -70,12 +98,15 @@ def test_a_party_entered_on_the_fight_page_is_offered_on_the_attack_page(
 ) -> None:
     phone = Device(browser, server, "phone")
     page = phone.page
-    page.goto(f"{server}calculators/fight/")
+    # The party is kept for the fight form's system: the one whose target can be prone.
+    system, prone = a_target_situation()
+    page.goto(f"{server}calculators/fight/?system={system}")
     wait_live(page, "fight")
     note = page.locator(".calc[data-calculator='fight'] .calc-party")
     expect(note).to_contain_text("kept on this device")
     enter_the_party(page)
     expect(note).to_contain_text(f"Kept on this device: Mira, {MARKUP}.")
+    assert {member["system"] for member in stored(page)} == {system}
     # The names are the answer's too, as text: "Mira drops".
     wait_live(page, "fight")
     result = page.locator("#fight-result")
@@ -87,7 +118,6 @@ def test_a_party_entered_on_the_fight_page_is_offered_on_the_attack_page(
     page.locator("#fight-c1_name").scroll_into_view_if_needed()
     page.screenshot(path=str(ARTIFACTS / "party-fight-rows-phone.png"))
 
-    system, prone = a_target_situation()
     page.goto(f"{server}calculators/attack/?system={system}")
     page.reload()
     wait_live(page, "attack")
@@ -105,16 +135,25 @@ def test_a_party_entered_on_the_fight_page_is_offered_on_the_attack_page(
     # One tap: Mira attacks. Her bonus and damage are the form's, and the answer follows.
     attacker.get_by_role("button", name="Mira").tap()
     expect(page.locator("#attack-bonus")).to_have_value("9")
+    # What was filled stays on the screen, with its label, the target's situations unfolded
+    # below it (the answer is docked at the bottom).
+    target_side = page.locator("details.calc-side[data-side='target']:not([hidden])")
+    expect(target_side).to_have_attribute("open", "")
+    page.wait_for_timeout(300)  # any scroll the tap makes has ended
+    expect(page.locator("#attack-bonus")).to_be_in_viewport()
+    expect(page.locator("label[for='attack-bonus']")).to_be_in_viewport()
+    expect(target_side.locator("summary")).to_be_in_viewport()
+    page.screenshot(path=str(ARTIFACTS / "party-attack-attacker-tapped-phone.png"))
     expect(page.locator("#attack-damage")).to_have_value("1d10+4")
     expect(attacker.get_by_role("button", name="Mira")).to_have_attribute("aria-pressed", "true")
     wait_live(page, "attack")
     inputs = {"bonus": "9", "damage": "1d10+4"}
     assert figure(page, "attack", "Hit").split()[0] == expected_figure(page, inputs, "Hit")
     assert "bonus=9" in settled_address(page)
-    # The second tap: the target's situations are unfolded and on screen ("can Mira hit the
-    # prone orc?"), the tile tapped where it is, without a swipe.
+    # The second tap: the target's situations are unfolded ("can Mira hit the prone orc?"),
+    # the tile one tap away (below the filled fields: brought up as a reader's swipe does).
     tile = page.locator(f"label[for='attack-situations-{system}-{prone}']")
-    expect(tile).to_be_in_viewport()
+    expect(tile).to_be_visible()
     tile.tap()
     expect(page.locator(f"#attack-situations-{system}-{prone}")).to_be_checked()
     wait_live(page, "attack")
@@ -185,3 +224,95 @@ def test_a_corrupt_or_old_kept_party_leaves_the_pages_working(
         expect(page.locator(".calc-party")).to_contain_text("kept on this device")
         expect(page.get_by_role("button", name="Fill in the party")).to_have_count(0)
         phone.close()  # no error on the console, no request to another host
+
+
+def test_a_member_kept_for_one_system_is_offered_only_on_that_system(
+    browser: Browser, server: str
+) -> None:
+    phone = Device(browser, server, "phone")
+    page = phone.page
+    page.goto(f"{server}calculators/attack/")
+    wait_live(page, "attack")
+    (one, _), (other, other_title) = systems_of(page, "#attack-system")[:2]
+    assert other_title, "the select names each system by a short title"
+    # Mira kept for the other system: not offered here, and the line says for which.
+    page.goto(f"{server}calculators/attack/?system={one}")
+    keep_party(page, [member("Mira", other)])
+    wait_live(page, "attack")
+    party = page.locator(".calc[data-calculator='attack'] .calc-party")
+    expect(party).to_have_text(f"The party kept on this device is for {other_title}.")
+    expect(party.get_by_role("button")).to_have_count(0)
+    party.scroll_into_view_if_needed()
+    page.screenshot(path=str(ARTIFACTS / "party-attack-other-system-phone.png"))
+    # The form switched to her system offers her; switched back, no longer.
+    page.locator("#attack-system").select_option(other)
+    attacker = page.get_by_role("group", name="The party as the attacker")
+    expect(attacker.get_by_role("button")).to_have_text(["Mira"])
+    attacker.get_by_role("button", name="Mira").tap()
+    expect(page.locator("#attack-bonus")).to_have_value("5")
+    page.locator("#attack-system").select_option(one)
+    expect(party).to_have_text(f"The party kept on this device is for {other_title}.")
+    # A member kept before members had a system is offered for every system.
+    keep_party(page, [member("Mira", other), member("Tess")])
+    wait_live(page, "attack")
+    for system, _ in systems_of(page, "#attack-system"):
+        page.locator("#attack-system").select_option(system)
+        names = ["Mira", "Tess"] if system == other else ["Tess"]
+        expect(attacker.get_by_role("button")).to_have_text(names)
+
+    # The checks page: the same line, her system offers her, and choosing another releases her.
+    page.goto(f"{server}calculators/checks/?system={one}")
+    keep_party(page, [member("Mira", other)])
+    wait_live(page, "check")
+    party = page.locator(".calc[data-calculator='check'] .calc-party").first
+    expect(party).to_have_text(f"The party kept on this device is for {other_title}.")
+    page.screenshot(path=str(ARTIFACTS / "party-checks-other-system-phone.png"))
+    assert other in [value for value, _ in systems_of(page, "#check-system")]
+    page.locator("#check-system").select_option(other)
+    rollers = page.get_by_role("group", name="The party as who rolls")
+    rollers.get_by_role("button", name="Mira").tap()
+    expect(page.locator("#check-bonus-party")).to_contain_text("Mira's")
+    page.locator("#check-bonus").press_sequentially("4")
+    expect(page.locator("#check-bonus-party")).to_contain_text("Kept as Mira's")
+    roll = page.locator("#check-roll").input_value()
+    # Kept for her, her system as it was.
+    assert [(entry["system"], entry.get(roll)) for entry in stored(page)] == [(other, "4")]
+    page.locator("#check-system").select_option(one)
+    expect(party).to_have_text(f"The party kept on this device is for {other_title}.")
+    expect(page.locator("#check-bonus-party")).to_be_hidden()
+    phone.close()
+
+
+def test_the_fight_page_keeps_the_members_of_other_systems(browser: Browser, server: str) -> None:
+    phone = Device(browser, server, "phone")
+    page = phone.page
+    page.goto(f"{server}calculators/fight/")
+    wait_live(page, "fight")
+    (one, one_title), (other, other_title) = systems_of(page, "#fight-system")[:2]
+    page.goto(f"{server}calculators/fight/?system={one}")
+    keep_party(page, [member("Tess", other)])
+    wait_live(page, "fight")
+    note = page.locator(".calc[data-calculator='fight'] .calc-party")
+    expect(note).to_contain_text(f"For {other_title}: Tess.")
+    expect(page.get_by_role("button", name="Fill in the party")).to_have_count(0)
+    # Rows entered for this system are kept for it, beside hers.
+    enter_the_party(page)
+    expect(note).to_contain_text(f"Kept on this device: Mira, {MARKUP}. For {other_title}: Tess.")
+    kept = {(entry["name"], entry["system"]) for entry in stored(page)}
+    assert kept == {("Mira", one), (MARKUP, one), ("Tess", other)}, kept
+    # Her system's form fills in only her.
+    page.goto(f"{server}calculators/fight/?system={other}")
+    page.reload()
+    wait_live(page, "fight")
+    expect(note).to_contain_text(f"Kept on this device: Tess. For {one_title}: Mira, {MARKUP}.")
+    page.get_by_role("button", name="Fill in the party").tap()
+    expect(page.locator("#fight-c1_name")).to_have_value("Tess")
+    expect(page.locator("#fight-c2_side")).to_have_value("opponents")
+    # Tess's row edited: hers rewritten, theirs kept.
+    type_into(page, "#fight-c1_bonus", "7")
+    kept = {(entry["name"], entry["system"], entry["bonus"]) for entry in stored(page)}
+    assert kept == {("Mira", one, "9"), (MARKUP, one, "3"), ("Tess", other, "7")}, kept
+    # "Forget all" forgets every system's.
+    page.get_by_role("button", name="Forget all").tap()
+    assert page.evaluate(f"localStorage.getItem('{STORE}')") is None
+    phone.close()

@@ -162,6 +162,16 @@ def test_an_old_entry_loads_and_a_corrupt_bonus_is_ignored(browser: Browser, ser
         json.dumps({"version": 1, "members": [old]}): True,  # v1 as first kept: no bonuses
         json.dumps({"version": 1, "members": [{**old, "save": 7}]}): False,
         json.dumps({"version": 1, "members": [{**old, "check": "9" * 201}]}): False,
+        # A system that is not a string of a slug's length: the entry is ignored, as above.
+        json.dumps({"version": 1, "members": [{**old, "system": 7}]}): False,
+        json.dumps({"version": 1, "members": [{**old, "system": "x" * 65}]}): False,
+        # One of none of the form's systems: that member is not offered, the others are.
+        json.dumps(
+            {
+                "version": 1,
+                "members": [old, {**old, "name": "Bram", "system": "not one of the form's"}],
+            }
+        ): True,
     }
     for kept, offered in cases.items():
         phone = Device(browser, server, "phone")

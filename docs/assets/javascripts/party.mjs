@@ -3,11 +3,19 @@
 // calculator's attacker and target, the fight's party rows, the checks calculator's roller).
 //
 // Kept in localStorage as one small versioned JSON: {"version": 1, "members": [...]}, each
-// member {name, bonus, damage, defense, hp, attacks} as the fight's fields hold them
+// member {name, system, bonus, damage, defense, hp, attacks} as the fight's fields hold them
 // (strings), and, once typed on the checks page for that member, its check and save
 // bonuses {check, save} (strings; a member without them is as valid). An entry that is not
 // that, corrupt or of another version, is ignored: the pages work as if nothing were kept.
 // Nothing is sent anywhere.
+//
+// A member's numbers are those of one game system, the fight form's when its row was kept
+// (its `system`, the select's value): a page offers only the members kept for the system its
+// own form has chosen, follows a change of that choice, and says in one line which systems
+// (by the select's own titles) the party is kept for when none of it is for this one. A
+// member kept before members had a system has none, and is offered for every system, as it
+// was: no system is guessed for it. A member whose system is none of the form's (one since
+// taken off the site) is not offered there, and not dropped either: only "Forget" removes it.
 //
 // Filling goes through the form's own fields, each followed by the input event a reader's
 // typing makes: the live answer, the address and what Back restores follow as if typed.
@@ -20,12 +28,14 @@ const STORE = "orr-party";
 const VERSION = 1;
 const STATS = ["bonus", "damage", "defense", "hp", "attacks"];
 const ROLLS = ["check", "save"]; // kept by the checks page, each only once typed there
-const MAX_MEMBERS = 12; // the fight's most rows
+const MAX_MEMBERS = 12; // the fight's most rows: the most offered for one system
+const MAX_KEPT = 10 * MAX_MEMBERS; // the most read back, every system's together
+const SYSTEM_LENGTH = 64; // a system's value in the form's select (a slug)
 const NAME_LENGTH = 40; // the fight's name field's (rules_core/calculators/fight.py)
 const VALUE_LENGTH = 200; // any field's (rules_core/fields.py)
 
-export function savedParty() {
-  // The members kept, or none when nothing usable is kept.
+export function keptParty() {
+  // The members kept, every system's, or none when nothing usable is kept.
   let kept;
   try {
     kept = JSON.parse(localStorage.getItem(STORE));
@@ -39,13 +49,66 @@ export function savedParty() {
     typeof member.name === "string" && member.name.trim() !== "" &&
     member.name.length <= NAME_LENGTH &&
     STATS.every((stat) => text(member[stat])) &&
-    ROLLS.every((roll) => member[roll] === undefined || text(member[roll]));
+    ROLLS.every((roll) => member[roll] === undefined || text(member[roll])) &&
+    (member.system === undefined ||
+      (typeof member.system === "string" && member.system !== "" &&
+        member.system.length <= SYSTEM_LENGTH));
   if (!kept.members.every(usable)) return [];
-  return kept.members.slice(0, MAX_MEMBERS).map((member) => ({
+  return kept.members.slice(0, MAX_KEPT).map((member) => ({
     name: member.name.trim(),
+    ...(member.system === undefined ? {} : { system: member.system }),
     ...Object.fromEntries(STATS.map((stat) => [stat, member[stat]])),
     ...rollsOf(member),
   }));
+}
+
+function systemOf(form) {
+  // The system the form has chosen now.
+  return form.querySelector('[name="system"]')?.value;
+}
+
+function forSystem(member, system) {
+  // Kept for that system, or kept before members had one (then for any).
+  return member.system === undefined || member.system === system;
+}
+
+function offered(form) {
+  // The members a page offers: those kept for the system its form has chosen.
+  const system = systemOf(form);
+  return keptParty().filter((member) => forSystem(member, system)).slice(0, MAX_MEMBERS);
+}
+
+function titleOf(form, system) {
+  // A system as the form's select names it (its short title, as calculator-switch.mjs
+  // says it), never its value; one the select lacks is "another system".
+  const select = form.querySelector('[name="system"]');
+  const option = select && [...select.options].find((one) => one.value === system);
+  return option ? (option.dataset.short ?? option.textContent.trim()) : "another system";
+}
+
+function otherSystems(form, members) {
+  // The titles of the systems these members are kept for, other than the form's, in the
+  // select's order (one the select lacks last), each once.
+  const select = form.querySelector('[name="system"]');
+  const order = select ? [...select.options].map((option) => option.value) : [];
+  const place = (system) => (order.includes(system) ? order.indexOf(system) : order.length);
+  const systems = [...new Set(members.map((member) => member.system))]
+    .filter((system) => system !== undefined && system !== systemOf(form))
+    .sort((a, b) => place(a) - place(b));
+  return [...new Set(systems.map((system) => titleOf(form, system)))];
+}
+
+function listed(words) {
+  // "Orcus", "Orcus and 4e Core", "Orcus, 3d6 Combat and 4e Core".
+  return words.length < 2 ? words.join("") : `${words.slice(0, -1).join(", ")} and ${words.at(-1)}`;
+}
+
+function keptElsewhere(form) {
+  // The line said where the offer would be, when every member kept is of another system.
+  const line = document.createElement("p");
+  line.className = "calc-party-elsewhere";
+  line.textContent = `The party kept on this device is for ${listed(otherSystems(form, keptParty()))}.`;
+  return line;
 }
 
 function rollsOf(member) {
@@ -68,7 +131,7 @@ function keep(members) {
 
 // Each widget on the page ({name, form, section}, the calculators bound by calculators.mjs):
 // the fight keeps and offers the party, the attack calculator offers it, and the checks
-// calculator offers its members as who rolls. A fight row holds no check or save bonus, and
+// calculator offers its members as who rolls, each only the members of its form's system. A fight row holds no check or save bonus, and
 // a wrong number filled in would be worse than none: the checks page fills only a bonus
 // typed there for that member and that roll, and otherwise says so beside the Bonus field.
 export function offerParty(widgets) {
@@ -128,12 +191,14 @@ class FightParty {
   }
 
   namedParty() {
-    // Each row's numbers, and the check and save bonuses the checks page keeps for a member
-    // of that name: the rows rewrite the party, never drop those. A member being renamed
-    // (a letter at a time: "Mira", "Mir", "Miranda") keeps them too: a row whose name no
-    // member has takes those of the member kept in its place, if no row has that name now.
+    // Each row's numbers, kept for the form's system, and the check and save bonuses the
+    // checks page keeps for a member of that name: the rows rewrite this system's members,
+    // never drop those. A member being renamed (a letter at a time: "Mira", "Mir",
+    // "Miranda") keeps them too: a row whose name no member has takes those of the member
+    // kept in its place, if no row has that name now.
     const inFight = (row) => row.side === "party" && row.name && Number(row.count) >= 1;
-    const saved = savedParty();
+    const system = systemOf(this.form);
+    const saved = keptParty().filter((member) => forSystem(member, system));
     const rolls = new Map();
     for (const member of saved) {
       if (!rolls.has(member.name)) rolls.set(member.name, member);
@@ -146,6 +211,7 @@ class FightParty {
       const renamed = saved[place] && !named.has(saved[place].name) ? saved[place] : {};
       return {
         name,
+        ...(system === undefined ? {} : { system }),
         ...Object.fromEntries(STATS.map((stat) => [stat, row[stat] ?? ""])),
         ...rollsOf(rolls.get(name.trim()) ?? renamed),
       };
@@ -154,35 +220,55 @@ class FightParty {
 
   onEdit(event) {
     // An edit of a party row (or of a row's side) keeps the party's named rows as they now
+    // are, as the members of the form's system: those kept for other systems stay as they
     // are. An edit of an opponent, or a party without names (the form as built), leaves
-    // what is kept alone: only "Forget" forgets it.
+    // what is kept alone: only "Forget" forgets it. Another system chosen is shown.
+    if (event.target.name === "system") return this.show();
     const edited = /^c(\d+)_(.*)$/.exec(event.target.name ?? "");
     if (!edited) return;
     const [, row, field] = edited;
     const side = this.form.querySelector(`[name="c${row}_side"]`)?.value;
     const party = this.namedParty();
-    if ((side === "party" || field === "side") && party.length) keep(party);
+    if ((side === "party" || field === "side") && party.length) {
+      const system = systemOf(this.form);
+      keep([...party, ...keptParty().filter((member) => !forSystem(member, system))]);
+    }
     this.show();
   }
 
   show(said = "") {
-    const saved = savedParty();
+    const kept = keptParty();
+    const system = systemOf(this.form);
+    const saved = kept.filter((member) => forSystem(member, system)).slice(0, MAX_MEMBERS);
+    const others = kept.filter((member) => !forSystem(member, system));
     // Built anew only when what it says changes: a box's change event (its blur, as a tap
     // on "Forget" begins) would otherwise replace the button under the finger, and the tap
     // would be lost.
     const offersFill = !this.rows().some((row) => row.side === "party" && row.name);
-    const shown = JSON.stringify([saved.map((member) => member.name), offersFill, said]);
+    const names = (members) => members.map((member) => member.name).join(", ");
+    const elsewhere = otherSystems(this.form, others).map((title) => {
+      const ofTitle = others.filter((member) => titleOf(this.form, member.system) === title);
+      return `For ${title}: ${names(ofTitle)}.`;
+    });
+    const shown = JSON.stringify([names(saved), elsewhere, offersFill, said]);
     if (shown === this.shown) return;
     this.shown = shown;
     const line = document.createElement("p");
-    if (!saved.length) {
+    if (!kept.length) {
       line.textContent =
         "Named party rows are kept on this device, for the attack and checks calculators.";
       this.note.replaceChildren(line);
       return;
     }
-    line.append(`Kept on this device: ${saved.map((member) => member.name).join(", ")}. `);
-    const forget = button("Forget", () => {
+    // This system's members first; those of the others named by their systems, kept as
+    // they are when this system's rows are; "Forget" forgets every system's.
+    line.append(
+      saved.length
+        ? `Kept on this device: ${names(saved)}. `
+        : "Named party rows are kept on this device, for each system. ",
+    );
+    if (elsewhere.length) line.append(`${elsewhere.join(" ")} `);
+    const forget = button(elsewhere.length ? "Forget all" : "Forget", () => {
       keep([]);
       this.show();
     });
@@ -190,8 +276,8 @@ class FightParty {
     line.append(forget);
     this.note.replaceChildren(line);
     // A form without the party's names (as built, or another table's link) offers it.
-    if (offersFill) {
-      this.note.append(button("Fill in the party", () => this.fillParty(savedParty())));
+    if (offersFill && saved.length) {
+      this.note.append(button("Fill in the party", () => this.fillParty(offered(this.form))));
     }
     if (said) {
       const told = document.createElement("p");
@@ -227,31 +313,52 @@ class FightParty {
 class AttackChoices {
   constructor(section, form) {
     this.form = form;
-    const saved = savedParty();
-    if (!saved.length) return;
+    if (!keptParty().length) return;
     this.block = document.createElement("div");
     this.block.className = "calc-party";
     this.choices = [];
-    this.block.append(
-      this.group("Attacker", saved, (member) => ({ bonus: member.bonus, damage: member.damage }),
-        () => this.openTarget()),
-      this.group("Target", saved, (member) => ({ defense: member.defense })),
-    );
     form.before(this.block);
-    form.addEventListener("input", () => this.markChosen());
-    form.addEventListener("change", () => this.markChosen());
+    this.show();
+    const onEdit = (event) => (event.target.name === "system" ? this.show() : this.markChosen());
+    form.addEventListener("input", onEdit);
+    form.addEventListener("change", onEdit);
   }
 
-  openTarget() {
+  show() {
+    // The members of the form's system, anew when it changes; none, the line saying which
+    // systems the party is kept for.
+    const system = systemOf(this.form);
+    if (system === this.system) return;
+    this.system = system;
+    const saved = offered(this.form);
+    this.choices = [];
+    if (!saved.length) return this.block.replaceChildren(keptElsewhere(this.form));
+    this.block.replaceChildren(
+      this.group("Attacker", saved, (member) => ({ bonus: member.bonus, damage: member.damage }),
+        (filled) => this.openTarget(filled)),
+      this.group("Target", saved, (member) => ({ defense: member.defense })),
+    );
+  }
+
+  openTarget(filled) {
     // Who attacks is chosen: what is asked next is the target's state ("can Mira hit the
-    // prone orc?"), so its situations unfold, each one tap away.
+    // prone orc?"), so its situations unfold, each one tap away. What was filled stays on
+    // the screen, the answer docked below it (on a phone): the page moves up only so far
+    // as to bring the situations into view without taking the filled fields off it.
     const side = [...this.form.querySelectorAll('details.calc-side[data-side="target"]')]
       .find((fold) => !fold.hidden);
     if (!side) return;
     side.setAttribute("open", "");
-    // Brought into view below the header when it is off the screen (a phone's), as a side
-    // the reader opens is (calculators.mjs).
-    if (side.getBoundingClientRect().top > innerHeight / 2) side.scrollIntoView({ block: "start" });
+    const docked = this.form.closest(".calc")?.querySelector(".calc-headline")
+      ?.getBoundingClientRect();
+    const end = docked && docked.bottom >= innerHeight - 1 ? docked.top : innerHeight;
+    const summary = side.querySelector("summary").getBoundingClientRect();
+    if (summary.bottom <= end) return; // on the screen already
+    const top = (document.querySelector(".md-header")?.getBoundingClientRect().bottom ?? 0) + 8;
+    const fields = filled.map((control) => control.closest(".calc-field") ?? control);
+    const firstFilled = Math.min(...fields.map((field) => field.getBoundingClientRect().top));
+    const by = Math.min(summary.top - top, firstFilled - top);
+    if (by > 0) scrollBy({ top: by });
   }
 
   group(title, saved, valuesOf, then = () => {}) {
@@ -270,7 +377,8 @@ class AttackChoices {
         fill(this.form, values);
         chosen.tapped = true;
         this.markChosen();
-        then();
+        then(Object.keys(values).map((name) => this.form.querySelector(`[name="${name}"]`))
+          .filter((control) => control && !control.closest("[hidden]")));
       });
       const chosen = { choice, values, tapped: false };
       this.choices.push(chosen);
@@ -304,35 +412,25 @@ function notKept(name, roll, state) {
 class CheckChoices {
   // "Roll for: Mira Bram": a tap fills Bonus with the bonus kept for that member and the
   // roll chosen (save or check), or, where none is kept, says so beside Bonus and leaves it
-  // to be typed: typed there while the member is chosen, it is kept for that member and roll.
+  // to be typed: typed there while the member is chosen, it is kept for that member and roll
+  // (the member's system stays as it was kept). Only the members of the form's system are
+  // offered: another system chosen, a member chosen that is not of it is released.
   constructor(section, form) {
     this.form = form;
     this.bonus = form.querySelector('[name="bonus"]');
     this.roll = form.querySelector('[name="roll"]');
-    const saved = savedParty();
-    if (!saved.length || !this.bonus || !this.roll) return;
+    if (!keptParty().length || !this.bonus || !this.roll) return;
     this.chosen = null; // the name of the member chosen
+    this.choices = [];
     this.rollShown = this.roll.value;
     this.filling = false;
     this.block = document.createElement("div");
     this.block.className = "calc-party";
-    const group = document.createElement("div");
-    group.className = "calc-party-group";
-    group.setAttribute("role", "group");
-    group.setAttribute("aria-label", "The party as who rolls");
-    const label = document.createElement("span");
-    label.className = "calc-party-label";
-    label.textContent = "Roll for";
-    group.append(label);
-    this.choices = saved.map((member) => {
-      const choice = button(member.name, () => this.choose(member.name));
-      choice.setAttribute("aria-pressed", "false");
-      choice.title = member.name; // the whole name, where a long one is cut short
-      group.append(choice);
-      return { name: member.name, choice };
-    });
-    this.block.append(group);
     form.before(this.block);
+    this.show();
+    const onSystem = (event) => event.target.name === "system" && this.onSystem();
+    form.addEventListener("input", onSystem);
+    form.addEventListener("change", onSystem);
     // What is said about the chosen member's bonus, beside the Bonus field (its hint's
     // row, which that field has free), and read with it by a screen reader.
     this.said = document.createElement("span");
@@ -360,11 +458,49 @@ class CheckChoices {
     }
   }
 
+  show() {
+    // "Roll for" and the members of the form's system, or the line saying which systems
+    // the party is kept for.
+    this.system = systemOf(this.form);
+    const saved = offered(this.form);
+    this.choices = [];
+    if (!saved.length) return this.block.replaceChildren(keptElsewhere(this.form));
+    const group = document.createElement("div");
+    group.className = "calc-party-group";
+    group.setAttribute("role", "group");
+    group.setAttribute("aria-label", "The party as who rolls");
+    const label = document.createElement("span");
+    label.className = "calc-party-label";
+    label.textContent = "Roll for";
+    group.append(label);
+    this.choices = saved.map((member) => {
+      const choice = button(member.name, () => this.choose(member.name));
+      choice.setAttribute("aria-pressed", "false");
+      choice.title = member.name; // the whole name, where a long one is cut short
+      group.append(choice);
+      return { name: member.name, choice };
+    });
+    this.block.replaceChildren(group);
+  }
+
+  onSystem() {
+    // Another system chosen: its members offered, and the member chosen released unless it
+    // is one of them (one kept before members had a system is of every system).
+    if (systemOf(this.form) === this.system) return;
+    this.show();
+    if (this.chosen !== null && !this.member()) {
+      this.chosen = null;
+      this.say("");
+    }
+    this.markChosen();
+    this.onRoll(); // the switch may have changed the roll too
+  }
+
   offerOthers() {
     // Only for a check of a member chosen, with the group field on screen for the system.
     if (!this.others) return;
     const shown = this.chosen !== null && this.roll.value === "check" && !this.groupField.hidden;
-    const others = shown ? savedParty().filter((member) => member.name !== this.chosen) : [];
+    const others = shown ? offered(this.form).filter((member) => member.name !== this.chosen) : [];
     const key = JSON.stringify(others.map((member) => [member.name, member.check ?? null]));
     if (key === this.othersShown) return; // unchanged: its button stays under the finger
     this.othersShown = key;
@@ -388,8 +524,9 @@ class CheckChoices {
   }
 
   member() {
-    // The chosen member as kept now (another page may have changed it since).
-    return savedParty().find((member) => member.name === this.chosen) ?? null;
+    // The chosen member as kept now (another page may have changed it since), if it is
+    // offered for the form's system.
+    return offered(this.form).find((member) => member.name === this.chosen) ?? null;
   }
 
   choose(name) {
@@ -438,8 +575,9 @@ class CheckChoices {
     // The reader's own typing in Bonus, a member chosen: kept for that member and roll.
     // (The events of a fill, this one's or Back's, are not typing.)
     if (this.filling || !event.isTrusted || this.chosen === null) return;
-    const saved = savedParty();
-    const member = saved.find((one) => one.name === this.chosen);
+    const saved = keptParty(); // every system's, written back with this one member changed
+    const system = systemOf(this.form);
+    const member = saved.find((one) => one.name === this.chosen && forSystem(one, system));
     if (!member) return;
     const roll = this.roll.value;
     if (!ROLLS.includes(roll)) return;
