@@ -20,6 +20,19 @@ from test_browser_fight import TYPICAL, headline_of, open_fight
 MID_LEVEL = {**TYPICAL, "c1_hp": "60", "c2_hp": "40"}
 
 
+def _set_hit_points(page: Page, party: str, opponents: str) -> None:
+    """Both sides' hit points changed at once: one request."""
+    page.evaluate(
+        """([party, opponents]) => {
+            document.querySelector('#fight-c1_hp').value = party;
+            const hp = document.querySelector('#fight-c2_hp');
+            hp.value = opponents;
+            hp.dispatchEvent(new Event('input', { bubbles: true }));
+        }""",
+        [party, opponents],
+    )
+
+
 def test_a_long_fight_says_which_round_it_is_working_out_in_the_dock(
     browser: Browser, server: str
 ) -> None:
@@ -29,15 +42,7 @@ def test_a_long_fight_says_which_round_it_is_working_out_in_the_dock(
     # A phone slower than the test machine: the worker's rounds take longer.
     page.context.new_cdp_session(page).send("Emulation.setCPUThrottlingRate", {"rate": 4})
     # The GM raises both sides' hit points at once: one request, the mid-level fight.
-    page.evaluate(
-        """([party, opponents]) => {
-            document.querySelector('#fight-c1_hp').value = party;
-            const hp = document.querySelector('#fight-c2_hp');
-            hp.value = opponents;
-            hp.dispatchEvent(new Event('input', { bubbles: true }));
-        }""",
-        [MID_LEVEL["c1_hp"], MID_LEVEL["c2_hp"]],
-    )
+    _set_hit_points(page, MID_LEVEL["c1_hp"], MID_LEVEL["c2_hp"])
     dock = page.locator("#fight-result .calc-headline")
     expect(dock).to_have_attribute(
         "data-progress", re.compile(r"^working out round ([1-9]|10) of 10…$"), timeout=30_000
@@ -56,19 +61,6 @@ def test_a_long_fight_says_which_round_it_is_working_out_in_the_dock(
     said = dock.evaluate("e => getComputedStyle(e, '::after').content")
     assert "working out" not in said, said
     watched.close()
-
-
-def _set_hit_points(page: Page, party: str, opponents: str) -> None:
-    """Both sides' hit points changed at once: one request."""
-    page.evaluate(
-        """([party, opponents]) => {
-            document.querySelector('#fight-c1_hp').value = party;
-            const hp = document.querySelector('#fight-c2_hp');
-            hp.value = opponents;
-            hp.dispatchEvent(new Event('input', { bubbles: true }));
-        }""",
-        [party, opponents],
-    )
 
 
 def test_an_edit_during_a_long_fight_stops_its_work_and_answers_the_new_question(
