@@ -134,7 +134,7 @@ def to_argv(name: str, inputs: dict[str, str]) -> list[str]:
             if field.group and field.name.endswith("_side"):
                 # Every row, unused ones too: the form checks each field it shows.
                 row = field.name.removesuffix("_side")
-                parts = ("side", "bonus", "damage", "defense", "hp", "count", "attacks")
+                parts = ("side", "bonus", "damage", "defense", "hp", "count", "attacks", "name")
                 argv.append("--combatant=" + ":".join(inputs[f"{row}_{p}"] for p in parts))
     return argv + (["--", *positional] if positional else [])
 

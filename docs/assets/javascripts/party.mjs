@@ -131,9 +131,10 @@ function keep(members) {
 
 // Each widget on the page ({name, form, section}, the calculators bound by calculators.mjs):
 // the fight keeps and offers the party, the attack calculator offers it, and the checks
-// calculator offers its members as who rolls, each only the members of its form's system. A fight row holds no check or save bonus, and
-// a wrong number filled in would be worse than none: the checks page fills only a bonus
-// typed there for that member and that roll, and otherwise says so beside the Bonus field.
+// calculator offers its members as who rolls, each only the members of its form's system.
+// A fight row holds no check or save bonus, and a wrong number filled in would be worse
+// than none: the checks page fills only a bonus typed there for that member and that roll,
+// and otherwise says so beside the Bonus field.
 export function offerParty(widgets) {
   for (const widget of widgets) {
     if (widget.name === "fight") new FightParty(widget.section, widget.form);
