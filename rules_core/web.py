@@ -81,8 +81,8 @@ def _handled(name: str, inputs: Mapping[str, Any], base: str) -> Steps[dict[str,
         return _refused({where: one_line(error)})
     # Notes are said beside their fields with the answer; a request without any sends
     # none, so every other answer is as it was.
-    notes = {"notes": request.notes()} if request.notes() else {}
-    return {**_answered(rendered), **notes, "data": answer.payload}
+    notes = request.notes()
+    return {**_answered(rendered), **({"notes": notes} if notes else {}), "data": answer.payload}
 
 
 _MALFORMED = {**_refused({}), "message": "The request was malformed."}

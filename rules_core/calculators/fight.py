@@ -8,10 +8,12 @@ a number of rounds you choose: what is still undecided after them is said, never
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache
 from html import escape
+from itertools import accumulate
 from typing import Any, ClassVar, Self
 
 from rules_core.calculators import html
@@ -140,11 +142,7 @@ class FightRequest(Request):
             if side not in sides:
                 # First the field that would give the side one, then every other value the
                 # left-out rows lack (an encounter's monsters linked here lack them all).
-                lacking = {
-                    f"c{row}_{name}": _missing_note(_who(row, called))
-                    for row, names, called in left_out
-                    for name in names
-                }
+                lacking = _notes(left_out)
                 refused = _no_side(side, values, left_out)
                 raise InputErrors(refused | {k: v for k, v in lacking.items() if k not in refused})
         return cls(
@@ -158,12 +156,7 @@ class FightRequest(Request):
         )
 
     def notes(self) -> dict[str, str]:
-        """Beside each value a left-out row lacks: what counts it."""
-        return {
-            f"c{row}_{name}": _missing_note(_who(row, called))
-            for row, missing, called in self.left_out
-            for name in missing
-        }
+        return _notes(self.left_out)
 
 
 def _label(name: str) -> str:
@@ -177,9 +170,14 @@ def _who(row: int, name: str) -> str:
     return f"{name} (row {row})" if name else f"Combatant {row}"
 
 
-def _missing_note(who: str) -> str:
-    """Beside a value a left-out row lacks: short, as it stands in one narrow field."""
-    return f"Needed to count {who}."
+def _notes(left_out: Sequence[LeftOut]) -> dict[str, str]:
+    """Beside each value a left-out row lacks, what counts it: short, as it stands in one
+    narrow field ("Needed to count Orc (row 3).")."""
+    return {
+        f"c{row}_{name}": f"Needed to count {_who(row, called)}."
+        for row, missing, called in left_out
+        for name in missing
+    }
 
 
 def _listed(words: list[str]) -> str:
@@ -270,13 +268,6 @@ class FightResult:
         ends_in_round = tuple(
             p + o for p, o in zip(odds.party_wins_in, odds.opponents_win_in, strict=True)
         )
-        decided = 0 * half
-        half_decided_by = None
-        for r, ends in enumerate(ends_in_round, start=1):
-            decided += ends
-            if decided >= half:
-                half_decided_by = r
-                break
         return cls(
             system=system,
             odds=odds,
@@ -286,7 +277,10 @@ class FightResult:
                 next((r for r, down in enumerate(by, start=1) if down >= half), None)
                 for by in odds.opponent_down_by
             ),
-            half_decided_by=half_decided_by,
+            half_decided_by=next(
+                (r for r, decided in enumerate(accumulate(ends_in_round), 1) if decided >= half),
+                None,
+            ),
             standing_by_round=tuple(
                 (_standing(odds.party_down_by, r), _standing(odds.opponent_down_by, r))
                 for r in range(odds.rounds)

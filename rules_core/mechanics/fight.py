@@ -657,6 +657,7 @@ def fight_steps(
 
     party_wins = sum(wins["party"], Fraction(0))
     opponents_win = sum(wins["opponents"], Fraction(0))
+    labels = _labels(party_line, party, opponent_line, opponents)
     return FightResult(
         rounds=rounds,
         party_wins=party_wins,
@@ -668,8 +669,8 @@ def fight_steps(
         opponent_drops=tuple(mass_from("opponents", drops_at)),
         opponent_down_by=tuple(tuple(by) for by in down_by),
         party_down_by=tuple(tuple(by) for by in party_down_by),
-        party_labels=_labels(party_line, party, opponent_line, opponents)["party"],
-        opponent_labels=_labels(party_line, party, opponent_line, opponents)["opponents"],
+        party_labels=labels["party"],
+        opponent_labels=labels["opponents"],
         sources=sources,
         party_why=tuple(party_why),
         opponents_why=tuple(opponents_why),
