@@ -127,12 +127,23 @@ export function sayRefusal(section, headline, { placed }, edited) {
 }
 
 function bringAboveDock(element, headline) {
-  const docked = headline?.getBoundingClientRect();
-  const end = docked && docked.bottom >= innerHeight - 1 ? docked.top : innerHeight;
+  const end = endAboveDock(headline);
   const box = element.getBoundingClientRect();
   // Never so far that its top goes under the site's header.
-  const room = box.top - (document.querySelector(".md-header")?.getBoundingClientRect().bottom ?? 0);
+  const room = box.top - headerBottom();
   if (box.bottom > end) scrollBy(0, Math.min(box.bottom - end + 8, room));
+}
+
+// Where what the reader sees ends: above the answer's headline where it is docked at the
+// foot of the screen (on a phone), else at the screen's foot.
+export function endAboveDock(headline) {
+  const docked = headline?.getBoundingClientRect();
+  return docked && docked.bottom >= innerHeight - 1 ? docked.top : innerHeight;
+}
+
+// Where what the reader sees starts: below the site's header, which stays on screen.
+export function headerBottom() {
+  return document.querySelector(".md-header")?.getBoundingClientRect().bottom ?? 0;
 }
 
 function sentence(className, text) {

@@ -23,6 +23,7 @@ import {
   Staleness,
   addCopyLink,
   clearFieldErrors,
+  endAboveDock,
   markFirstLiveResult,
   markRefused,
   sayRefusal,
@@ -74,7 +75,6 @@ class Calculator {
     this.form = section.querySelector("form");
     this.result = section.querySelector(".calc-result");
     this.siblings = [this];
-    this.latest = 0; // id of the newest request
     this.staleness = new Staleness();
     this.answered = false; // whether Python has answered: until then, the built result shows
   }
@@ -100,8 +100,7 @@ class Calculator {
       side.querySelector("summary").addEventListener("click", () => {
         requestAnimationFrame(() => {
           // On a phone the answer docked at the bottom covers the end of the screen.
-          const docked = result.querySelector(".calc-headline")?.getBoundingClientRect();
-          const end = docked && docked.bottom >= innerHeight - 1 ? docked.top : innerHeight;
+          const end = endAboveDock(result.querySelector(".calc-headline"));
           if (side.open && side.getBoundingClientRect().bottom > end) {
             side.scrollIntoView({ block: "start" });
           }
@@ -207,15 +206,14 @@ class Calculator {
       this.inFlight.abort();
       this.showProgress(); // the new request says its own progress, if it takes long
     }
-    const inFlight = (this.inFlight = new AbortController());
-    const id = ++this.latest;
+    this.inFlight = new AbortController();
     const onProgress = (done, total) => this.showProgress(done, total);
+    // Only the newest request is ever answered here: each one before it was withdrawn.
     askPython(this.name, { ...inputs, ...extra }, (response) => {
-      if (this.inFlight === inFlight) this.inFlight = null;
+      this.inFlight = null;
       this.showProgress(); // the answer, a refusal or a failure: never left on "working"
-      if (this.latest !== id) return; // a newer request is on its way
       this.show(response, key);
-    }, { onProgress, signal: inFlight.signal });
+    }, { onProgress, signal: this.inFlight.signal });
   }
 
   showProgress(done, total) {

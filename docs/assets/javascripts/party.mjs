@@ -24,6 +24,8 @@
 //
 // Safety: names are only ever text (textContent, form values), never markup.
 
+import { endAboveDock, headerBottom } from "./calculator-view.mjs";
+
 const STORE = "orr-party";
 const VERSION = 1;
 const STATS = ["bonus", "damage", "defense", "hp", "attacks"];
@@ -163,6 +165,28 @@ function button(text, onTap) {
   element.textContent = text;
   element.addEventListener("click", onTap);
   return element;
+}
+
+// One row of choices, "Attacker: Mira Bram": `title`, then a button per member, each
+// pressed or not (aria-pressed), that calls onTap(the member's index). Returns the row and
+// its buttons, in the members' order.
+function choiceGroup(title, role, members, onTap) {
+  const group = document.createElement("div");
+  group.className = "calc-party-group";
+  group.setAttribute("role", "group");
+  group.setAttribute("aria-label", `The party as ${role}`);
+  const label = document.createElement("span");
+  label.className = "calc-party-label";
+  label.textContent = title;
+  group.append(label);
+  const choices = members.map((member, index) => {
+    const choice = button(member.name, () => onTap(index));
+    choice.setAttribute("aria-pressed", "false");
+    choice.title = member.name; // the whole name, where a long one is cut short
+    return choice;
+  });
+  group.append(...choices);
+  return { group, choices };
 }
 
 // ---------------------------------------------------------------------- the fight page
@@ -350,12 +374,10 @@ class AttackChoices {
       .find((fold) => !fold.hidden);
     if (!side) return;
     side.setAttribute("open", "");
-    const docked = this.form.closest(".calc")?.querySelector(".calc-headline")
-      ?.getBoundingClientRect();
-    const end = docked && docked.bottom >= innerHeight - 1 ? docked.top : innerHeight;
+    const end = endAboveDock(this.form.closest(".calc")?.querySelector(".calc-headline"));
     const summary = side.querySelector("summary").getBoundingClientRect();
     if (summary.bottom <= end) return; // on the screen already
-    const top = (document.querySelector(".md-header")?.getBoundingClientRect().bottom ?? 0) + 8;
+    const top = headerBottom() + 8;
     const fields = filled.map((control) => control.closest(".calc-field") ?? control);
     const firstFilled = Math.min(...fields.map((field) => field.getBoundingClientRect().top));
     const by = Math.min(summary.top - top, firstFilled - top);
@@ -364,29 +386,16 @@ class AttackChoices {
 
   group(title, saved, valuesOf, then = () => {}) {
     // One row of choices: "Attacker: Mira Bram", each a tap that fills its fields.
-    const group = document.createElement("div");
-    group.className = "calc-party-group";
-    group.setAttribute("role", "group");
-    group.setAttribute("aria-label", `The party as the ${title.toLowerCase()}`);
-    const label = document.createElement("span");
-    label.className = "calc-party-label";
-    label.textContent = title;
-    group.append(label);
-    for (const member of saved) {
-      const values = valuesOf(member);
-      const choice = button(member.name, () => {
-        fill(this.form, values);
-        chosen.tapped = true;
-        this.markChosen();
-        then(Object.keys(values).map((name) => this.form.querySelector(`[name="${name}"]`))
-          .filter((control) => control && !control.closest("[hidden]")));
-      });
-      const chosen = { choice, values, tapped: false };
-      this.choices.push(chosen);
-      choice.setAttribute("aria-pressed", "false");
-      choice.title = member.name; // the whole name, where a long one is cut short
-      group.append(choice);
-    }
+    const { group, choices } = choiceGroup(title, `the ${title.toLowerCase()}`, saved, (index) => {
+      const chosen = offers[index];
+      fill(this.form, chosen.values);
+      chosen.tapped = true;
+      this.markChosen();
+      then(Object.keys(chosen.values).map((name) => this.form.querySelector(`[name="${name}"]`))
+        .filter((control) => control && !control.closest("[hidden]")));
+    });
+    const offers = choices.map((choice, index) => ({ choice, values: valuesOf(saved[index]), tapped: false }));
+    this.choices.push(...offers);
     return group;
   }
 
@@ -466,21 +475,10 @@ class CheckChoices {
     const saved = offered(this.form);
     this.choices = [];
     if (!saved.length) return this.block.replaceChildren(keptElsewhere(this.form));
-    const group = document.createElement("div");
-    group.className = "calc-party-group";
-    group.setAttribute("role", "group");
-    group.setAttribute("aria-label", "The party as who rolls");
-    const label = document.createElement("span");
-    label.className = "calc-party-label";
-    label.textContent = "Roll for";
-    group.append(label);
-    this.choices = saved.map((member) => {
-      const choice = button(member.name, () => this.choose(member.name));
-      choice.setAttribute("aria-pressed", "false");
-      choice.title = member.name; // the whole name, where a long one is cut short
-      group.append(choice);
-      return { name: member.name, choice };
-    });
+    const { group, choices } = choiceGroup("Roll for", "who rolls", saved, (index) =>
+      this.choose(saved[index].name),
+    );
+    this.choices = choices.map((choice, index) => ({ name: saved[index].name, choice }));
     this.block.replaceChildren(group);
   }
 
