@@ -19,7 +19,7 @@ from typing import Any, NoReturn
 from rules_core.calculators import CALCULATORS, Calculator
 from rules_core.dice import DiceError
 from rules_core.fields import Field
-from rules_core.requests import InputErrors, Request, one_line
+from rules_core.requests import WHOLE, InputErrors, Request, one_line
 from rules_core.systems import NotDefined, RulesError
 
 Reader = Callable[[argparse.Namespace], dict[str, str | None]]
@@ -161,7 +161,8 @@ def _rows(sub: argparse.ArgumentParser, request: type[Request]) -> Reader:
                 example = ":".join(field.initial for field in template)
                 raise UsageError(f"{option}: give {metavar}, e.g. {example}")
             for field, part in zip_longest(fields, parts):
-                inputs[field.name] = field.default if part is None else part.strip()
+                # A part left out or left empty takes the field's default (COUNT: 1).
+                inputs[field.name] = (part or "").strip() or field.default
         return inputs
 
     return read
@@ -197,7 +198,10 @@ def build_parser() -> argparse.ArgumentParser:
 def _field_errors(request: type[Request], inputs: dict[str, Any], errors: dict[str, str]) -> str:
     """Each refused field as the option that gave it: '--score: Enter a whole number ...'."""
     options = {field.name: field.option for field in request.fields_for(inputs)}
-    return "; ".join(f"{options.get(name) or name}: {message}" for name, message in errors.items())
+    return "; ".join(
+        f"{options.get(name) or name}: {message}" if name != WHOLE else message
+        for name, message in errors.items()
+    )
 
 
 def main(argv: Sequence[str] | None = None) -> int:

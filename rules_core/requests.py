@@ -21,9 +21,13 @@ from rules_core.fields import Field, FieldError, Requires, read
 from rules_core.mechanics.damage import parse_for
 from rules_core.systems import get_system, system_slugs
 
+# The key of InputErrors for a refusal of the request as a whole, no one field's (a fight
+# with no opponent): said where the answer is, not beside a field.
+WHOLE = ""
+
 
 class InputErrors(ValueError):
-    """Values their fields cannot take: field name -> one sentence."""
+    """Values their fields cannot take: field name (or WHOLE) -> one sentence."""
 
     def __init__(self, errors: dict[str, str]) -> None:
         super().__init__("; ".join(f"{name}: {message}" for name, message in errors.items()))

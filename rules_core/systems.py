@@ -92,6 +92,12 @@ class Sources:
         for note in other.interpretations:
             self.interpret(note)
 
+    def without(self, notes: Iterable[str]) -> Sources:
+        """The same, but for those interpretations (said elsewhere in the answer)."""
+        left_out = set(notes)
+        kept = [note for note in self.interpretations if note not in left_out]
+        return Sources(list(self.citations), kept)
+
     def to_json(self) -> dict[str, Any]:
         return {
             "citations": [citation.to_json() for citation in self.citations],

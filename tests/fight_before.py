@@ -1,6 +1,8 @@
 """The fight chain as it was before its counts were packed into big ints (commit b36bd46):
 one Python multiply-add per pair of positions, each turn's kernel memoised. Kept as the
 oracle the packed chain must equal, fraction for fraction, on every fight this answers.
+Since then it follows the escalation die round by round as the packed chain does, reading
+the rules data itself (`_escalation`), so that the chain's kernels are checked per round.
 
 The fight chain: the exact odds of a fight between two sides, round by round.
 
@@ -136,7 +138,7 @@ def _labels(line: _Line, noun: str) -> tuple[str, ...]:
 
 def _damage_tables(
     system: System, attackers: Sequence[Combatant], targets: Sequence[Combatant],
-    situations: tuple[str, ...], sources: Sources, why: list[str],
+    situations: tuple[str, ...], sources: Sources, why: list[str], escalation: int = 0,
 ) -> dict[tuple[int, int], tuple[tuple[int, ...], int]]:  # fmt: skip
     """Per (attacker row, target row): the counts of each damage 0..max, and their total.
     `why` gets what the side's situations do to its attacks (the same for every pair)."""
@@ -150,6 +152,7 @@ def _damage_tables(
                     defense=target.defense,
                     damage=attacker.damage,
                     situations=situations,
+                    escalation=escalation,
                 ),
             )
             sources.include(result.sources)
@@ -163,6 +166,17 @@ def _damage_tables(
     return tables
 
 
+def _escalation(system: System, rounds: int, escalates: bool) -> list[int]:
+    """The escalation die a side adds in each round, read from the rules data as the text
+    has it: none in round 1, then 1 in round `from_round`, one more each round, up to max."""
+    entry = (system.rules.get("attack") or {}).get("escalation")
+    by_round = entry.get("by_round") if entry else None
+    if not escalates or by_round is None:
+        return [0] * rounds
+    first, most = by_round["from_round"], entry["max"]
+    return [0 if r < first else min(most, r - first + 1) for r in range(1, rounds + 1)]
+
+
 def fight(
     system: System,
     party: Sequence[Combatant],
@@ -172,6 +186,7 @@ def fight(
     opponent_situations: tuple[str, ...] = (),
     party_first: bool = True,
     rounds: int = 10,
+    opponents_escalate: bool = False,
 ) -> FightResult:
     sources = Sources()
     party_line, opponent_line = _Line.of(party), _Line.of(opponents)
@@ -179,14 +194,22 @@ def fight(
     # oracle it follows any fight it is given.
     party_why: list[str] = []
     opponents_why: list[str] = []
-    party_attacks = _Turns(
-        party, party_line, opponent_line,
-        _damage_tables(system, party, opponents, party_situations, sources, party_why),
-    )  # fmt: skip
-    opponent_attacks = _Turns(
-        opponents, opponent_line, party_line,
-        _damage_tables(system, opponents, party, opponent_situations, sources, opponents_why),
-    )  # fmt: skip
+    party_attacks = [
+        _Turns(
+            party, party_line, opponent_line,
+            _damage_tables(system, party, opponents, party_situations, sources, party_why, added),
+        )
+        for added in _escalation(system, rounds, True)
+    ]  # fmt: skip
+    opponent_attacks = [
+        _Turns(
+            opponents, opponent_line, party_line,
+            _damage_tables(
+                system, opponents, party, opponent_situations, sources, opponents_why, added
+            ),
+        )
+        for added in _escalation(system, rounds, opponents_escalate)
+    ]  # fmt: skip
     party_end, opponent_end = party_line.total, opponent_line.total
     width = opponent_end + 1
     # The chain, flat: index p * width + o (party position p, opponents' o) -> count over
@@ -199,12 +222,13 @@ def fight(
     down_by: list[list[Fraction]] = [[] for _ in opponent_line.rows]
     party_down_by: list[list[Fraction]] = [[] for _ in party_line.rows]
 
-    def turn(side: str) -> Fraction:
-        """One side's turn in every undecided fight; the chance it wins the fight now."""
+    def turn(side: str, r: int) -> Fraction:
+        """One side's turn in every undecided fight in round r (0-based); the chance it
+        wins the fight now."""
         nonlocal now, denominator
         party_acts = side == "party"
         attacks, acting = (
-            (party_attacks, party_line) if party_acts else (opponent_attacks, opponent_line)
+            (party_attacks[r], party_line) if party_acts else (opponent_attacks[r], opponent_line)
         )
         stride = 1 if party_acts else width  # one position of the target side, in the index
         step = [0] * len(now)
@@ -235,11 +259,11 @@ def fight(
         return Fraction(won, denominator)
 
     order = ("party", "opponents") if party_first else ("opponents", "party")
-    for _ in range(rounds):
+    for r in range(rounds):
         won = dict.fromkeys(order, Fraction(0))
         for side in order:
             if any(now):
-                won[side] = turn(side)
+                won[side] = turn(side, r)
         wins["party"].append(won["party"])
         wins["opponents"].append(won["opponents"])
         standing = [0] * width  # the opponents' positions, over every fight

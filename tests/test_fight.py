@@ -22,6 +22,7 @@ from rules_core.mechanics.attacks import AttackSetup, attack
 from rules_core.mechanics.fight import MAX_STATES, Combatant, FightResult, fight
 from rules_core.mechanics.situations import situations
 from rules_core.numbers import counted
+from rules_core.requests import WHOLE
 from rules_core.systems import RulesError, System, get_system, system_slugs
 from rules_core.web import handle
 
@@ -30,20 +31,40 @@ SYSTEMS = [slug for slug in system_slugs() if RULE.met(get_system(slug))]
 pytestmark = pytest.mark.unit
 
 
+def escalation_in_round(system: System, side: str, r: int, opponents_escalate: bool) -> int:
+    """The text's escalation die in round r (1-based), as the 3d6 rules say it: "At the start
+    of the second round, the Escalation Die is put on the table. At the beginning of each
+    subsequent round, it's increased by 1, to a maximum of 6. This number is added to all PC
+    attacks (and sometimes NPCs)" (read from the rules data's numbers, not the core's)."""
+    entry = (system.rules.get("attack") or {}).get("escalation")
+    if not entry or not entry.get("by_round") or (side != "party" and not opponents_escalate):
+        return 0
+    on_table = entry["by_round"]["from_round"]
+    return 0 if r < on_table else min(entry["max"], 1 + (r - on_table))
+
+
 def enumerate_fight(
     system: System,
     party: Sequence[Combatant],
     opponents: Sequence[Combatant],
     party_first: bool,
     rounds: int,
+    opponents_escalate: bool = False,
 ) -> tuple[list[Fraction], list[Fraction], dict[tuple[tuple[int, ...], tuple[int, ...]], Fraction]]:
     sides = {
         "party": [c for c in party for _ in range(c.count)],
         "opponents": [c for c in opponents for _ in range(c.count)],
     }
+    rounds_seen = [0]  # the round being walked, 1-based
 
     def damage(attacker: Combatant, target: Combatant) -> list[tuple[int, Fraction]]:
-        setup = AttackSetup(bonus=attacker.bonus, defense=target.defense, damage=attacker.damage)
+        escalation = escalation_in_round(system, attacker.side, rounds_seen[0], opponents_escalate)
+        setup = AttackSetup(
+            bonus=attacker.bonus,
+            defense=target.defense,
+            damage=attacker.damage,
+            escalation=escalation,
+        )
         dealt = attack(system, setup).damage_per_attack
         assert dealt is not None
         return [(value, p) for value, p in dealt.items() if p]
@@ -54,7 +75,8 @@ def enumerate_fight(
     wins: dict[str, list[Fraction]] = {"party": [], "opponents": []}
     order = ["party", "opponents"] if party_first else ["opponents", "party"]
     finished: dict = {}
-    for _ in range(rounds):
+    for r in range(1, rounds + 1):
+        rounds_seen[0] = r
         won = {"party": Fraction(0), "opponents": Fraction(0)}
         for side in order:
             other = "opponents" if side == "party" else "party"
@@ -166,10 +188,26 @@ def _a_situation(system: System) -> tuple[str, ...]:
     return ()
 
 
+# What the chain before it does not say: the escalation die's line of the why, its reading
+# and the rules not followed (each tested on its own).
+_SAID_ONLY_NOW = ("party_why", "opponents_why", "not_followed", "sources")
+
+
 def _as_compared(result: FightResult) -> dict[str, object]:
-    """Every attribute of a fight's result but its sources (compared on their own)."""
-    compared = {name: getattr(result, name) for name in FightResult.__dataclass_fields__}
-    return compared | {"sources": result.sources.to_json()}
+    """Every figure and label of a fight's result (its sources compared on their own)."""
+    return {
+        name: getattr(result, name)
+        for name in FightResult.__dataclass_fields__
+        if name not in _SAID_ONLY_NOW
+    }
+
+
+def _said_before_is_said_now(now: FightResult, before: FightResult) -> None:
+    """What the chain before it cited and said, the chain says too, and its why's lines."""
+    assert all(cited in now.sources.citations for cited in before.sources.citations)
+    assert all(note in now.sources.interpretations for note in before.sources.interpretations)
+    for side in ("party_why", "opponents_why"):
+        assert all(line in getattr(now, side) for line in getattr(before, side))
 
 
 def _side(side: str, *rows: tuple[int, int, str, int, int, int]) -> list[Combatant]:
@@ -232,6 +270,7 @@ def test_the_packed_chain_equals_the_chain_before_it(slug: str, name: str) -> No
     now = fight(system, party, opponents, **asked)  # type: ignore[arg-type]
     before = fight_before.fight(system, party, opponents, **asked)  # type: ignore[arg-type]
     assert _as_compared(now) == _as_compared(before)
+    _said_before_is_said_now(now, before)
     assert now.party_wins + now.opponents_win + now.undecided == 1
 
 
@@ -392,7 +431,7 @@ def test_page_and_command_line_give_the_same_exact_answer(slug: str, capsys) -> 
 def test_each_side_needs_a_combatant_and_a_row_its_stats(capsys) -> None:
     status = main(["fight", "--system", SYSTEMS[0], "--combatant", "party:5:1d6:14:9"])
     assert status == 2
-    assert "at least one combatant on each side" in capsys.readouterr().err
+    assert capsys.readouterr().err == "error: Add an opponent: set a row's side to Opponents.\n"
     status = main(["fight", "--system", SYSTEMS[0], "--combatant", "party:5:1d6:14:9",
                    "--combatant", "opponents:5:1d6:14:0"])  # fmt: skip
     assert status == 2
@@ -502,16 +541,57 @@ def test_a_side_missing_is_refused_at_the_field_that_would_give_it_one() -> None
     page = handle("fight", {**complete, "c2_hp": "", "c2_damage": ""}, "../")
     assert not page["ok"]
     assert list(page["errors"]) == ["c2_damage", "c2_hp"]  # the field to fill first
-    assert "No opponent is counted yet" in page["errors"]["c2_damage"]
-    assert "enter its damage and hit points" in page["errors"]["c2_damage"]
-    # The opponents' row not counted: the first row not counted is where to count one.
+    assert page["errors"]["c2_damage"] == (
+        "Add an opponent: to count Combatant 2, enter its damage and hit points."
+    )
+    # The opponents' row typed in but not counted: its count is what counts it.
     page = handle("fight", {**complete, "c2_count": "0"}, "../")
-    assert list(page["errors"]) == ["c2_count"]
-    assert "set the count of Combatant 2" in page["errors"]["c2_count"]
+    assert page["errors"] == {"c2_count": "Add an opponent: to count Combatant 2, set its count."}
     # A row of no side yet is one that could give the missing side.
     page = handle("fight", {**complete, "c2_side": "", "c3_count": "1"}, "../")
     assert next(iter(page["errors"])) == "c2_side"
     assert "choose its side" in page["errors"]["c2_side"]
+
+
+def test_a_side_missing_names_no_row_of_the_other_side_nor_an_empty_one() -> None:
+    """The GM making the opponents' row a party member: nothing is an opponent now, and the
+    fight says what to do of no row in particular (the next empty row may be the next
+    party member), where the answer is (rules_core.requests.WHOLE)."""
+    complete = _typical(SYSTEMS[0])
+    page = handle("fight", {**complete, "c2_side": "party"}, "../")
+    assert page["errors"] == {WHOLE: "Add an opponent: set a row's side to Opponents."}
+    page = handle("fight", {**complete, "c1_side": "opponents"}, "../")
+    assert page["errors"] == {WHOLE: "Add a party member: set a row's side to Party."}
+
+
+def test_the_command_line_never_drops_a_row_without_a_word(capsys) -> None:
+    """An empty COUNT reads as the README says, one; a COUNT of 0 leaves the row out, said."""
+    row = ["--combatant", "opponents:4:1d6+2:14:11"]
+    status = main(["fight", "--json", "--system", SYSTEMS[0], "--combatant",
+                   "party:5:1d8:15:10::2:Mira", *row])  # fmt: skip
+    assert status == 0
+    data = json.loads(capsys.readouterr().out)
+    assert [one["name"] for one in data["party"]] == ["Mira"] and data["left_out"] == []
+    status = main(["fight", "--system", SYSTEMS[0], "--combatant", "party:5:1d8:15:10::2:Mira",
+                   "--combatant", "party:5:1d8:15:10:0:1:Bram", *row])  # fmt: skip
+    assert status == 0
+    out = capsys.readouterr().out
+    assert "Bram (row 2) is not counted yet: set its count." in out
+    # The only party row not counted: refused, saying which row and how.
+    status = main(["fight", "--system", SYSTEMS[0], "--combatant", "party:5:1d8:15:10:0::Mira",
+                   *row])  # fmt: skip
+    assert status == 2
+    assert "Add a party member: to count Mira (row 1), set its count." in capsys.readouterr().err
+    # Every row the command line is given is counted or named: none is left unsaid.
+    for count in ("", "0", "1", "3"):
+        mira = f"party:5:1d8:15:10:{count}::Mira"
+        main(["fight", "--json", "--system", SYSTEMS[0], "--combatant", mira,
+              "--combatant", "party:3:1d6:14:8", *row])  # fmt: skip
+        data = json.loads(capsys.readouterr().out)
+        named = {one["name"] for one in data["party"]} | {
+            entry["said"].split(" (row")[0] for entry in data["left_out"]
+        }
+        assert any(name.startswith("Mira") for name in named), count
 
 
 def test_the_headline_says_who_is_likely_to_win_and_when_half_the_fights_are_over() -> None:

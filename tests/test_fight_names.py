@@ -244,28 +244,22 @@ def test_a_side_missing_is_refused_in_plain_words_naming_the_row() -> None:
     page = handle("fight", only, "../")
     assert not page["ok"]
     assert page["errors"]["c3_damage"] == (
-        "No opponent is counted yet: to count Orc (row 3), enter its damage and hit points."
+        "Add an opponent: to count Orc (row 3), enter its damage and hit points."
     )
     assert page["errors"]["c3_hp"] == "Needed to count Orc (row 3)."
-    # Not counted: where to count one.
+    # Typed in but not counted: its count.
     page = handle("fight", {**_table(c3_name="Orc"), "c3_count": "0"}, "../")
-    assert page["errors"] == {
-        "c3_count": "Give at least one combatant on each side (no opponent is counted yet): "
-        "set the count of Orc (row 3)."
-    }
+    assert page["errors"] == {"c3_count": "Add an opponent: to count Orc (row 3), set its count."}
     page = handle("fight", {**_table(), "c3_count": "0"}, "../")
-    assert page["errors"]["c3_count"].endswith(": set the count of Combatant 3.")
+    assert page["errors"]["c3_count"] == "Add an opponent: to count Combatant 3, set its count."
     # The party's the same, in its own words.
     party = {**_table(c1_name="Mira"), "c1_hp": "", "c2_count": "0"}
     page = handle("fight", party, "../")
     assert page["errors"]["c1_hp"] == (
-        "The party has no one counted yet: to count Mira (row 1), enter its hit points."
+        "Add a party member: to count Mira (row 1), enter its hit points."
     )
     page = handle("fight", {**_table(), "c1_count": "0", "c2_count": "0"}, "../")
-    assert page["errors"]["c1_count"] == (
-        "Give at least one combatant on each side (the party has no one counted yet): "
-        "set the count of Combatant 1."
-    )
+    assert page["errors"]["c1_count"] == "Add a party member: to count Combatant 1, set its count."
     for message in page["errors"].values():
         assert "has none" not in message
 

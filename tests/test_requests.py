@@ -22,7 +22,7 @@ from rules_core import systems
 from rules_core.calculators import CALCULATORS
 from rules_core.cli import main
 from rules_core.fields import Field, situation_choices
-from rules_core.requests import InputErrors
+from rules_core.requests import WHOLE, InputErrors
 from rules_core.systems import NotDefined, get_system, system_slugs
 from rules_core.web import handle
 
@@ -135,7 +135,11 @@ def to_argv(name: str, inputs: dict[str, str]) -> list[str]:
                 # Every row, unused ones too: the form checks each field it shows.
                 row = field.name.removesuffix("_side")
                 parts = ("side", "bonus", "damage", "defense", "hp", "count", "attacks", "name")
-                argv.append("--combatant=" + ":".join(inputs[f"{row}_{p}"] for p in parts))
+                # A blank count on the form is a row not counted: the command line's 0 (its
+                # empty part reads as 1, the README's default).
+                given = {p: inputs[f"{row}_{p}"] for p in parts}
+                given["count"] = given["count"] if given["count"].strip() else "0"
+                argv.append("--combatant=" + ":".join(given[p] for p in parts))
     return argv + (["--", *positional] if positional else [])
 
 
@@ -177,7 +181,10 @@ def test_cli_and_web_give_the_same_answer_and_the_same_refusals(case) -> None:
         options = {
             field.name: field.option for field in CALCULATORS[name].request.fields_for(inputs)
         }
-        as_fields = "; ".join(f"{options[field]}: {text}" for field, text in web["errors"].items())
+        as_fields = "; ".join(
+            text if field == WHOLE else f"{options[field]}: {text}"
+            for field, text in web["errors"].items()
+        )
         as_rules = "; ".join(web["errors"].values())  # a rule's refusal, at the primary field
         assert err in (f"error: {as_fields}\n", f"error: {as_rules}\n"), (argv, err, web)
 

@@ -41,7 +41,8 @@ from hooks.content.specs import (
     Text,
     Where,
 )
-from hooks.content.yaml_lines import line_of
+from hooks.content.yaml_lines import ContentError, line_of
+from rules_core.mechanics.fight import FOLLOWED
 from rules_core.rules.attack import Effect
 
 # --------------------------------------------------------------------------- the schema
@@ -120,6 +121,11 @@ ROLL_RULE: dict[str, Spec] = {
     **CITED,
 }
 
+# The rules of a text's data that change a fight from round to round or by hit points:
+# where a system's rules.yml has one, the fight calculator follows it (FOLLOWED) or the file
+# names it under fight.not_followed (`covers`), so every fight's answer says it.
+PER_ROUND = ("attack.escalation", "saves.escalation", "saves.repeat", "dying")
+
 RULES = Section(
     {
         "ability_modifier?": Section(
@@ -173,7 +179,15 @@ RULES = Section(
                     {"from": Integer(minimum=1), "requires_hit?": Boolean(), **CITED}
                 ),
                 "crit_fail?": NATURALS,
-                "escalation?": Section({"max": Integer(minimum=1), **CITED}),
+                "escalation?": Section(
+                    {
+                        "max": Integer(minimum=1),
+                        # The die in a fight: 1 in round `from_round`, one more each round
+                        # after, up to `max`; the fight adds it to the party's attacks.
+                        "by_round?": Section({"from_round": Integer(minimum=1), **CITED}),
+                        **CITED,
+                    }
+                ),
                 "advantage?": ADVANTAGE,
                 # `cite`: the sentences on attack types in general; `each`: each type's
                 # own, cited only for an attack of that type.
@@ -291,6 +305,24 @@ RULES = Section(
                 **CITED,
             }
         ),
+        # The rules of the text that change a fight from round to round or by hit points
+        # and that the fight calculator does not follow: each said in every fight's answer.
+        "fight?": Section(
+            {
+                "not_followed": ListOf(
+                    Section(
+                        {
+                            "label": Text(),
+                            # The per-round rules of this file the entry names (PER_ROUND).
+                            "covers?": ListOf(OneOf(*PER_ROUND), min_items=1),
+                            "note": Text(),
+                            "cite": Citations(),
+                        }
+                    ),
+                    min_items=1,
+                )
+            }
+        ),
         # What a text does not define, said in its own terms: a note (and where it says so).
         "not_defined?": MapOf(Section({"note": Text(), "cite?": Citations()})),
     },
@@ -311,8 +343,45 @@ def rules_table() -> str:
 
 
 def check_rules(system: System, rules: Any, path: Path) -> None:
-    """Raise ContentError at the first value of `rules` that the schema refuses."""
+    """Raise ContentError at the first value of `rules` that the schema refuses, or at a
+    rule that changes a fight round by round that the fight neither follows nor names."""
     RULES.check(rules, Where(system=system, path=path, line=line_of(rules, 1), key=""))
+    check_per_round(rules, path)
+
+
+def _at(rules: Any, path: str) -> Any:
+    """The value at a dotted path of the rules (None where there is none), and its line."""
+    value = rules
+    for key in path.split("."):
+        value = value.get(key) if isinstance(value, dict) else None
+    return value
+
+
+def check_per_round(rules: Any, path: Path) -> None:
+    """Every rule of PER_ROUND in the file is followed by the fight (FOLLOWED: by the key
+    it reads) or named by a fight.not_followed entry (`covers`), and an entry covers only
+    what the file has: a fight's answer says each rule of its text that changes it."""
+    entries = _at(rules, "fight.not_followed") or []
+    named = {covered: entry for entry in entries for covered in entry.get("covers") or ()}
+    for covered, entry in named.items():
+        if _at(rules, covered) is None:
+            raise ContentError(
+                path,
+                line_of(entry.get("covers"), line_of(entry)),
+                f"'fight.not_followed' covers '{covered}', which this file does not have",
+            )
+    for rule in PER_ROUND:
+        found = _at(rules, rule)
+        reads = FOLLOWED.get(rule)
+        if found is None or rule in named or (reads and _at(rules, reads) is not None):
+            continue
+        how = f" or give '{reads}' for the fight to follow it" if reads else ""
+        raise ContentError(
+            path,
+            line_of(found),
+            f"'{rule}' changes a fight from round to round: name it under fight.not_followed "
+            f"(label, covers: [{rule}], note, cite){how}",
+        )
 
 
 README = Path(__file__).resolve().parents[2] / "content" / "README.md"

@@ -17,17 +17,24 @@ from itertools import accumulate
 from typing import Any, ClassVar, Self
 
 from rules_core.calculators import html
-from rules_core.calculators.base import Answer, Calculator, answer, percent
+from rules_core.calculators.base import Answer, Calculator, percent, sourced_lines
 from rules_core.charts import bar_chart, grouped_bar_chart
 from rules_core.fields import Field, Requires
 from rules_core.mechanics import fight as mechanics
 from rules_core.mechanics.fight import SIDES, Combatant
 from rules_core.numbers import counted
-from rules_core.requests import InputErrors, Request, system_field
+from rules_core.requests import WHOLE, InputErrors, Request, system_field
+from rules_core.rules.fight import NotFollowed
 from rules_core.steps import Steps, finish
 from rules_core.systems import Sources, get_system
 
 RULE = Requires(("attack",), "attack", "attack rolls")
+# The escalation die round by round: the party's attacks add it; the opponents' where asked.
+ESCALATION = Requires(
+    ("attack", "escalation", "by_round"),
+    "escalation",
+    "an escalation die that grows round by round",
+)
 # A counted row still missing a value, left out of the fight: its row, the values missing,
 # and its name ("" for none).
 type LeftOut = tuple[int, tuple[str, ...], str]
@@ -86,6 +93,7 @@ class FightRequest(Request):
     rounds: int
     party_situations: tuple[str, ...] = ()
     opponent_situations: tuple[str, ...] = ()
+    opponents_escalate: bool = False
     combatants: tuple[Combatant, ...] = ()
 
     @classmethod
@@ -100,6 +108,8 @@ class FightRequest(Request):
                   option="--party-situation", requires=RULE, more=True),
             Field("opponent_situations", "The opponents' attacks", "situations",
                   option="--opponent-situation", requires=RULE, more=True),
+            Field("opponents_escalate", "The opponents' attacks add the escalation die too",
+                  "check", option="--opponents-escalate", requires=ESCALATION, more=True),
         )  # fmt: skip
 
     @classmethod
@@ -108,6 +118,8 @@ class FightRequest(Request):
 
     # The row's values that have no default, in the order a missing one is said.
     NEEDED: ClassVar[tuple[str, ...]] = ("side", "bonus", "damage", "defense", "hp")
+    # The values that, typed in a row not counted, make it one the GM is entering.
+    TYPED: ClassVar[tuple[str, ...]] = ("bonus", "damage", "defense", "hp")
     # Each counted row that lacks a value, left out of the fight: (row, the values missing,
     # its name or "").
     left_out: tuple[LeftOut, ...] = ()
@@ -115,33 +127,37 @@ class FightRequest(Request):
     @classmethod
     def from_values(cls, values: dict[str, Any]) -> Self:
         # A GM fills a party in row by row: a counted row still missing a value is left
-        # out (said with the answer), so the complete rows are answered meanwhile.
+        # out (said with the answer), so the complete rows are answered meanwhile; so is a
+        # row typed in but not counted, so that no row is dropped without a word.
         combatants = []
         left_out: list[LeftOut] = []
         row = 1
         while cls.ROW_KEY.format(row=row) in values:
             count = values[f"c{row}_count"]
-            if count:
-                given = {
-                    name: values[f"c{row}_{name}"]
-                    for name in ("side", "bonus", "damage", "attacks", "defense", "hp")
-                }
-                missing = tuple(name for name in cls.NEEDED if given[name] is None)
-                called = values.get(f"c{row}_name") or ""
-                if missing:
-                    left_out.append((row, missing, called))
-                else:
-                    combatants.append(
-                        Combatant(
-                            count=count, **{**given, "attacks": given["attacks"] or 1}, name=called
-                        )
+            given = {
+                name: values[f"c{row}_{name}"]
+                for name in ("side", "bonus", "damage", "attacks", "defense", "hp")
+            }
+            called = values.get(f"c{row}_name") or ""
+            missing = tuple(name for name in cls.NEEDED if given[name] is None)
+            if not count:
+                typed = called or any(given[name] is not None for name in cls.TYPED)
+                if typed:
+                    left_out.append((row, ("count",), called))
+            elif missing:
+                left_out.append((row, missing, called))
+            else:
+                combatants.append(
+                    Combatant(
+                        count=count, **{**given, "attacks": given["attacks"] or 1}, name=called
                     )
+                )
             row += 1
         sides = {combatant.side for combatant in combatants}
         for side, _ in SIDES:
             if side not in sides:
-                # First the field that would give the side one, then every other value the
-                # left-out rows lack (an encounter's monsters linked here lack them all).
+                # First what would give the side one, then every other value the left-out
+                # rows lack (an encounter's monsters linked here lack them all).
                 lacking = _notes(left_out)
                 refused = _no_side(side, values, left_out)
                 raise InputErrors(refused | {k: v for k, v in lacking.items() if k not in refused})
@@ -151,6 +167,7 @@ class FightRequest(Request):
             values["rounds"],
             values["party_situations"] or (),
             values["opponent_situations"] or (),
+            bool(values["opponents_escalate"]),
             tuple(combatants),
             tuple(left_out),
         )
@@ -185,7 +202,10 @@ def _listed(words: list[str]) -> str:
 
 
 def _fix(missing: tuple[str, ...]) -> str:
-    """What a row lacks, as what to do: "choose its side and enter its hit points"."""
+    """What a row lacks, as what to do: "choose its side and enter its hit points", or,
+    typed in but not counted, "set its count"."""
+    if missing == ("count",):
+        return "set its count"
     values = [_label(name) for name in missing if name != "side"]
     fixes = ["choose its side"] if "side" in missing else []
     if values:
@@ -197,27 +217,20 @@ def _left_out_line(row: int, missing: tuple[str, ...], name: str) -> str:
     return f"{_who(row, name)} is not counted yet: {_fix(missing)}."
 
 
-# A side with no combatant counted, in words: "No opponent is counted yet".
-_NONE_COUNTED = {"party": "The party has no one", "opponents": "No opponent is"}
+# What a side with no combatant counted needs, in words: "Add an opponent".
+_ADD = {"party": "Add a party member", "opponents": "Add an opponent"}
 
 
 def _no_side(side: str, values: dict[str, Any], left_out: list[LeftOut]) -> dict[str, str]:
-    """The refusal of a fight with a side missing, at the field that would give it one: a
-    left-out row of that side (or of no side yet), else the first row not counted, else
-    the first row's count."""
-    none = f"{_NONE_COUNTED[side]} counted yet"
-    said = f"Give at least one combatant on each side ({none[0].lower()}{none[1:]})"
+    """The refusal of a fight with a side missing: at a left-out row of that side (or of no
+    side yet), what it lacks; else, of no row in particular (a row of the other side, or
+    one not counted, may be the very row the GM is about to use), what to do."""
+    add = _ADD[side]
     for row, missing, called in left_out:
         if values[f"c{row}_side"] in (side, None):
             where = f"c{row}_{missing[0]}"
-            return {where: f"{none}: to count {_who(row, called)}, {_fix(missing)}."}
-    row = 1
-    while FightRequest.ROW_KEY.format(row=row) in values:
-        if not values[f"c{row}_count"]:
-            called = values.get(f"c{row}_name") or ""
-            return {f"c{row}_count": f"{said}: set the count of {_who(row, called)}."}
-        row += 1
-    return {"c1_count": f"{said}."}
+            return {where: f"{add}: to count {_who(row, called)}, {_fix(missing)}."}
+    return {WHOLE: f"{add}: set a row's side to {dict(SIDES)[side]}."}
 
 
 def _model(first: str, rounds: int) -> list[str]:
@@ -344,6 +357,14 @@ class FightResult:
                     self.left_out, self.left_out_lines, strict=True
                 )
             ],
+            "not_followed": [
+                {
+                    "label": entry.label,
+                    "note": entry.note,
+                    "citations": [citation.to_json() for citation in entry.cite],
+                }
+                for entry in odds.not_followed
+            ],
             **self.sources.to_json(),
         }  # fmt: skip
 
@@ -389,8 +410,14 @@ def steps(request: FightRequest) -> Steps[Answer[FightResult]]:
         opponent_situations=request.opponent_situations,
         party_first=request.first == "party",
         rounds=request.rounds,
+        opponents_escalate=request.opponents_escalate,
     )
     for note in _model(request.first, request.rounds):
+        odds.sources.interpret(note)
+    # Each rule of the text the fight does not follow is a reading the answer rests on;
+    # the page and the text say it under "Not followed", with its sentences.
+    not_followed = [entry.said for entry in odds.not_followed]
+    for note in not_followed:
         odds.sources.interpret(note)
     result = FightResult.of(system.slug, odds, request.left_out)
     rounds = counted(odds.rounds, "round")
@@ -419,7 +446,12 @@ def steps(request: FightRequest) -> Steps[Answer[FightResult]]:
     text.append("  exact fractions: --json")
     if result.why:
         text += ["Why:", *(f"  {line}" for line in result.why)]
-    return answer(result, text)
+    if odds.not_followed:
+        text.append("Not followed (rules of the text that change a fight):")
+        for entry in odds.not_followed:
+            text.append(f"  - {entry.label}: {entry.note}")
+            text += [f"    {cited} ({cited.url}): “{cited.quote}”" for cited in entry.cite]
+    return Answer(result, sourced_lines(text, result.sources.without(not_followed)))
 
 
 def render(result: FightResult, request: FightRequest, base: str) -> html.Rendered:
@@ -476,8 +508,31 @@ def render(result: FightResult, request: FightRequest, base: str) -> html.Render
         "half of all fights or more (the median length, the undecided counted as longer).</p>"
     )
     top = html.headline(*_outcomes(odds), _how_long(result))
-    body = standing + html.rows(rows) + exact + chart + html.cited(result.sources, base)
+    body = (
+        standing
+        + html.rows(rows)
+        + exact
+        + chart
+        + _not_followed(odds.not_followed, base)
+        + html.cited(result.sources.without(entry.said for entry in odds.not_followed), base)
+    )
     return html.Rendered(top, body, (*result.left_out_lines, *result.why))
+
+
+def _not_followed(entries: Sequence[NotFollowed], base: str) -> str:
+    """The rules of the text that change a fight and that it does not follow, each with
+    what it does instead and its sentences, linked."""
+    if not entries:
+        return ""
+    items = "".join(
+        f"<li><strong>{escape(entry.label)}</strong>: {escape(entry.note)}"
+        f"<ul>{''.join(html.citation_item(cited, base) for cited in entry.cite)}</ul></li>"
+        for entry in entries
+    )
+    return (
+        '<div class="calc-sources calc-not-followed"><strong>Not followed here</strong>'
+        f"<ul>{items}</ul></div>"
+    )
 
 
 CALCULATOR = Calculator(FightRequest, run, render, about=__doc__ or "", steps=steps)

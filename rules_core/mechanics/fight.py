@@ -15,6 +15,9 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from rules_core.mechanics.attacks import AttackSetup, attack
+from rules_core.mechanics.situations import resolve
+from rules_core.rules.attack import attack_rules
+from rules_core.rules.fight import NotFollowed, not_followed
 from rules_core.steps import Step, Steps, finish
 from rules_core.systems import RulesError, Sources, System
 
@@ -33,6 +36,10 @@ SIDES = (("party", "Party"), ("opponents", "Opponents"))
 # an answer would take longer, more on a phone and on a loaded machine (2 to 3 times, seen
 # on that one): refused, saying how many rounds can be answered.
 MAX_STATES = 200_000
+# The rules of the data that change a fight round by round and that the fight follows, each
+# by the key it reads (hooks/content/rules_schema.py's PER_ROUND lists them all; the rest a
+# system's rules.yml names under fight.not_followed).
+FOLLOWED = {"attack.escalation": "attack.escalation.by_round"}
 MAX_WORK = 2_300_000_000
 _TURN_OVER = 8
 _PER_OPERATION = 64
@@ -388,6 +395,8 @@ class FightResult:
     # Each side's attacks: what its situations do to them (the attack calculator's why).
     party_why: tuple[str, ...] = ()
     opponents_why: tuple[str, ...] = ()
+    # The rules of the text that change a fight and that it does not follow, said.
+    not_followed: tuple[NotFollowed, ...] = ()
 
     @property
     def expected_rounds(self) -> Fraction | None:
@@ -403,14 +412,14 @@ class FightResult:
         return weighted / decided
 
 
-def _work(states: int, turns: Sequence[_Attacks], rounds: int) -> list[int]:
-    """The work of following the chain to the end of each round, in words of big-int
-    arithmetic: per turn, its operations, each on an int of the table (a slot per attacker
-    position, each as long as the denominator is then) and what Python spends on any
-    operation, slower where a block's ints are more than the processor's cache holds
-    (measured: up to 4 times), and turning the table over before it."""
+def _work(states: int, rounds: Sequence[Sequence[_Attacks]]) -> list[int]:
+    """The work of following the chain to the end of each round (each round's turns, in
+    order), in words of big-int arithmetic: per turn, its operations, each on an int of the
+    table (a slot per attacker position, each as long as the denominator is then) and what
+    Python spends on any operation, slower where a block's ints are more than the
+    processor's cache holds (measured: up to 4 times), and turning the table over before it."""
     done, denominator, work = 0, 1, []
-    for _ in range(rounds):
+    for turns in rounds:
         for side in turns:
             denominator *= side.full_total
             words = _words(denominator)
@@ -481,7 +490,7 @@ def _labels(
 
 def _damage_tables(
     system: System, attackers: Sequence[Combatant], targets: Sequence[Combatant],
-    situations: tuple[str, ...], sources: Sources, why: list[str],
+    situations: tuple[str, ...], escalation: int, sources: Sources, why: list[str],
 ) -> dict[tuple[int, int], tuple[tuple[int, ...], int]]:  # fmt: skip
     """Per (attacker row, target row): the counts of each damage 0..max, and their total.
     `why` gets what the side's situations do to its attacks (the same for every pair)."""
@@ -495,6 +504,7 @@ def _damage_tables(
                     defense=target.defense,
                     damage=attacker.damage,
                     situations=situations,
+                    escalation=escalation,
                 ),
             )
             sources.include(result.sources)
@@ -508,6 +518,123 @@ def _damage_tables(
     return tables
 
 
+@dataclass(frozen=True)
+class _Side:
+    """One side as the chain follows it: its combatants in order, its situations, and
+    whether the escalation die (where the text has one) is added to its attacks."""
+
+    name: str  # "party" or "opponents"
+    combatants: Sequence[Combatant]
+    line: _Line
+    situations: tuple[str, ...]
+    escalates: bool
+
+
+def escalation_by_round(system: System, rounds: int) -> tuple[int, ...] | None:
+    """The escalation die in each round of a fight (1-based, round 1 first), or None where
+    the text has no die or does not say how it grows in a fight."""
+    rules = attack_rules(system)
+    escalation = rules.escalation if rules else None
+    if escalation is None or escalation.by_round is None:
+        return None
+    return tuple(escalation.in_round(r) or 0 for r in range(1, rounds + 1))
+
+
+def _escalation_said(values: Sequence[int], ignored_by: str | None) -> str:
+    """The die a side's attacks add, round by round: "Escalation die: +0 in round 1, +1 in
+    round 2, +6 in rounds 7 to 10" (rounds of one value said together)."""
+    if ignored_by:
+        return f"Escalation die: counted as 0 ({ignored_by}) in every round"
+    runs: list[tuple[int, int, int]] = []  # (value, first round, last round)
+    for r, value in enumerate(values, start=1):
+        if runs and runs[-1][0] == value:
+            runs[-1] = (value, runs[-1][1], r)
+        else:
+            runs.append((value, r, r))
+    said = ", ".join(
+        f"+{value} in round {first}" if first == last else f"+{value} in rounds {first} to {last}"
+        for value, first, last in runs
+    )
+    return f"Escalation die: {said}"
+
+
+class _Chain:
+    """The chain's counts as it is followed, turn by turn: a table over the positions of
+    the side attacked next (see _turn_over) with counts over one `denominator`, and where
+    the decided fights stopped. It starts with both sides at 0, the opponents attacked."""
+
+    def __init__(self, party_end: int, opponent_end: int) -> None:
+        self.ends = {"party": party_end, "opponents": opponent_end}
+        self.attacked = "opponents"
+        self.table = [1] + [0] * opponent_end
+        self.words = 1
+        self.denominator = 1
+        # Where decided fights stopped, over `denominator`: those the party won by its
+        # position (the opponents all down), those the opponents won by theirs.
+        self.won_at = {side: [0] * (end + 1) for side, end in self.ends.items()}
+
+    def slots(self) -> int:
+        """The slots of each int of the table: the attacking side's positions."""
+        return self.ends["opponents" if self.attacked == "party" else "party"] + 1
+
+    def turn(self, side: str, attacks: _Attacks, at: Step) -> Steps[Fraction]:
+        """One side's turn in every undecided fight; the chance it wins the fight now."""
+        self.denominator *= attacks.full_total
+        new_words = _words(self.denominator)
+        target = "opponents" if side == "party" else "party"
+        if self.attacked != target:
+            self.table = _turn_over(self.table, self.slots(), self.words, new_words)
+            self.attacked = target
+        # Else the first turn, the party's: the table's only count (1, in slot 0) reads
+        # the same in slots of any width. After it the sides alternate.
+        self.words = new_words
+        self.table = yield from attacks.turn(self.table, 64 * self.words, at)
+        for ended in self.won_at.values():
+            for index, mass in enumerate(ended):
+                if mass:
+                    ended[index] = mass * attacks.full_total
+        # The fights this turn won: the other side all down.
+        won_at = _unpack(self.table[-1], self.slots(), self.words)
+        self.table[-1] = 0
+        ended = self.won_at[side]
+        for index, mass in enumerate(won_at):
+            ended[index] += mass
+        return Fraction(sum(won_at), self.denominator)
+
+    def mass_from(self, side: str, starts: Sequence[int]) -> list[Fraction]:
+        """For each of `starts`, the chance the side is at that position or beyond, the
+        decided fights with the rest."""
+        in_play = _mass_from(self.table, self.attacked == side, self.slots(), self.words, starts)
+        other = "opponents" if side == "party" else "party"
+        own, decided = self.won_at[side], sum(self.won_at[other])
+        return [
+            Fraction(mass + sum(own[start:]) + decided, self.denominator)
+            for mass, start in zip(in_play, starts, strict=True)
+        ]
+
+
+def _refuse_if_too_big(
+    party: _Line, opponents: _Line, rounds: Sequence[Sequence[_Attacks]], attacks: int
+) -> None:
+    """A fight bigger than the limits, refused with what can be answered."""
+    states = (party.total + 1) * (opponents.total + 1)
+    work = _work(states, rounds)
+    if work[-1] <= MAX_WORK:
+        return
+    answerable = sum(1 for done in work if done <= MAX_WORK)
+    if answerable:
+        raise RulesError(
+            f"{len(rounds)} rounds is too long to follow this fight exactly: "
+            f"{answerable} can be answered.",
+            field="rounds",
+        )
+    raise RulesError(
+        f"Too big to follow exactly, even for one round: {party.total} hit points "
+        f"against {opponents.total}, with {attacks} attacks a round. Fewer combatants, hit "
+        "points or attacks."
+    )
+
+
 def fight(
     system: System,
     party: Sequence[Combatant],
@@ -517,6 +644,7 @@ def fight(
     opponent_situations: tuple[str, ...] = (),
     party_first: bool = True,
     rounds: int = 10,
+    opponents_escalate: bool = False,
 ) -> FightResult:
     """The fight followed exactly for `rounds` rounds."""
     return finish(
@@ -528,6 +656,7 @@ def fight(
             opponent_situations=opponent_situations,
             party_first=party_first,
             rounds=rounds,
+            opponents_escalate=opponents_escalate,
         )
     )
 
@@ -541,120 +670,74 @@ def fight_steps(
     opponent_situations: tuple[str, ...] = (),
     party_first: bool = True,
     rounds: int = 10,
+    opponents_escalate: bool = False,
 ) -> Steps[FightResult]:
     """`fight` in steps: a step after each attack, of rounds done (a long fight can say
     how far it has got, and be stopped between attacks). A refusal (too big to follow)
-    comes before the first step."""
+    comes before the first step.
+
+    The system's rules that change from round to round are followed: the escalation die
+    (added to the party's attacks, and the opponents' where `opponents_escalate`); those
+    the text has that the fight does not follow are said (rules_core.rules.fight)."""
     sources = Sources()
-    party_line, opponent_line = _Line.of(party), _Line.of(opponents)
+    sides = (
+        _Side("party", party, _Line.of(party), party_situations, True),
+        _Side("opponents", opponents, _Line.of(opponents), opponent_situations, opponents_escalate),
+    )
+    party_line, opponent_line = sides[0].line, sides[1].line
     states = (party_line.total + 1) * (opponent_line.total + 1)
-    attacks = sum(c.count * c.attacks for c in (*party, *opponents))
     if states > MAX_STATES:
         raise RulesError(
             f"Too big to follow exactly: {party_line.total} hit points against "
             f"{opponent_line.total} make {states:,} states (at most {MAX_STATES:,}). "
             "Fewer combatants or hit points."
         )
-    party_why: list[str] = []
-    opponents_why: list[str] = []
-    party_attacks = _Attacks(
-        party, party_line, opponent_line,
-        _damage_tables(system, party, opponents, party_situations, sources, party_why),
-    )  # fmt: skip
-    opponent_attacks = _Attacks(
-        opponents, opponent_line, party_line,
-        _damage_tables(system, opponents, party, opponent_situations, sources, opponents_why),
-    )  # fmt: skip
-    turns = (party_attacks, opponent_attacks) if party_first else (opponent_attacks, party_attacks)
-    work = _work(states, turns, rounds)
-    if work[-1] > MAX_WORK:
-        answerable = sum(1 for done in work if done <= MAX_WORK)
-        if answerable:
-            raise RulesError(
-                f"{rounds} rounds is too long to follow this fight exactly: "
-                f"{answerable} can be answered.",
-                field="rounds",
-            )
-        raise RulesError(
-            f"Too big to follow exactly, even for one round: {party_line.total} hit points "
-            f"against {opponent_line.total}, with {attacks} attacks a round. Fewer "
-            "combatants, hit points or attacks."
-        )
-    party_end, opponent_end = party_line.total, opponent_line.total
-    # The chain: `table` over the positions of the side attacked next (see _turn_over),
-    # counts over `denominator`; it starts with both sides at 0.
-    attacked = "opponents"
-    table = [1] + [0] * opponent_end
-    words = 1
-    denominator = 1
-    # Where decided fights stopped, over `denominator`: those the party won by its
-    # position (the opponents all down), those the opponents won by theirs.
-    party_won_at = [0] * (party_end + 1)
-    opponents_won_at = [0] * (opponent_end + 1)
-    wins: dict[str, list[Fraction]] = {"party": [], "opponents": []}
-    down_by: list[list[Fraction]] = [[] for _ in opponent_line.rows]
-    party_down_by: list[list[Fraction]] = [[] for _ in party_line.rows]
-
-    def slots() -> int:
-        """The slots of each int of the table: the attacking side's positions."""
-        return (opponent_end if attacked == "party" else party_end) + 1
-
-    def turn(side: str, at: Step) -> Steps[Fraction]:
-        """One side's turn in every undecided fight; the chance it wins the fight now."""
-        nonlocal table, attacked, words, denominator
-        party_acts = side == "party"
-        attacks = party_attacks if party_acts else opponent_attacks
-        denominator *= attacks.full_total
-        new_words = _words(denominator)
-        target = "opponents" if party_acts else "party"
-        if attacked != target:
-            table = _turn_over(table, slots(), words, new_words)
-            attacked = target
-        # Else the first turn, the party's: the table's only count (1, in slot 0) reads
-        # the same in slots of any width. After it the sides alternate.
-        words = new_words
-        table = yield from attacks.turn(table, 64 * words, at)
-        for ended in (party_won_at, opponents_won_at):
-            for index, mass in enumerate(ended):
-                if mass:
-                    ended[index] = mass * attacks.full_total
-        # The fights this turn won: the other side all down.
-        won_at = _unpack(table[-1], slots(), words)
-        table[-1] = 0
-        ended = party_won_at if party_acts else opponents_won_at
-        for index, mass in enumerate(won_at):
-            ended[index] += mass
-        return Fraction(sum(won_at), denominator)
-
-    def mass_from(side: str, starts: Sequence[int]) -> list[Fraction]:
-        """For each of `starts`, the chance the side is at that position or beyond, the
-        decided fights with the rest."""
-        in_play = _mass_from(table, attacked == side, slots(), words, starts)
-        own, other = (
-            (party_won_at, opponents_won_at)
-            if side == "party"
-            else (opponents_won_at, party_won_at)
-        )
-        return [
-            Fraction(mass + sum(own[start:]) + sum(other), denominator)
-            for mass, start in zip(in_play, starts, strict=True)
-        ]
-
+    by_round = escalation_by_round(system, rounds)
+    if opponents_escalate and by_round is None:
+        raise system.not_defined("escalation", "an escalation die that grows round by round")
+    whys: dict[str, list[str]] = {}
+    # Each side's attacks in each round: one kernel per value of the escalation die.
+    turns: dict[str, list[_Attacks]] = {}
+    for acting, other in (sides, sides[::-1]):
+        added = by_round if by_round is not None and acting.escalates else (0,) * rounds
+        kernels: dict[int, _Attacks] = {}
+        for value in sorted(set(added)):
+            tables = _damage_tables(
+                system, acting.combatants, other.combatants, acting.situations, value, sources,
+                whys.setdefault(acting.name, []),
+            )  # fmt: skip
+            kernels[value] = _Attacks(acting.combatants, acting.line, other.line, tables)
+        turns[acting.name] = [kernels[value] for value in added]
+        if by_round is not None and acting.escalates:
+            ignored = resolve(system, acting.situations, None, Sources()).ignores_escalation
+            whys[acting.name].append(_escalation_said(added, ignored))
+    rules = attack_rules(system)
+    if by_round is not None and rules is not None and rules.escalation is not None:
+        sources.cite(rules.escalation.cite)
+        assert rules.escalation.by_round is not None
+        sources.rest_on(rules.escalation.by_round)
     order = ("party", "opponents") if party_first else ("opponents", "party")
-    drops_at = opponent_line.starts[1:]
-    party_drops_at = party_line.starts[1:]
-    for done in range(rounds):
+    in_rounds = [[turns[side][r] for side in order] for r in range(rounds)]
+    attacks = sum(c.count * c.attacks for c in (*party, *opponents))
+    _refuse_if_too_big(party_line, opponent_line, in_rounds, attacks)
+    ignored_rules = not_followed(system)
+    chain = _Chain(party_line.total, opponent_line.total)
+    wins: dict[str, list[Fraction]] = {"party": [], "opponents": []}
+    drops_at = {one.name: one.line.starts[1:] for one in sides}
+    down_by: dict[str, list[list[Fraction]]] = {
+        one.name: [[] for _ in one.line.rows] for one in sides
+    }
+    for done, round_turns in enumerate(in_rounds):
         won = dict.fromkeys(order, Fraction(0))
-        for side in order:
-            if any(table):
-                won[side] = yield from turn(side, Step(done, rounds))
-        wins["party"].append(won["party"])
-        wins["opponents"].append(won["opponents"])
-        for by, chance in zip(down_by, mass_from("opponents", drops_at), strict=True):
-            by.append(chance)
-        for by, chance in zip(party_down_by, mass_from("party", party_drops_at), strict=True):
-            by.append(chance)
-
+        for side, kernel in zip(order, round_turns, strict=True):
+            if any(chain.table):
+                won[side] = yield from chain.turn(side, kernel, Step(done, rounds))
+        for side in ("party", "opponents"):
+            wins[side].append(won[side])
+            for by, chance in zip(
+                down_by[side], chain.mass_from(side, drops_at[side]), strict=True
+            ):
+                by.append(chance)
     party_wins = sum(wins["party"], Fraction(0))
     opponents_win = sum(wins["opponents"], Fraction(0))
     labels = _labels(party_line, party, opponent_line, opponents)
@@ -665,13 +748,14 @@ def fight_steps(
         undecided=1 - party_wins - opponents_win,
         party_wins_in=tuple(wins["party"]),
         opponents_win_in=tuple(wins["opponents"]),
-        party_drops=tuple(mass_from("party", party_drops_at)),
-        opponent_drops=tuple(mass_from("opponents", drops_at)),
-        opponent_down_by=tuple(tuple(by) for by in down_by),
-        party_down_by=tuple(tuple(by) for by in party_down_by),
+        party_drops=tuple(chain.mass_from("party", drops_at["party"])),
+        opponent_drops=tuple(chain.mass_from("opponents", drops_at["opponents"])),
+        opponent_down_by=tuple(tuple(by) for by in down_by["opponents"]),
+        party_down_by=tuple(tuple(by) for by in down_by["party"]),
         party_labels=labels["party"],
         opponent_labels=labels["opponents"],
         sources=sources,
-        party_why=tuple(party_why),
-        opponents_why=tuple(opponents_why),
+        party_why=tuple(whys["party"]),
+        opponents_why=tuple(whys["opponents"]),
+        not_followed=ignored_rules,
     )

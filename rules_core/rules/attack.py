@@ -171,16 +171,44 @@ class Critical:
 
 
 @dataclass(frozen=True)
+class ByRound:
+    """The escalation die in a fight: 1 in round `from_round`, one more each round after."""
+
+    SCHEMA: ClassVar[str] = "attack.escalation.by_round"
+
+    from_round: int
+    cite: tuple[Citation, ...] = ()
+    interpretation: str | None = None
+
+    @classmethod
+    def of(cls, entry: Mapping[str, Any]) -> ByRound:
+        return cls(int(entry["from_round"]), _citations(entry), _interpretation(entry))
+
+
+@dataclass(frozen=True)
 class Escalation:
     SCHEMA: ClassVar[str] = "attack.escalation"
 
     max: int
+    by_round: ByRound | None = None  # None: the text does not say how it grows in a fight
     cite: tuple[Citation, ...] = ()
     interpretation: str | None = None
 
     @classmethod
     def of(cls, entry: Mapping[str, Any]) -> Escalation:
-        return cls(int(entry["max"]), _citations(entry), _interpretation(entry))
+        return cls(
+            int(entry["max"]),
+            _optional(entry, "by_round", ByRound.of),
+            _citations(entry),
+            _interpretation(entry),
+        )
+
+    def in_round(self, round_: int) -> int | None:
+        """The die's value in a fight's round (1-based), or None where the text does not
+        say how it grows."""
+        if self.by_round is None:
+            return None
+        return max(0, min(self.max, round_ - self.by_round.from_round + 1))
 
 
 @dataclass(frozen=True)
