@@ -195,12 +195,14 @@ def build_parser() -> argparse.ArgumentParser:
 # ---------------------------------------------------------------------- running
 
 
-def _field_errors(request: type[Request], inputs: dict[str, Any], errors: dict[str, str]) -> str:
-    """Each refused field as the option that gave it: '--score: Enter a whole number ...'."""
+def _field_errors(request: type[Request], inputs: dict[str, Any], error: InputErrors) -> str:
+    """Each refused field as the option that gave it: '--score: Enter a whole number ...';
+    what the request lacks as a whole as it is, then the notes of the options that would
+    give it ('--combatant: Needed to count Combatant 3.')."""
     options = {field.name: field.option for field in request.fields_for(inputs)}
     return "; ".join(
         f"{options.get(name) or name}: {message}" if name != WHOLE else message
-        for name, message in errors.items()
+        for name, message in (*error.errors.items(), *error.notes.items())
     )
 
 
@@ -242,6 +244,6 @@ def _run(
     try:
         built = request.from_inputs(inputs)
     except InputErrors as error:
-        raise UsageError(_field_errors(request, inputs, error.errors)) from None
+        raise UsageError(_field_errors(request, inputs, error)) from None
     result = calculator.run(built)
     return result.payload, result.text

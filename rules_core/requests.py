@@ -21,17 +21,21 @@ from rules_core.fields import Field, FieldError, Requires, read
 from rules_core.mechanics.damage import parse_for
 from rules_core.systems import get_system, system_slugs
 
-# The key of InputErrors for a refusal of the request as a whole, no one field's (a fight
-# with no opponent): said where the answer is, not beside a field.
+# The key of InputErrors for what a request still lacks as a whole, no one field's (a
+# fight with no opponent yet): not a value refused, a question not yet complete, said
+# where the answer is.
 WHOLE = ""
 
 
 class InputErrors(ValueError):
-    """Values their fields cannot take: field name (or WHOLE) -> one sentence."""
+    """Values their fields cannot take: field name -> one sentence; or, under WHOLE, what
+    the request still lacks, with `notes` beside the fields that would give it (field name
+    -> one sentence, said in a quieter voice than a refusal)."""
 
-    def __init__(self, errors: dict[str, str]) -> None:
+    def __init__(self, errors: dict[str, str], notes: dict[str, str] | None = None) -> None:
         super().__init__("; ".join(f"{name}: {message}" for name, message in errors.items()))
         self.errors = errors
+        self.notes = notes or {}
 
 
 def one_line(message: object) -> str:

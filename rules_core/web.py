@@ -16,7 +16,7 @@ from typing import Any
 
 from rules_core.calculators import CALCULATORS, html
 from rules_core.dice import DiceError
-from rules_core.requests import InputErrors, one_line
+from rules_core.requests import WHOLE, InputErrors, one_line
 from rules_core.steps import Steps, finish
 from rules_core.systems import NotDefined, RulesError
 
@@ -43,8 +43,15 @@ def _answered(rendered: html.Rendered) -> dict[str, Any]:
     return {"ok": True, "html": rendered.markup, "summary": summary, "errors": {}, "message": ""}
 
 
-def _refused(errors: dict[str, str]) -> dict[str, Any]:
-    return {"ok": False, "html": "", "summary": "", "errors": errors, "message": ""}
+def _refused(errors: dict[str, str], notes: dict[str, str] | None = None) -> dict[str, Any]:
+    """Values refused, each at its field; or, what the request still lacks as a whole
+    (WHOLE: a fight with no opponent yet), the message, `incomplete`, and the notes beside
+    the fields that would give it: said as a question not yet complete, not as an error."""
+    fields = {name: message for name, message in errors.items() if name != WHOLE}
+    refused = {"ok": False, "html": "", "summary": "", "errors": fields, "message": ""}
+    if WHOLE in errors:
+        refused |= {"message": errors[WHOLE], "incomplete": True}
+    return refused | ({"notes": notes} if notes else {})
 
 
 def handle(name: str, inputs: Mapping[str, Any], base: str = "") -> dict[str, Any]:
@@ -69,7 +76,7 @@ def _handled(name: str, inputs: Mapping[str, Any], base: str) -> Steps[dict[str,
         answer = yield from calculator.work(request)
         rendered = calculator.render(answer.result, request, base)
     except InputErrors as error:
-        return _refused(error.errors)
+        return _refused(error.errors, error.notes)
     except NotDefined as error:
         return _undefined(error, base)
     except (RulesError, DiceError) as error:

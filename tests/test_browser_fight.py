@@ -12,7 +12,6 @@ from urllib.parse import urlencode
 
 from conftest import ARTIFACTS, Device, wait_live
 from playwright.sync_api import Browser, Page, expect
-from test_browser_refusal import above_the_dock
 
 from rules_core.calculators.address import PAGES
 from rules_core.calculators.fight import RULE
@@ -113,42 +112,48 @@ def test_a_half_typed_row_leaves_the_complete_rows_answered(browser: Browser, se
     watched.close()
 
 
-def test_a_side_with_no_combatant_is_refused_beside_the_row_being_edited(
+def test_a_side_emptied_says_what_it_needs_in_the_dock_not_as_an_error(
     browser: Browser, server: str
 ) -> None:
+    """The opponents' row emptied of its attack bonus, then of its hit points: the fight
+    has no opponent left. Not a value refused: the dock says what would give one, in place
+    of the last answer's figures, and beside each value the row lacks, what it counts."""
     watched = Device(browser, server, "phone")
     page = watched.page
     open_fight(page, server, TYPICAL)
-    # The opponents' row emptied from its attack bonus, then its hit points: the fight has
-    # no opponents left to count.
     page.locator("#fight-c2_bonus").fill("")
-    hp = page.locator("#fight-c2_hp")
-    hp.fill("")
-    message = page.locator("#fight-c2_bonus-error")
-    expect(message).to_contain_text("No opponent is counted yet", timeout=30_000)
-    expect(page.locator("#fight-c1_count-error")).to_be_empty()
-    # Said beside the field just changed, with a button to the one to fill.
-    beside = page.locator("fieldset.calc-group", has=hp).locator(".calc-refusal-near")
-    expect(beside).to_contain_text("No opponent is counted yet")
-    assert above_the_dock(page, beside) and above_the_dock(page, hp)
-    # And in the docked answer, in words, with the same button.
+    page.locator("#fight-c2_hp").fill("")
     dock = page.locator("#fight-result .calc-headline")
-    expect(dock).to_contain_text("No opponent is counted yet")
-    go = dock.locator(".calc-refusal-go")
-    expect(go).to_be_in_viewport()
+    expect(dock).to_have_attribute(
+        "data-reason",
+        "Add an opponent: to count Combatant 2, enter its attack bonus and hit points. "
+        "The party so far: 5 counted.",
+        timeout=30_000,
+    )
+    expect(page.locator("#fight-result")).to_contain_class("calc-result--incomplete")
+    expect(dock).to_be_in_viewport()
+    for field in ("bonus", "hp"):
+        expect(page.locator(f"#fight-c2_{field}-error")).to_have_text(
+            "Needed to count Combatant 2."
+        )
+    expect(page.locator('[aria-invalid="true"]')).to_have_count(0)  # nothing is wrong
     page.screenshot(path=str(ARTIFACTS / "fight-side-missing-phone.png"))
-    go.tap()
-    expect(page.locator("#fight-c2_bonus")).to_be_focused()
+    # Given back, the fight is answered.
+    page.locator("#fight-c2_bonus").fill("5")
+    page.locator("#fight-c2_hp").fill("15")
+    wait_live(page, "fight")
+    expect(page.locator("#fight-result")).not_to_contain_class("calc-result--incomplete")
     watched.close()
 
 
 def _empty_the_opponents_row(page: Page) -> None:
-    """Row 2, the only opponents, emptied from its attack bonus and hit points: refused at
-    its attack bonus, with a button in the dock to go to it."""
-    page.locator("#fight-c2_bonus").fill("")
-    page.locator("#fight-c2_hp").fill("")
+    """Row 2's attack bonus refused (a word, not a number), then its hit points changed:
+    refused at its attack bonus, with a button in the dock, and beside the row being edited,
+    to go to it."""
+    page.locator("#fight-c2_bonus").fill("x")
+    page.locator("#fight-c2_hp").fill("16")
     expect(page.locator("#fight-c2_bonus-error")).to_contain_text(
-        "No opponent is counted yet", timeout=30_000
+        "Enter a whole number", timeout=30_000
     )
 
 
@@ -174,7 +179,6 @@ def test_the_button_to_a_refused_field_names_its_row(browser: Browser, server: s
     _empty_the_opponents_row(page)
     expect(dock.locator(".calc-refusal-go")).to_have_text("Go to Combatant 2's attack bonus")
     # A name two rows share tells them apart no better than the label: the legend again.
-    # Row 3, another "Orc" of no side yet, is left out, and row 2 is where the side is refused.
     open_fight(page, server, {**TYPICAL, "c2_name": "Orc", "c3_count": "1", "c3_name": "Orc"})
     _empty_the_opponents_row(page)
     expect(dock.locator(".calc-refusal-go")).to_have_text("Go to Combatant 2's attack bonus")

@@ -22,7 +22,6 @@ from rules_core.mechanics.attacks import AttackSetup, attack
 from rules_core.mechanics.fight import MAX_STATES, Combatant, FightResult, fight
 from rules_core.mechanics.situations import situations
 from rules_core.numbers import counted
-from rules_core.requests import WHOLE
 from rules_core.systems import RulesError, System, get_system, system_slugs
 from rules_core.web import handle
 
@@ -431,7 +430,9 @@ def test_page_and_command_line_give_the_same_exact_answer(slug: str, capsys) -> 
 def test_each_side_needs_a_combatant_and_a_row_its_stats(capsys) -> None:
     status = main(["fight", "--system", SYSTEMS[0], "--combatant", "party:5:1d6:14:9"])
     assert status == 2
-    assert capsys.readouterr().err == "error: Add an opponent: set a row's side to Opponents.\n"
+    assert capsys.readouterr().err == (
+        "error: Add an opponent: set a row's side to Opponents. The party so far: 1 counted.\n"
+    )
     status = main(["fight", "--system", SYSTEMS[0], "--combatant", "party:5:1d6:14:9",
                    "--combatant", "opponents:5:1d6:14:0"])  # fmt: skip
     assert status == 2
@@ -456,10 +457,15 @@ def test_the_encounter_budget_links_its_party_and_monsters_to_the_fight() -> Non
         assert [inputs[f"c{row}_count"] for row in range(2, len(monsters) + 2)] == [
             str(monster["count"]) for monster in monsters
         ]
-        # The monsters' attacks are the GM's to give: the fight asks for them, at their fields.
+        # The party's figures and the monsters' are the GM's to give, never the form's
+        # examples: the fight asks for them, beside their fields.
+        assert all(inputs[f"c1_{name}"] == "" for name in ("bonus", "damage", "defense", "hp"))
         fight_form = handle("fight", inputs, "")
-        assert not fight_form["ok"] or "data" not in fight_form
-        assert "c2_bonus" in fight_form["errors"] and "c2_hp" in fight_form["errors"]
+        assert not fight_form["ok"] and fight_form["incomplete"]
+        assert fight_form["message"].startswith("Add a party member: to count Combatant 1")
+        assert {"c1_bonus", "c1_hp", "c2_bonus", "c2_hp"} <= set(fight_form["notes"])
+        # The form's rows the encounter does not use are not counted.
+        assert all(inputs[f"c{row}_count"] == "0" for row in range(len(monsters) + 2, 6))
         linked += 1
     assert linked
 
@@ -534,34 +540,44 @@ def test_a_half_typed_row_is_left_out_and_the_complete_rows_answered(capsys) -> 
     assert "Combatant 3 is not counted yet: enter its attack bonus." in capsys.readouterr().out
 
 
-def test_a_side_missing_is_refused_at_the_field_that_would_give_it_one() -> None:
+def test_a_side_missing_says_what_would_give_it_one() -> None:
+    """Not a value refused: a fight not yet complete. What would give the side one, where
+    the answer is (`message`, `incomplete`), and beside each value the left-out rows lack,
+    what it counts (`notes`): no field is marked as wrong."""
     complete = _typical(SYSTEMS[0])
-    # The opponents' only row half typed: its first missing value is the one to fill, its
-    # others marked after it.
+    # The opponents' only row half typed: what it lacks, the first to fill first.
     page = handle("fight", {**complete, "c2_hp": "", "c2_damage": ""}, "../")
-    assert not page["ok"]
-    assert list(page["errors"]) == ["c2_damage", "c2_hp"]  # the field to fill first
-    assert page["errors"]["c2_damage"] == (
-        "Add an opponent: to count Combatant 2, enter its damage and hit points."
+    assert not page["ok"] and page["incomplete"] and page["errors"] == {}
+    assert page["message"] == (
+        "Add an opponent: to count Combatant 2, enter its damage and hit points. "
+        "The party so far: 2 counted."
     )
+    assert page["notes"] == {
+        "c2_damage": "Needed to count Combatant 2.", "c2_hp": "Needed to count Combatant 2."
+    }  # fmt: skip
     # The opponents' row typed in but not counted: its count is what counts it.
     page = handle("fight", {**complete, "c2_count": "0"}, "../")
-    assert page["errors"] == {"c2_count": "Add an opponent: to count Combatant 2, set its count."}
+    assert page["message"].startswith("Add an opponent: to count Combatant 2, set its count.")
+    assert page["notes"] == {"c2_count": "Needed to count Combatant 2."}
     # A row of no side yet is one that could give the missing side.
     page = handle("fight", {**complete, "c2_side": "", "c3_count": "1"}, "../")
-    assert next(iter(page["errors"])) == "c2_side"
-    assert "choose its side" in page["errors"]["c2_side"]
+    assert "to count Combatant 2, choose its side" in page["message"]
 
 
 def test_a_side_missing_names_no_row_of_the_other_side_nor_an_empty_one() -> None:
     """The GM making the opponents' row a party member: nothing is an opponent now, and the
     fight says what to do of no row in particular (the next empty row may be the next
-    party member), where the answer is (rules_core.requests.WHOLE)."""
+    party member), with who is counted so far."""
     complete = _typical(SYSTEMS[0])
-    page = handle("fight", {**complete, "c2_side": "party"}, "../")
-    assert page["errors"] == {WHOLE: "Add an opponent: set a row's side to Opponents."}
+    page = handle("fight", {**complete, "c2_side": "party", "c1_name": "Mira"}, "../")
+    assert page["message"] == (
+        "Add an opponent: set a row's side to Opponents. The party so far: Mira ×2 and 2 more."
+    )
+    assert page["incomplete"] and page["errors"] == {} and "notes" not in page
     page = handle("fight", {**complete, "c1_side": "opponents"}, "../")
-    assert page["errors"] == {WHOLE: "Add a party member: set a row's side to Party."}
+    assert page["message"] == (
+        "Add a party member: set a row's side to Party. The opponents so far: 4 counted."
+    )
 
 
 def test_the_command_line_never_drops_a_row_without_a_word(capsys) -> None:

@@ -181,9 +181,12 @@ def test_cli_and_web_give_the_same_answer_and_the_same_refusals(case) -> None:
         options = {
             field.name: field.option for field in CALCULATORS[name].request.fields_for(inputs)
         }
+        # What a request lacks as a whole is the web's message; the notes beside the fields
+        # that would give it follow, as the command line says them.
+        said = {**({WHOLE: web["message"]} if web.get("incomplete") else {}), **web["errors"]}
         as_fields = "; ".join(
             text if field == WHOLE else f"{options[field]}: {text}"
-            for field, text in web["errors"].items()
+            for field, text in (*said.items(), *web.get("notes", {}).items())
         )
         as_rules = "; ".join(web["errors"].values())  # a rule's refusal, at the primary field
         assert err in (f"error: {as_fields}\n", f"error: {as_rules}\n"), (argv, err, web)

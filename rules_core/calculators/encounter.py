@@ -233,16 +233,30 @@ def render(result: EncounterResult, request: EncounterRequest, base: str) -> htm
     return html.Rendered(top, html.rows(rows) + listed + html.cited(result.sources, base))
 
 
+# A fight row's figures that the encounter does not know: the fight page asks for them.
+_FIGURES = ("bonus", "damage", "defense", "hp")
+
+
 def _fight_link(result: EncounterResult, base: str) -> str:
     """The same party and monsters in the fight calculator, each monster row a row of
-    opponents: their attack and hit points are the GM's to fill in (the texts give no
-    monster statistics)."""
+    opponents. Their figures are the GM's to fill in (the texts give no monster statistics),
+    and so are the party's: left blank, never the fight form's examples, so the fight asks
+    for them (the page puts the party kept on the device in the link, party.mjs). The
+    form's other rows are not counted."""
     inputs: dict[str, Any] = {"system": result.system, "c1_side": "party", "c1_count": result.party}
-    for row, group in enumerate(result.monsters[: FightRequest.FORM_ROWS - 1], start=2):
+    inputs |= {f"c1_{name}": "" for name in _FIGURES}
+    rows = FightRequest.FORM_ROWS
+    for row, group in enumerate(result.monsters[: rows - 1], start=2):
         inputs |= {f"c{row}_side": "opponents", f"c{row}_count": group.monster.count}
-        inputs |= {f"c{row}_{name}": "" for name in ("bonus", "damage", "defense", "hp")}
+        inputs |= {f"c{row}_{name}": "" for name in _FIGURES}
+    for row in range(len(result.monsters) + 2, rows + 1):
+        inputs |= {f"c{row}_count": 0}
     href = escape(calculator_address("fight", inputs, base))
-    return f'<p><a class="calc-link" href="{href}">Fight odds for these monsters</a></p>'
+    return (
+        f'<p><a class="calc-link calc-fight-link" href="{href}">Fight odds for these '
+        "monsters</a> <span class=\"calc-fight-link-note\">(the party's and the monsters' "
+        "attacks and hit points are entered there)</span></p>"
+    )
 
 
 CALCULATOR = Calculator(EncounterRequest, run, render, about=__doc__ or "")

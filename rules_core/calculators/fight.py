@@ -44,7 +44,8 @@ NAME_LENGTH = 40  # a combatant's name: enough for "Captain Aldric the Bold", sh
 @cache
 def combatant_fields(row: int) -> tuple[Field, ...]:
     group = f"Combatant {row}"
-    # What the form starts from: four characters against five weaker opponents.
+    # What the form starts from: four characters against five weaker opponents. (An address
+    # holds only what differs from these: changing them would change every link shared.)
     examples = {
         1: ("party", "4", "6", "1d8+3", "16", "24"),
         2: ("opponents", "5", "4", "1d6+2", "14", "11"),
@@ -156,11 +157,11 @@ class FightRequest(Request):
         sides = {combatant.side for combatant in combatants}
         for side, _ in SIDES:
             if side not in sides:
-                # First what would give the side one, then every other value the left-out
-                # rows lack (an encounter's monsters linked here lack them all).
-                lacking = _notes(left_out)
-                refused = _no_side(side, values, left_out)
-                raise InputErrors(refused | {k: v for k, v in lacking.items() if k not in refused})
+                # Not a value refused, a fight not yet complete: what would give the side
+                # one, and beside every value the left-out rows lack, what it counts (an
+                # encounter's monsters linked here lack them all).
+                said = _no_side(side, values, left_out, combatants)
+                raise InputErrors({WHOLE: said}, notes=_notes(left_out))
         return cls(
             values["system"],
             values["first"],
@@ -217,20 +218,34 @@ def _left_out_line(row: int, missing: tuple[str, ...], name: str) -> str:
     return f"{_who(row, name)} is not counted yet: {_fix(missing)}."
 
 
-# What a side with no combatant counted needs, in words: "Add an opponent".
+# What a side with no combatant counted needs, in words: "Add an opponent"; and the side
+# that has some, as the sentence saying who it has begins.
 _ADD = {"party": "Add a party member", "opponents": "Add an opponent"}
+_COUNTED = {"party": "The party", "opponents": "The opponents"}
 
 
-def _no_side(side: str, values: dict[str, Any], left_out: list[LeftOut]) -> dict[str, str]:
-    """The refusal of a fight with a side missing: at a left-out row of that side (or of no
-    side yet), what it lacks; else, of no row in particular (a row of the other side, or
-    one not counted, may be the very row the GM is about to use), what to do."""
+def _no_side(
+    side: str, values: dict[str, Any], left_out: list[LeftOut], counted: list[Combatant]
+) -> str:
+    """What a fight with a side missing needs: a left-out row of that side (or of no side
+    yet) completed; else, of no row in particular (a row of the other side, or one not
+    counted, may be the very row the GM is about to use), a row of that side. Then who is
+    counted so far ("The party so far: Mira, Bram and 2 more.")."""
     add = _ADD[side]
+    said = f"{add}: set a row's side to {dict(SIDES)[side]}."
     for row, missing, called in left_out:
         if values[f"c{row}_side"] in (side, None):
-            where = f"c{row}_{missing[0]}"
-            return {where: f"{add}: to count {_who(row, called)}, {_fix(missing)}."}
-    return {WHOLE: f"{add}: set a row's side to {dict(SIDES)[side]}."}
+            said = f"{add}: to count {_who(row, called)}, {_fix(missing)}."
+            break
+    if not counted:
+        return said
+    named = [f"{c.name} ×{c.count}" if c.count > 1 else c.name for c in counted if c.name]
+    unnamed = sum(c.count for c in counted if not c.name)
+    so_far = _COUNTED[counted[0].side]
+    if not named:
+        return f"{said} {so_far} so far: {unnamed} counted."
+    listed = _listed([*named, *([f"{unnamed} more"] if unnamed else [])])
+    return f"{said} {so_far} so far: {listed}."
 
 
 def _model(first: str, rounds: int) -> list[str]:

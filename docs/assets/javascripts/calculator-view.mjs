@@ -76,14 +76,18 @@ export function showRefusal(section, form, { errors = {}, message = "" }, slotId
 // A refused or failed answer: the figures shown are the last answer, and nothing computes
 // until the inputs change. Its out-of-date mark says where to look: at the marked field, or,
 // where no field is the cause, at the reason itself, which `labelled` (the element that
-// bears the mark) holds as text in data-reason for the stylesheet to show.
-export function markRefused(element, labelled, { atField, reason }) {
-  element.classList.add(atField ? "calc-result--refused" : "calc-result--unanswered");
-  if (!atField && labelled) labelled.dataset.reason = reason || "not answered";
+// bears the mark) holds as text in data-reason for the stylesheet to show. A question not
+// yet complete (`incomplete`: a fight with no opponent yet) is no error: it says what it
+// needs in place of the last answer's figures, which are not about it.
+export function markRefused(element, labelled, { atField, reason }, incomplete = false) {
+  const mark = incomplete ? "calc-result--incomplete"
+    : atField ? "calc-result--refused" : "calc-result--unanswered";
+  element.classList.add(mark);
+  if ((incomplete || !atField) && labelled) labelled.dataset.reason = reason || "not answered";
 }
 
 export function unmarkRefused(element) {
-  element.classList.remove("calc-result--refused", "calc-result--unanswered");
+  element.classList.remove("calc-result--refused", "calc-result--unanswered", "calc-result--incomplete");
   for (const said of element.querySelectorAll(".calc-refusal")) said.remove();
 }
 

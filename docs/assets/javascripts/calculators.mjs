@@ -233,9 +233,12 @@ class Calculator {
       // The last good result stays visible, marked out of date; each message sits next
       // to its field, and what no field holds in the status line.
       const refusal = showRefusal(section, this.form, response, (name, control) => control && `${control.id}-error`);
+      // A question not yet complete (a fight with no opponent yet) says what it needs, and
+      // beside the fields that would give it, what each counts: quietly, not as an error.
+      showNotes(section, this.form, response.notes);
       if (refusal.reason) this.statusText().textContent = refusal.reason;
       this.staleness.mark([result], { now: true });
-      markRefused(result, result.querySelector(".calc-headline"), refusal);
+      markRefused(result, result.querySelector(".calc-headline"), refusal, response.incomplete);
       sayRefusal(section, result.querySelector(".calc-headline"), refusal, this.edited);
       result.setAttribute("aria-busy", "false");
       return;
