@@ -334,7 +334,7 @@ ODD_COUNTS = {"spikes": (5, 0, 0, 7, 0, 1, 9), "ramp": (0, 9, 8, 7, 6, 5, 4, 3, 
 @pytest.mark.parametrize("name", [*ATTACK_COUNTS, *ODD_COUNTS])
 def test_damage_lands_as_the_counts_say_in_blocks_long_and_short(name: str) -> None:
     """The few terms over running sums give each landing and drop the counts give."""
-    from rules_core.mechanics.fight import _Damage
+    from rules_core.mechanics.fight_chain import _Damage
 
     counts = ATTACK_COUNTS.get(name) or ODD_COUNTS[name]
     damage = _Damage.of(counts, 3)
@@ -354,7 +354,7 @@ def test_damage_lands_as_the_counts_say_in_blocks_long_and_short(name: str) -> N
 def test_dice_tables_are_applied_in_fewer_operations_than_one_a_count() -> None:
     """The mid-level fight's attacks in every system: what made two systems' fights too
     long (a term per nonzero count, 15 to 17 with critical hits) is a few terms now."""
-    from rules_core.mechanics.fight import _Damage
+    from rules_core.mechanics.fight_chain import _Damage
 
     for name, counts in ATTACK_COUNTS.items():
         if "1d8+3" in name:
