@@ -242,7 +242,21 @@ def _contest_answer(
 
 def run(request: CheckRequest) -> Answer[CheckResult]:
     system = get_system(request.system)
-    setup = request.setup()
+    _refuse_mixed(request)
+    if request.versus is not None and request.group:
+        return _group_contest(system, request, request.versus)
+    if request.versus is not None:
+        return _contest(system, request, request.versus)
+    if request.group:
+        return _group_check(system, request)
+    if request.successes is not None:
+        return _extended(system, request, request.successes)
+    return _single(system, request)
+
+
+def _refuse_mixed(request: CheckRequest) -> None:
+    """One kind of roll a request: a contest, a group check or an extended challenge (a
+    contest and a group: a group contest), each of checks."""
     chosen = [
         name
         for name, given in (
@@ -262,63 +276,74 @@ def run(request: CheckRequest) -> Answer[CheckResult]:
             "Contests, group checks and extended challenges are made of checks: "
             "choose Check as the roll."
         )
+
+
+def _group_contest(system: System, request: CheckRequest, versus: int) -> Answer[CheckResult]:
+    setup = request.setup()
+    members = (request.bonus, *request.group)
+    contested = mechanics.group_contest(
+        system, members, mechanics.Side(versus), setup.advantage, setup.disadvantage
+    )
+    listed = ", ".join(f"{bonus:+d}" for bonus in members)
+    heading = (
+        f"{system.title}: group contest, the median of {len(members)} rolls of "
+        f"{contested.rolls[0]} ({listed}) against {contested.rolls[1]} {versus:+d}"
+    )
+    outcomes = ("group wins", "group loses")
+    return _contest_answer(system, "group-contest", contested, heading, outcomes, members)
+
+
+def _contest(system: System, request: CheckRequest, versus: int) -> Answer[CheckResult]:
+    setup = request.setup()
+    contested = mechanics.contest(
+        system,
+        mechanics.Side(request.bonus, setup.advantage, setup.disadvantage),
+        mechanics.Side(versus),
+    )
+    heading = (
+        f"{system.title}: contest, {contested.rolls[0]} {request.bonus:+d} against "
+        f"{contested.rolls[1]} {versus:+d}"
+    )
+    return _contest_answer(system, "contest", contested, heading, ("win", "lose"))
+
+
+def _group_check(system: System, request: CheckRequest) -> Answer[CheckResult]:
+    setup = request.setup()
+    group = mechanics.group_check(
+        system,
+        (request.bonus, *request.group),
+        request.target,
+        setup.advantage,
+        setup.disadvantage,
+        difficulty=request.difficulty,
+        level=request.level,
+    )
+    text = [
+        f"{system.title}: group check of {len(group.members)}, {group.roll} against "
+        f"{group.target}; {group.needed} must succeed",
+        *(chance_line(f"member {n}", p) for n, p in enumerate(group.members, start=1)),
+        chance_line("group", group.success),
+    ]
+    return answer(CheckResult(system.slug, "group", group, group.sources), text)
+
+
+def _extended(system: System, request: CheckRequest, successes: int) -> Answer[CheckResult]:
+    challenge = mechanics.extended_challenge(system, request.setup(), successes)
+    one = challenge.check
+    text = [
+        f"{system.title}: {challenge.label.lower()}, {one.roll} {one.modifier:+d} against "
+        f"{one.target}: {challenge.successes} successes before {challenge.failures} failures",
+        chance_line("each check", one.success),
+        chance_line("challenge", challenge.success),
+    ]
     named = _difficulties_named(system, request.roll)
-    if request.versus is not None and request.group:
-        members = (request.bonus, *request.group)
-        contested = mechanics.group_contest(
-            system, members, mechanics.Side(request.versus), setup.advantage, setup.disadvantage
-        )
-        listed = ", ".join(f"{bonus:+d}" for bonus in members)
-        heading = (
-            f"{system.title}: group contest, the median of {len(members)} rolls of "
-            f"{contested.rolls[0]} ({listed}) against {contested.rolls[1]} {request.versus:+d}"
-        )
-        outcomes = ("group wins", "group loses")
-        return _contest_answer(system, "group-contest", contested, heading, outcomes, members)
-    if request.versus is not None:
-        advantage, disadvantage = setup.advantage, setup.disadvantage
-        contested = mechanics.contest(
-            system,
-            mechanics.Side(request.bonus, advantage, disadvantage),
-            mechanics.Side(request.versus),
-        )
-        heading = (
-            f"{system.title}: contest, {contested.rolls[0]} {request.bonus:+d} against "
-            f"{contested.rolls[1]} {request.versus:+d}"
-        )
-        return _contest_answer(system, "contest", contested, heading, ("win", "lose"))
-    target = request.target
-    if request.group:
-        group = mechanics.group_check(
-            system,
-            (request.bonus, *request.group),
-            target,
-            setup.advantage,
-            setup.disadvantage,
-            difficulty=request.difficulty,
-            level=request.level,
-        )
-        text = [
-            f"{system.title}: group check of {len(group.members)}, {group.roll} against "
-            f"{group.target}; {group.needed} must succeed",
-            *(chance_line(f"member {n}", p) for n, p in enumerate(group.members, start=1)),
-            chance_line("group", group.success),
-        ]
-        return answer(CheckResult(system.slug, "group", group, group.sources), text)
-    if request.successes is not None:
-        challenge = mechanics.extended_challenge(system, setup, request.successes)
-        one = challenge.check
-        text = [
-            f"{system.title}: {challenge.label.lower()}, {one.roll} {one.modifier:+d} against "
-            f"{one.target}: {challenge.successes} successes before {challenge.failures} failures",
-            chance_line("each check", one.success),
-            chance_line("challenge", challenge.success),
-        ]
-        result = CheckResult(
-            system.slug, "extended", challenge, challenge.sources, difficulties=named
-        )
-        return answer(result, text)
-    checked = mechanics.check(system, setup)
+    result = CheckResult(system.slug, "extended", challenge, challenge.sources, difficulties=named)
+    return answer(result, text)
+
+
+def _single(system: System, request: CheckRequest) -> Answer[CheckResult]:
+    """One check or save, or the same over several rounds (a save that ends an effect)."""
+    checked = mechanics.check(system, request.setup())
     text = [
         f"{system.title}: {checked.label.lower()}, {checked.roll} {checked.modifier:+d} against "
         f"{checked.target}",
@@ -339,6 +364,7 @@ def run(request: CheckRequest) -> Answer[CheckResult]:
         text.append(
             "  roll: " + ", ".join(f"{label} {value:+d}" for label, value in checked.breakdown)
         )
+    named = _difficulties_named(system, request.roll)
     text += [
         f"  difficulty: {row.label} {row.value}"
         + (f" (levels {row.levels[0]}-{row.levels[1]})" if row.levels else "")
