@@ -163,7 +163,7 @@ def test_the_escalation_die_is_added_round_by_round_as_the_text_says(
     # Said round by round in the why of each side that adds it, the top value last.
     top = escalation_in_round(system, "party", rounds, False)
     assert any("Escalation die: +0 in round 1" in line for line in result.party_why)
-    assert any(f"+{top} in rounds" in line for line in result.party_why)
+    assert any(f"one more a round to +{top} in round" in line for line in result.party_why)
     assert any("Escalation die" in line for line in result.opponents_why) == opponents_escalate
 
 

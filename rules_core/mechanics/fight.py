@@ -198,21 +198,23 @@ def escalation_by_round(system: System, rounds: int) -> tuple[int, ...] | None:
 
 
 def _escalation_said(values: Sequence[int], ignored_by: str | None) -> str:
-    """The die a side's attacks add, round by round: "Escalation die: +0 in round 1, +1 in
-    round 2, +6 in rounds 7 to 10" (rounds of one value said together)."""
+    """The die a side's attacks add, round by round, short enough for a phone's dock:
+    "Escalation die: +0 in round 1, then one more a round to +6 in round 7, and +6 to round
+    10" (any other run of values said round by round)."""
     if ignored_by:
         return f"Escalation die: counted as 0 ({ignored_by}) in every round"
-    runs: list[tuple[int, int, int]] = []  # (value, first round, last round)
-    for r, value in enumerate(values, start=1):
-        if runs and runs[-1][0] == value:
-            runs[-1] = (value, runs[-1][1], r)
-        else:
-            runs.append((value, r, r))
-    said = ", ".join(
-        f"+{value} in round {first}" if first == last else f"+{value} in rounds {first} to {last}"
-        for value, first, last in runs
-    )
-    return f"Escalation die: {said}"
+    top = 0  # the last round (0-based) of the climb by one a round from round 1
+    while top + 1 < len(values) and values[top + 1] == values[top] + 1:
+        top += 1
+    if all(value == values[top] for value in values[top:]):
+        said = f"+{values[0]} in round 1"
+        if top:
+            said += f", then one more a round to +{values[top]} in round {top + 1}"
+        if top + 1 < len(values):
+            said += f", and +{values[top]} to round {len(values)}"
+        return f"Escalation die: {said}"
+    rounds = ", ".join(f"+{value} in round {r}" for r, value in enumerate(values, start=1))
+    return f"Escalation die: {rounds}"
 
 
 def _refuse_if_too_big(
