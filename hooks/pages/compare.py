@@ -121,7 +121,12 @@ def _calculator(raw: LineDict, path: Path) -> tuple[str | None, dict[str, str]]:
     spec = raw["calculator"]
     if not isinstance(spec, LineDict) or spec.get("name") not in COMPARED:
         named = " or ".join(f"'{name}'" for name in COMPARED)
-        raise ContentError(path, raw.line_of("calculator"), f"calculator.name must be {named}")
+        name = spec.get("name") if isinstance(spec, LineDict) else None
+        raise ContentError(
+            path,
+            spec.line_of("name") if isinstance(spec, LineDict) else raw.line_of("calculator"),
+            f"calculator.name must be {named}" + did_you_mean(name, COMPARED),
+        )
     inputs = {str(key): str(value) for key, value in (spec.get("inputs") or {}).items()}
     fields = [field.name for field in CALCULATORS[spec["name"]].fields if field.name != "system"]
     for key in inputs:
