@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import shutil
 import sys
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -48,11 +49,23 @@ class GeneratedSite:
     quotes: dict[str, list[Quote]]  # docs-relative path -> the sentences cited on that page
 
 
-def generate(root: Path, docs: Path, home_nav: list | None = None) -> GeneratedSite:
-    """Every page built from root/content, and the navigation around docs' own pages."""
+def generate(
+    root: Path,
+    docs: Path,
+    home_nav: list | None = None,
+    publish_rules: Callable[[dict[str, Any]], None] | None = None,
+) -> GeneratedSite:
+    """Every page built from root/content, and the navigation around docs' own pages.
+
+    Some pages show answers of the rules core (Compare), which reads the compiled rules
+    data; `publish_rules` is given the rules compiled here before any such page is made
+    (the dev server writes them where the core reads them: `make data` does it before
+    any other build)."""
     systems = load_content(root / "content")
     concepts = load_compare(root / "content" / "compare.yml", systems)
     compiled = {slug: compile_system(system) for slug, system in systems.items()}
+    if publish_rules is not None:
+        publish_rules(compiled)
     titles = {name: page_title(name, docs) for name in CALCULATORS}
     links = section_links(compiled, titles, concepts)
     pages = render_site(systems, links)
