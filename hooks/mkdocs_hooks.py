@@ -63,7 +63,6 @@ from hooks.pages.rebuild import Made, Plan, fingerprint, page_made_of, plan  # n
 from hooks.pages.sentences import Quote, SentenceNotFound, mark_sentences  # noqa: E402
 from hooks.pages.site import (  # noqa: E402
     describe,
-    edit_source,
     expand_systems_table,
     site_root,
 )
@@ -81,6 +80,7 @@ log = logging.getLogger("mkdocs.hooks")
 _systems: dict[str, System] = {}
 _pages: dict[str, str] = {}
 _quotes: dict[str, list[Quote]] = {}  # page path -> the sentences citations point at
+_sources: dict[str, str] = {}  # page path -> the content file its edit button opens
 _bundle = ""  # the Pyodide bundle's id: it is served under assets/pyodide/<id>/
 _theme_scripts: tuple = ()  # the inline scripts the policy allows, read from the theme
 _serving = False  # under `mkdocs serve`: a rules.yml edit recompiles what reads it
@@ -161,7 +161,7 @@ def _publish_rules(compiled: dict[str, Any]) -> None:
 
 
 def on_config(config):
-    global _systems, _pages, _quotes, _theme_scripts, _problem, _nav
+    global _systems, _pages, _quotes, _sources, _theme_scripts, _problem, _nav
     # Before any content is read: the allow-list of inline scripts comes from the theme.
     _theme_scripts = theme_scripts(config["theme"].dirs)
     _problem = None
@@ -180,10 +180,10 @@ def on_config(config):
         # built until a save fixes it (the pages of the last good build stay as they were).
         _problem = content_problem(error, ROOT)
         _say_error(f"content error: {error}")
-        _systems, _pages, _quotes = {}, {}, {}
+        _systems, _pages, _quotes, _sources = {}, {}, {}, {}
         config["nav"] = []
         return config
-    _systems, _pages, _quotes = site.systems, site.pages, site.quotes
+    _systems, _pages, _quotes, _sources = site.systems, site.pages, site.quotes, site.sources
     config["nav"] = _nav = site.nav
     return config
 
@@ -296,7 +296,7 @@ def on_page_content(html: str, page, config, files) -> str:
 
 def on_page_context(context, page, config, nav):
     base = config["extra"].get("edit_base")
-    source = edit_source(_systems, page.file.src_uri)
+    source = _sources.get(page.file.src_uri)
     if source is None and not page.file.generated_by:
         source = f"{config['docs_dir'].removeprefix(str(ROOT)).strip('/')}/{page.file.src_uri}"
     if base and source:

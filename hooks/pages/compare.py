@@ -364,6 +364,16 @@ def render_index(concepts: list[Concept], also: list[tuple[str, str, str]]) -> s
     return "\n".join(lines) + "\n"
 
 
+SOURCE = "content/compare.yml"  # every concept's summary and quotes: what an edit changes
+
+
+def compare_source(site_path: str, concepts: list[Concept]) -> str | None:
+    """The content file behind a page of the Compare section: the index and each concept's
+    page are made from compare.yml (the other pages of the section, from elsewhere)."""
+    made_here = {"compare/index.md", *(f"compare/{concept.slug}.md" for concept in concepts)}
+    return SOURCE if site_path in made_here else None
+
+
 def render_compare(
     concepts: list[Concept], systems: dict[str, System], also: list[tuple[str, str, str]] = ()
 ) -> tuple[dict[str, str], dict]:

@@ -22,11 +22,12 @@ from hooks.content.rules_data import compile_system
 from hooks.content.yaml_lines import ContentError
 from hooks.pages import shared_terms
 from hooks.pages.calculators import expand_calculators, page_title
-from hooks.pages.compare import load_compare, render_compare
+from hooks.pages.compare import compare_source, load_compare, render_compare
 from hooks.pages.gm_screen import PAGE as GM_SCREEN_PAGE
 from hooks.pages.gm_screen import render_gm_screen
 from hooks.pages.sentences import Quote, quoted_sentences
 from hooks.pages.site import (
+    edit_source,
     expand_systems_table,
     front_matter,
     navigation,
@@ -47,6 +48,8 @@ class GeneratedSite:
     pages: dict[str, str]  # docs-relative path -> Markdown
     nav: list
     quotes: dict[str, list[Quote]]  # docs-relative path -> the sentences cited on that page
+    # docs-relative path -> the content file a contributor edits to change it (its edit button)
+    sources: dict[str, str]
 
 
 def generate(
@@ -78,7 +81,13 @@ def generate(
     )
     pages.update(compare_pages)
     nav = navigation(systems, [*(home_nav or []), compare_nav])
-    return GeneratedSite(systems, compiled, pages, nav, quoted_sentences(compiled, concepts))
+    sources = {
+        path: source
+        for path in pages
+        if (source := edit_source(systems, path) or compare_source(path, concepts))
+    }
+    quotes = quoted_sentences(compiled, concepts)
+    return GeneratedSite(systems, compiled, pages, nav, quotes, sources)
 
 
 def page_url(path: str) -> str:
