@@ -62,6 +62,7 @@ from hooks.pages.problem import Problem, build_problem, content_problem, problem
 from hooks.pages.rebuild import Made, Plan, fingerprint, page_made_of, plan  # noqa: E402
 from hooks.pages.sentences import Quote, SentenceNotFound, mark_sentences  # noqa: E402
 from hooks.pages.site import (  # noqa: E402
+    SYSTEMS_TABLE,
     describe,
     expand_systems_table,
     site_root,
@@ -92,7 +93,9 @@ _made: Made | None = None  # what the pages on the dev server were made of
 _now: Made | None = None  # ... and what this build's are made of
 _plan: Plan | None = None  # the pages this build renders
 _files: Files | None = None
-_expanded: dict[tuple[str, str, str], str] = {}  # a docs/ page's Markdown, expanded
+# (Markdown, address, systems) -> the page expanded, in this build and in the one before
+_expanded: dict[tuple[str, str, str], str] = {}
+_expanded_before: dict[tuple[str, str, str], str] = {}
 
 
 @dataclass(frozen=True)
@@ -153,7 +156,8 @@ def _publish_rules(compiled: dict[str, Any]) -> None:
     compiled a second time. Neither file is watched, so writing them starts no build."""
     if write_if_changed(rules_data(compiled), RULES_DATA):
         forget_compiled_data()
-        _expanded.clear()
+        _expanded.clear()  # the answers computed at build change with the rules
+        _expanded_before.clear()
         log.info("rules data recompiled from content/")
     if is_stale(PYODIDE_BUNDLE, ROOT):
         refresh_wheel(PYODIDE_BUNDLE, project=ROOT)
@@ -162,8 +166,10 @@ def _publish_rules(compiled: dict[str, Any]) -> None:
 
 def on_config(config):
     global _systems, _pages, _quotes, _sources, _theme_scripts, _problem, _nav
+    global _expanded, _expanded_before
     # Before any content is read: the allow-list of inline scripts comes from the theme.
     _theme_scripts = theme_scripts(config["theme"].dirs)
+    _expanded_before, _expanded = _expanded, {}
     _problem = None
     _warnings.clear()
     try:
@@ -221,23 +227,34 @@ def on_files(files: Files, config) -> Files:
     return files
 
 
+def _address(file: File) -> str:
+    """A page's address as its Page gives it, and hooks.package.built_site.pages: the home
+    page's is "" (its File's is "./")."""
+    return "" if file.url in (".", "./") else file.url
+
+
 def _mark(file: File, changed: bool) -> None:
     """Tell MkDocs whether to render a page in a dirty build (its own test is file dates)."""
     file.is_modified = (lambda: True) if changed else (lambda: False)  # type: ignore[method-assign]
 
 
 def _expand(markdown: str, url: str) -> str:
-    """A page of docs/ as MkDocs renders it: the home page's table of systems, and each
-    calculator with its answer for the default inputs (the same until the rules change)."""
+    """A page as MkDocs renders it: the home page's table of systems, and each calculator
+    with its answer for the default inputs. Under the dev server an expansion is kept while
+    the rules and the systems' titles are the same, for the builds that use it."""
+    if SYSTEMS_TABLE not in markdown and "[[calculator:" not in markdown:
+        return markdown
     systems = fingerprint([(slug, s.title, s.dice) for slug, s in _systems.items()])
     key = (markdown, url, systems)
-    if key not in _expanded:
+    expanded = _expanded.get(key) or _expanded_before.get(key)
+    if expanded is None:
         expanded = expand_systems_table(markdown, _systems)
         if "[[calculator:" in expanded:
             # Links in a prerendered result are relative to the site root.
             expanded = expand_calculators(expanded, site_root(url))
+    if _serving:
         _expanded[key] = expanded
-    return _expanded[key]
+    return expanded
 
 
 def _made_of(files: Files, config) -> Made:
@@ -253,7 +270,7 @@ def _made_of(files: Files, config) -> Made:
             # A hand-written page's title in the navigation is its heading, unless mkdocs.yml
             # names it.
             titles[path] = meta.get("title") or get_markdown_title(markdown)
-        made = f"{fingerprint(meta)}\n{_expand(markdown, file.url)}"
+        made = f"{fingerprint(meta)}\n{_expand(markdown, _address(file))}"
         pages[path] = page_made_of(made, _quotes.get(path, ()), _bundle)
     custom = config["theme"].custom_dir
     theme = sorted(
@@ -352,7 +369,7 @@ def on_post_build(config) -> None:
     site_dir = Path(config["site_dir"])
     only = None
     if _serving and _dirty and _plan is not None and not _plan.everything:
-        only = {_files.get_file_from_path(path).url for path in _plan.pages}
+        only = {_address(_files.get_file_from_path(path)) for path in _plan.pages}
         # A rules core edit gave the bundle a new folder: the site serves one bundle.
         for folder in (site_dir / "assets" / "pyodide").iterdir():
             if folder.name != _bundle:
