@@ -172,7 +172,8 @@ BROKEN = [
       "(ranks: standard)"]),
     ("budget_rank: standard\n", f"budget_rank: standard\n  ambiguities: [{{when: {{rnak: x}}, "
      f"{ATTACKS_CITE}}}]\n",
-     ["unknown key 'rnak' in 'encounter.ambiguities[0].when' (allowed: rank): did you mean 'rank'?"]),
+     ["unknown key 'rnak' in 'encounter.ambiguities[0].when' (allowed: rank)",
+      "did you mean 'rank'?"]),
     # An attack type is cited, by the sentences on all of them or each by its own.
     ("  situations:\n", "  attack_types: {names: [melee]}\n  situations:\n",
      ["'attack.attack_types' needs one at least of cite, each"]),
