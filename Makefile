@@ -90,6 +90,7 @@ bench: build
 	$(PY) benchmarks/bench_calculators.py
 	$(PY) benchmarks/bench_search.py
 	$(PY) benchmarks/bench_lighthouse.py
+	$(PY) benchmarks/bench_serve.py
 	node benchmarks/bench_fight.mjs
 	node benchmarks/bench_snapshot.mjs
 
