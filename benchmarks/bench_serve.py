@@ -7,7 +7,8 @@ port by the project's own `make serve` command (tests/dev_server.py):
 - a rules page: a sentence added to the first page of the first system;
 - a rules.yml change: that system's attack.critical.from, so the attack calculator page
   (its answer for the default inputs, computed at build) shows another chance to crit;
-- a table: a caption of that system's first table, on the page that places it.
+- a table: the caption of a table of that system, on the page that places it (a table no
+  rules.yml reads, when there is one: one that is read changes the calculators too).
 
 Each save is timed from the write to the first response of the page holding the edit
 (polled every 20 ms, as a reloading browser asks), after the server has been quiet for
@@ -92,7 +93,10 @@ def edits(project: Path) -> list[Edit]:
         shown = re.compile(r"Crit [0-9.]+%")
         return shown.search(now) is not None and shown.findall(before) != shown.findall(now)
 
-    tables = sorted((folder / "tables").glob("*.yml"))
+    # A table only pages show: one the rules.yml names changes the calculators too, as a
+    # rules.yml edit does.
+    read = set(re.findall(r"(?m)^\s*table: ([a-z0-9-]+)$", rules_text))
+    tables = sorted((folder / "tables").glob("*.yml"), key=lambda t: (t.stem in read, t.stem))
     titled = next(t for t in tables if re.search(r'(?m)^title: "[^"]+"', t.read_text("utf-8")))
     table_text = titled.read_text(encoding="utf-8")
     placed = next(
