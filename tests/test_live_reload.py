@@ -280,7 +280,7 @@ def test_the_pages_after_saves_are_the_pages_of_a_full_build(project: Path, tmp_
             assert edit(text) != text, path
             before = saved(server, path, edit(text))
             once(server, before)
-        assert "rendering a first build" in server.log()
+        assert "rendering every page: a first build" in server.log()
         partial = re.findall(r"rendering (\d+) of (\d+) pages changed", server.log())
         assert len(partial) == len(edits), server.log()[-3000:]
         assert all(int(done) < int(every) for done, every in partial)

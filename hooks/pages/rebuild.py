@@ -61,11 +61,11 @@ def plan(before: Made | None, now: Made) -> Plan:
     """What to render now, after a build that made `before` (None: none to build on)."""
     every = frozenset(now.pages)
     if before is None:
-        return Plan(every, True, "a first build")
+        return Plan(every, True, "every page: a first build")
     if before.shared != now.shared:
-        return Plan(every, True, "what every page shows changed (navigation, titles, settings)")
+        return Plan(every, True, "every page: what they all show changed (navigation, settings)")
     if before.pages.keys() != now.pages.keys():
-        return Plan(every, True, "a page was added or removed")
+        return Plan(every, True, "every page: a page was added or removed")
     changed = frozenset(path for path, made in now.pages.items() if before.pages[path] != made)
     named = ", ".join(sorted(changed)[:3]) + (", ..." if len(changed) > 3 else "")
     return Plan(changed, False, f"{len(changed)} of {len(every)} pages changed: {named or '-'}")
