@@ -99,7 +99,8 @@ class DevServer:
 
     def __enter__(self) -> DevServer:
         env = {key: value for key, value in os.environ.items() if key != "SITE_URL"}
-        env.update(NO_MKDOCS_2_WARNING="1", SOURCE_DATE_EPOCH="1700000000")
+        # PYTHONFAULTHANDLER: a server stuck in a build prints where, when settle() gives up.
+        env.update(NO_MKDOCS_2_WARNING="1", SOURCE_DATE_EPOCH="1700000000", PYTHONFAULTHANDLER="1")
         with self.log_path.open("w") as log:
             self.process = subprocess.Popen(
                 serve_command(self.project, self.port),
@@ -165,4 +166,7 @@ class DevServer:
             elif time.monotonic() - quiet_since >= quiet:
                 return
             time.sleep(0.1)
-        raise AssertionError(f"the dev server kept building:\n{self.log()[-3000:]}")
+        if self.building() and self.process is not None and self.process.poll() is None:
+            os.kill(self.process.pid, signal.SIGABRT)  # the threads' stacks, into the log
+            time.sleep(2)
+        raise AssertionError(f"the dev server kept building:\n{self.log()[-6000:]}")
