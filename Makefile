@@ -60,8 +60,9 @@ build: setup
 	$(VENV)/bin/mkdocs build --strict --site-dir site
 	$(PY) -m hooks.package.offline site dist/open-rules-reference-site.zip
 
+# --dirty: a save renders only the pages it changed; hooks/mkdocs_hooks.py tells which.
 serve: setup
-	$(VENV)/bin/mkdocs serve --dev-addr 127.0.0.1:8000
+	$(VENV)/bin/mkdocs serve --dirty --dev-addr 127.0.0.1:8000
 
 lint: setup
 	$(VENV)/bin/ruff check .
@@ -89,6 +90,7 @@ bench: build
 	$(PY) benchmarks/bench_calculators.py
 	$(PY) benchmarks/bench_search.py
 	$(PY) benchmarks/bench_lighthouse.py
+	$(PY) benchmarks/bench_serve.py
 	node benchmarks/bench_fight.mjs
 	node benchmarks/bench_snapshot.mjs
 

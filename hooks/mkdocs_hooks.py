@@ -4,16 +4,41 @@ Thin on purpose: the work happens in plain functions of `hooks.pages.generate` (
 pages, also `python -m hooks.pages.generate`) and `hooks.package.built_site` (all
 after the HTML is written, also `python -m hooks.package`), which the tests call
 without MkDocs.
+
+Under `make serve` (`mkdocs serve --dirty`) a save renders only the pages it changed:
+`hooks.pages.rebuild` tells them from what each page is made of, and this adapter marks
+MkDocs' files so (MkDocs by itself counts every generated page as changed, and warns that
+a dirty build may show stale navigation: everything is rendered when the navigation
+changes). A rules.yml save is one build and one reload: the build writes the rules data
+and the browser's wheel, which are not watched. A content error does not stop the server:
+every page answers with it (`hooks.pages.problem`) until a save fixes it.
 """
 
 from __future__ import annotations
 
 import logging
+import shutil
 import sys
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
+from jinja2 import BytecodeCache
+from jinja2.bccache import Bucket
 from mkdocs.exceptions import PluginError
 from mkdocs.structure.files import File, Files
+from mkdocs.utils import CountHandler, clean_directory, get_markdown_title
+from mkdocs.utils.meta import get_data
+from watchdog.events import (
+    EVENT_TYPE_CREATED,
+    EVENT_TYPE_DELETED,
+    EVENT_TYPE_MODIFIED,
+    EVENT_TYPE_MOVED,
+    FileSystemEvent,
+    FileSystemEventHandler,
+)
+from watchdog.observers import Observer
+from watchdog.observers.api import BaseObserver
 
 # MkDocs imports this file by path; the package next to it needs the repository root.
 ROOT = Path(__file__).resolve().parent.parent
@@ -25,13 +50,20 @@ from hooks.content.rules_data import rules_data, write_if_changed  # noqa: E402
 from hooks.content.yaml_lines import ContentError  # noqa: E402
 from hooks.package.built_site import postprocess  # noqa: E402
 from hooks.package.offline import OfflineError  # noqa: E402
-from hooks.package.pyodide_bundle import bundle, bundle_files, bundle_id, is_stale  # noqa: E402
+from hooks.package.pyodide_bundle import (  # noqa: E402
+    bundle_files,
+    bundle_id,
+    is_stale,
+    refresh_wheel,
+)
 from hooks.pages.calculators import expand_calculators  # noqa: E402
-from hooks.pages.generate import GeneratedSite, generate  # noqa: E402
+from hooks.pages.generate import generate  # noqa: E402
+from hooks.pages.problem import Problem, build_problem, content_problem, problem_page  # noqa: E402
+from hooks.pages.rebuild import Made, Plan, fingerprint, page_made_of, plan  # noqa: E402
 from hooks.pages.sentences import Quote, SentenceNotFound, mark_sentences  # noqa: E402
 from hooks.pages.site import (  # noqa: E402
+    SYSTEMS_TABLE,
     describe,
-    edit_source,
     expand_systems_table,
     site_root,
 )
@@ -42,55 +74,135 @@ from rules_core.systems import forget_compiled_data  # noqa: E402
 
 PYODIDE_BUNDLE = ROOT / "build" / "pyodide"
 RULES_DATA = ROOT / "rules_core" / "data" / "systems.json"
+# What a build writes inside a watched folder: a change there is no edit to rebuild for.
+BUILT_HERE = (RULES_DATA.parent,)
 log = logging.getLogger("mkdocs.hooks")
 
 _systems: dict[str, System] = {}
 _pages: dict[str, str] = {}
 _quotes: dict[str, list[Quote]] = {}  # page path -> the sentences citations point at
+_sources: dict[str, str] = {}  # page path -> the content file its edit button opens
 _bundle = ""  # the Pyodide bundle's id: it is served under assets/pyodide/<id>/
 _theme_scripts: tuple = ()  # the inline scripts the policy allows, read from the theme
 _serving = False  # under `mkdocs serve`: a rules.yml edit recompiles what reads it
+_dirty = False  # `mkdocs serve --dirty`: MkDocs renders only the pages marked changed
+_problem: Problem | None = None  # under the dev server: why the site did not build
+_warnings: list[str] = []  # this build's warnings, which fail it (strict)
+_nav: list = []  # this build's navigation, with every title
+_made: Made | None = None  # what the pages on the dev server were made of
+_now: Made | None = None  # ... and what this build's are made of
+_plan: Plan | None = None  # the pages this build renders
+_files: Files | None = None
+# (Markdown, address, systems) -> the page expanded, in this build and in the one before
+_expanded: dict[tuple[str, str, str], str] = {}
+_expanded_before: dict[tuple[str, str, str], str] = {}
+
+
+@dataclass(frozen=True)
+class _Kept:
+    """What MkDocs learns of a page by rendering it, kept for the builds that do not render
+    it: its title in the navigation, its metadata, and its anchors and links (checked)."""
+
+    title: str | None
+    meta: dict[str, Any]
+    anchors: frozenset[str]
+    links: dict[str, dict[str, str]]  # linked page -> {anchor: the link as written}
+
+
+_kept: dict[str, _Kept] = {}
+
+
+class _DirtyWarning(logging.Filter):
+    """MkDocs warns that a dirty build may show stale navigation and links; here the
+    navigation changing renders every page, and a warning fails a strict build."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return not record.getMessage().startswith("A 'dirty' build is being performed")
+
+
+class _Warnings(logging.Handler):
+    """Keeps this build's warnings: the dev server shows them when they fail the build."""
+
+    def __init__(self) -> None:
+        super().__init__(logging.WARNING)
+
+    def emit(self, record: logging.LogRecord) -> None:
+        _warnings.append(record.getMessage())
 
 
 def on_startup(command, dirty):
-    global _serving
+    global _serving, _dirty
     _serving = command == "serve"
+    _dirty = _serving and dirty
+    if _dirty:
+        logging.getLogger("mkdocs.commands.build").addFilter(_DirtyWarning())
+    if _serving:
+        logging.getLogger("mkdocs").addHandler(_Warnings())
 
 
-def _refresh_rules(site: GeneratedSite) -> None:
+def _say_error(message: str) -> None:
+    """An error in the terminal as MkDocs prints its own, without failing the build: the
+    dev server shows it on every page instead."""
+    record = log.makeRecord(log.name, logging.ERROR, __file__, 0, message, None, None)
+    for handler in logging.getLogger("mkdocs").handlers:
+        if not isinstance(handler, CountHandler | _Warnings):
+            handler.handle(record)
+
+
+def _publish_rules(compiled: dict[str, Any]) -> None:
     """Under the dev server: after a rules.yml (or rules core) edit, the compiled rules data,
-    the build-time answers and the browser's wheel follow it, with no restart. The rules
-    are the ones this build just compiled, not read and compiled a second time."""
-    if write_if_changed(rules_data(site.compiled), RULES_DATA):
+    the build-time answers and the browser's wheel follow it, with no restart, before any
+    page shows an answer. The rules are the ones this build just compiled, not read and
+    compiled a second time. Neither file is watched, so writing them starts no build."""
+    if write_if_changed(rules_data(compiled), RULES_DATA):
         forget_compiled_data()
+        _expanded.clear()  # the answers computed at build change with the rules
+        _expanded_before.clear()
         log.info("rules data recompiled from content/")
     if is_stale(PYODIDE_BUNDLE, ROOT):
-        log.info("rebuilding the Pyodide bundle for the changed rules core (about 10 s)")
-        bundle(PYODIDE_BUNDLE, project=ROOT)
+        refresh_wheel(PYODIDE_BUNDLE, project=ROOT)
+        log.info("the rules core's wheel for the browser rebuilt")
 
 
 def on_config(config):
-    global _systems, _pages, _quotes, _theme_scripts
+    global _systems, _pages, _quotes, _sources, _theme_scripts, _problem, _nav
+    global _expanded, _expanded_before
     # Before any content is read: the allow-list of inline scripts comes from the theme.
     _theme_scripts = theme_scripts(config["theme"].dirs)
+    _expanded_before, _expanded = _expanded, {}
+    _problem = None
+    _warnings.clear()
     try:
-        site = generate(ROOT, Path(config["docs_dir"]), config.get("nav") or [])
+        site = generate(
+            ROOT,
+            Path(config["docs_dir"]),
+            config.get("nav") or [],
+            _publish_rules if _serving else None,
+        )
     except ContentError as error:
-        raise PluginError(f"content error: {error}") from None
-    _systems, _pages, _quotes = site.systems, site.pages, site.quotes
-    config["nav"] = site.nav
-    if _serving:
-        _refresh_rules(site)
+        if not _serving:
+            raise PluginError(f"content error: {error}") from None
+        # The dev server keeps serving: every page answers with the error, and nothing is
+        # built until a save fixes it (the pages of the last good build stay as they were).
+        _problem = content_problem(error, ROOT)
+        _say_error(f"content error: {error}")
+        _systems, _pages, _quotes, _sources = {}, {}, {}, {}
+        config["nav"] = []
+        return config
+    _systems, _pages, _quotes, _sources = site.systems, site.pages, site.quotes, site.sources
+    config["nav"] = _nav = site.nav
     return config
 
 
 def on_files(files: Files, config) -> Files:
+    global _bundle, _now, _plan, _files
+    if _problem is not None:  # the dev server shows the content error on every page
+        return Files([file for file in files if not file.is_documentation_page()])
     for path, markdown in _pages.items():
         files.append(File.generated(config, path, content=markdown))
     # The calculators' Python runtime and the rules core wheel, served by the site itself.
     if not (PYODIDE_BUNDLE / "pyodide-lock.json").exists():
         raise PluginError(f"{PYODIDE_BUNDLE} is missing: run `make setup` to build it")
-    global _bundle
     _bundle = bundle_id(PYODIDE_BUNDLE)
     for path in bundle_files(PYODIDE_BUNDLE):
         relative = path.relative_to(PYODIDE_BUNDLE).as_posix()
@@ -103,15 +215,76 @@ def on_files(files: Files, config) -> Files:
                 dest_uri=f"assets/pyodide/{_bundle}/{relative}",
             )
         )
+    if _serving:
+        _now = _made_of(files, config)
+        _plan = plan(_made if _dirty else None, _now)
+        log.info(f"rendering {_plan.why}")
+        if _dirty and _plan.everything:
+            clean_directory(config["site_dir"])
+        for file in files.documentation_pages():
+            _mark(file, file.src_uri in _plan.pages)
+    _files = files
     return files
 
 
-def on_page_markdown(markdown: str, page, config, files) -> str:
-    markdown = expand_systems_table(markdown, _systems)
-    if "[[calculator:" not in markdown:
+def _address(file: File) -> str:
+    """A page's address as its Page gives it, and hooks.package.built_site.pages: the home
+    page's is "" (its File's is "./")."""
+    return "" if file.url in (".", "./") else file.url
+
+
+def _mark(file: File, changed: bool) -> None:
+    """Tell MkDocs whether to render a page in a dirty build (its own test is file dates)."""
+    file.is_modified = (lambda: True) if changed else (lambda: False)  # type: ignore[method-assign]
+
+
+def _expand(markdown: str, url: str) -> str:
+    """A page as MkDocs renders it: the home page's table of systems, and each calculator
+    with its answer for the default inputs. Under the dev server an expansion is kept while
+    the rules and the systems' titles are the same, for the builds that use it."""
+    if SYSTEMS_TABLE not in markdown and "[[calculator:" not in markdown:
         return markdown
-    # Links in a prerendered result are relative to the site root.
-    return expand_calculators(markdown, site_root(page.url))
+    systems = fingerprint([(slug, s.title, s.dice) for slug, s in _systems.items()])
+    key = (markdown, url, systems)
+    expanded = _expanded.get(key) or _expanded_before.get(key)
+    if expanded is None:
+        expanded = expand_systems_table(markdown, _systems)
+        if "[[calculator:" in expanded:
+            # Links in a prerendered result are relative to the site root.
+            expanded = expand_calculators(expanded, site_root(url))
+    if _serving:
+        _expanded[key] = expanded
+    return expanded
+
+
+def _made_of(files: Files, config) -> Made:
+    """What every page of this build is made of (hooks.pages.rebuild)."""
+    pages = {}
+    titles = {}
+    for file in files.documentation_pages():
+        path = file.src_uri
+        if path in _pages:
+            markdown, meta = _pages[path], {}
+        else:
+            markdown, meta = get_data(Path(file.abs_src_path).read_text(encoding="utf-8"))
+            # A hand-written page's title in the navigation is its heading, unless mkdocs.yml
+            # names it.
+            titles[path] = meta.get("title") or get_markdown_title(markdown)
+        made = f"{fingerprint(meta)}\n{_expand(markdown, _address(file))}"
+        pages[path] = page_made_of(made, _quotes.get(path, ()), _bundle)
+    custom = config["theme"].custom_dir
+    theme = sorted(
+        (path.relative_to(custom).as_posix(), path.stat().st_mtime_ns)
+        for path in (Path(custom).rglob("*") if custom else ())
+        if path.is_file()
+    )
+    settings = Path(config.config_file_path).read_text(encoding="utf-8")
+    shown = fingerprint(_nav, titles, theme, settings, [p.pattern for p in _theme_scripts])
+    return Made(shown, pages)
+
+
+def on_page_markdown(markdown: str, page, config, files) -> str:
+    return _expand(markdown, page.url)
 
 
 def on_page_content(html: str, page, config, files) -> str:
@@ -140,7 +313,7 @@ def on_page_content(html: str, page, config, files) -> str:
 
 def on_page_context(context, page, config, nav):
     base = config["extra"].get("edit_base")
-    source = edit_source(_systems, page.file.src_uri)
+    source = _sources.get(page.file.src_uri)
     if source is None and not page.file.generated_by:
         source = f"{config['docs_dir'].removeprefix(str(ROOT)).strip('/')}/{page.file.src_uri}"
     if base and source:
@@ -148,22 +321,153 @@ def on_page_context(context, page, config, nav):
     return context
 
 
+class _CompiledTemplates(BytecodeCache):
+    """The theme's templates compiled once for the dev server's life, not on every build
+    (MkDocs makes a new template environment each time); a changed template (its source's
+    checksum) is compiled again."""
+
+    def __init__(self) -> None:
+        self.code: dict[str, bytes] = {}
+
+    def load_bytecode(self, bucket: Bucket) -> None:
+        if bucket.key in self.code:
+            bucket.bytecode_from_string(self.code[bucket.key])
+
+    def dump_bytecode(self, bucket: Bucket) -> None:
+        self.code[bucket.key] = bucket.bytecode_to_string()
+
+
+_templates = _CompiledTemplates()
+
+
+def on_env(env, config, files):
+    """Under the dev server, the theme's templates compiled once. The pages this build does
+    not render keep what they had when last rendered: the navigation shows their titles,
+    and links to their anchors are checked."""
+    if _serving:
+        env.bytecode_cache = _templates
+    if _serving and _plan is not None and not _plan.everything:
+        for file in files.documentation_pages():
+            kept = _kept.get(file.src_uri)
+            if file.page is None or file.src_uri in _plan.pages or kept is None:
+                continue
+            file.page.title = kept.title
+            file.page.meta = dict(kept.meta)
+            file.page.present_anchor_ids = set(kept.anchors)
+            file.page.links_to_anchors = {
+                linked: dict(links)
+                for uri, links in kept.links.items()
+                if (linked := files.get_file_from_path(uri)) is not None
+            }
+    return env
+
+
 def on_post_build(config) -> None:
+    global _made
+    if _problem is not None:  # nothing was built
+        return
+    site_dir = Path(config["site_dir"])
+    only = None
+    if _serving and _dirty and _plan is not None and not _plan.everything:
+        only = {_address(_files.get_file_from_path(path)) for path in _plan.pages}
+        # A rules core edit gave the bundle a new folder: the site serves one bundle.
+        for folder in (site_dir / "assets" / "pyodide").iterdir():
+            if folder.name != _bundle:
+                shutil.rmtree(folder)
     # The same steps `python -m hooks.package` runs on another generator's output.
     try:
         postprocess(
-            Path(config["site_dir"]),
+            site_dir,
             bundle=_bundle,
             allowed=_theme_scripts,
             systems={slug: system.short_title for slug, system in _systems.items()},
             site_url=config.get("site_url"),
+            only=only,
         )
     except (OfflineError, SearchIndexError) as error:
         raise PluginError(str(error)) from None
+    if _serving:
+        for file in _files.documentation_pages():
+            page = file.page
+            if page is not None and file.src_uri in _plan.pages:
+                _kept[file.src_uri] = _Kept(
+                    page.title,
+                    dict(page.meta),
+                    frozenset(page.present_anchor_ids or ()),
+                    {
+                        linked.src_uri: dict(links)
+                        for linked, links in (page.links_to_anchors or {}).items()
+                    },
+                )
+        _made = _now
+
+
+def on_build_error(error) -> None:
+    """A build that failed may have written some pages: the next one renders them all."""
+    global _made
+    _made = None
+
+
+def _is_page(path: str) -> bool:
+    return path.endswith(("/", ".html"))
+
+
+class _Sources(FileSystemEventHandler):
+    """A watched folder whose changes start a build, but for what a build writes there."""
+
+    CHANGES = (EVENT_TYPE_CREATED, EVENT_TYPE_MODIFIED, EVENT_TYPE_DELETED, EVENT_TYPE_MOVED)
+
+    def __init__(self, server, ignored: tuple[Path, ...]) -> None:
+        self.server, self.ignored = server, ignored
+
+    def _built(self, path: str | bytes) -> bool:
+        changed = Path(path if isinstance(path, str) else path.decode())
+        return "__pycache__" in changed.parts or any(
+            changed.is_relative_to(folder) for folder in self.ignored
+        )
+
+    def on_any_event(self, event: FileSystemEvent) -> None:
+        # A build reads every source: opening one is no change.
+        if event.is_directory or event.event_type not in self.CHANGES:
+            return
+        paths = [event.src_path, getattr(event, "dest_path", "") or event.src_path]
+        if all(self._built(path) for path in paths):
+            return
+        with self.server._rebuild_cond:  # what MkDocs' own watcher does on a change
+            self.server._want_rebuild = True
+            self.server._rebuild_cond.notify_all()
+
+
+_observers: list[BaseObserver] = []
+
+
+def _watch_sources(server, config) -> None:
+    """The sources, watched through the system's file notifications, where MkDocs polls
+    every half second: a save is seen at once. What a build writes among them (the rules
+    data; __pycache__) is no edit: watched as MkDocs watches, a rules.yml save would build,
+    and reload, twice."""
+    folders = [config["docs_dir"], *(item for item in config["watch"] if Path(item).is_dir())]
+    server.unwatch(config["docs_dir"])
+    config["watch"] = [item for item in config["watch"] if item not in folders]
+    observer = Observer()
+    for folder in folders:
+        ignored = tuple(built for built in BUILT_HERE if built.is_relative_to(folder))
+        observer.schedule(_Sources(server, ignored), folder, recursive=True)
+    observer.start()
+    _observers.append(observer)
+    shown = ", ".join(Path(folder).relative_to(ROOT).as_posix() for folder in folders)
+    log.info(f"watching {shown} for saves")
+
+
+def on_shutdown() -> None:
+    for observer in _observers:
+        observer.stop()
 
 
 def on_serve(server, config, builder):
-    """Under `mkdocs serve` only: allow the live-reload script the dev server injects.
+    """Under `mkdocs serve` only: allow the live-reload script the dev server injects,
+    answer every page with the error while the site does not build, and watch the
+    sources without what a build writes among them.
 
     The server adds its script (whose text holds a per-request id, so no hash can be
     known at build time) to each page as it serves it, after the build wrote the page's
@@ -184,4 +488,37 @@ def on_serve(server, config, builder):
         return allow_added_scripts(before, after).encode("utf-8")
 
     server._inject_js_into_html = inject_allowed
+
+    # A failed build leaves MkDocs' server holding every request until a build passes:
+    # the build counts as done, and every page answers at once with the problem.
+    build = server.builder
+
+    def build_or_show_problem(config=None) -> None:
+        global _problem
+        try:
+            build(config)
+        except Exception as error:
+            _problem = build_problem(error, list(_warnings))
+            _say_error(f"the site did not build: {error}")
+
+    server.builder = build_or_show_problem
+    serve = server.get_app()
+
+    def serve_or_show_problem(environ, start_response):
+        if _problem is None or not _is_page(environ.get("PATH_INFO", "")):
+            return serve(environ, start_response)
+        page = inject_allowed(problem_page(_problem).encode("utf-8"), server._visible_epoch)
+        start_response(
+            "500 Internal Server Error",
+            [
+                ("Content-Type", "text/html; charset=utf-8"),
+                ("Content-Length", str(len(page))),
+                ("Cache-Control", "no-store"),
+            ],
+        )
+        return [page]
+
+    server.set_app(serve_or_show_problem)
+
+    _watch_sources(server, config)
     return server

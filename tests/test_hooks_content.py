@@ -147,7 +147,7 @@ def test_link_to_missing_anchor(tmp_path: Path) -> None:
 
 def test_glossary_see_must_exist(tmp_path: Path) -> None:
     error = error_for(tmp_path, **{"glossary.yml": GLOSSARY_YML.replace("#cover", "#nowhere")})
-    assert error.line == 1
+    assert error.line == 4  # the line of its `see:`, not of the entry's term
     assert "points to no page or heading" in error.message
 
 

@@ -155,6 +155,25 @@ BROKEN = [
     ("defense: 2\n", "defence: 2\n", ["unknown key 'defence'", "'defense'"]),
     (GROUP, GROUP + "      attack_type: melee\n", ["no attack type", "attack_type"]),
     (GROUP, GROUP + "      confers: prone\n", ["cover.confers' must be a list"]),
+    # A situation names other situations, and attack types, of the same rules.yml.
+    (GROUP, GROUP + "      confers: [cuver]\n",
+     ["'attack.situations.cover.confers[0]' names 'cuver', which is no situation of "
+      "attack.situations (situations: cover): did you mean 'cover'?"]),
+    (GROUP, GROUP + "      prevents: [cover, prone]\n",
+     ["'attack.situations.cover.prevents[1]' names 'prone', which is no situation"]),
+    (GROUP, GROUP + "      when: [{if: [cover]}, {unless: [covers]}]\n",
+     ["'attack.situations.cover.when[1].unless[0]' names 'covers'", "did you mean 'cover'"]),
+    (GROUP, GROUP + "      when: [{if: [cuver], defense: 1}]\n", ["when[0].if[0]' names 'cuver'"]),
+    (GROUP, GROUP + "      attack_types: [melee]\n",
+     ["'attack.situations.cover.attack_types[0]' names 'melee', which is no attack type"]),
+    ("budget_rank: standard\n", f"budget_rank: standard\n  ambiguities: [{{when: {{rank: elite}}, "
+     f"{ATTACKS_CITE}}}]\n",
+     ["'encounter.ambiguities[0].when.rank' names 'elite', which is no rank of encounter.ranks "
+      "(ranks: standard)"]),
+    ("budget_rank: standard\n", f"budget_rank: standard\n  ambiguities: [{{when: {{rnak: x}}, "
+     f"{ATTACKS_CITE}}}]\n",
+     ["unknown key 'rnak' in 'encounter.ambiguities[0].when' (allowed: rank)",
+      "did you mean 'rank'?"]),
     # An attack type is cited, by the sentences on all of them or each by its own.
     ("  situations:\n", "  attack_types: {names: [melee]}\n  situations:\n",
      ["'attack.attack_types' needs one at least of cite, each"]),
@@ -266,6 +285,55 @@ def test_saves_and_death_saves_are_checked_too(
 ) -> None:
     added = SAVES_AND_DYING.format(advantage=advantage, failures=failures)
     error = rules_error(tmp_path, RULES_YML + "\n" + added)
+    assert error.line == RULES_YML.count("\n") + 1 + line, str(error)
+    for word in words:
+        assert word in error.message, error.message
+
+
+DYING_OPTIONS = """\
+dying:
+  label: Death save
+  roll: 1d20
+  target: 10
+  failures:
+    count: 3
+    cite: [{see: combat#cover, quote: "A target with cover is harder to hit."}]
+  special:
+    - label: A natural 20
+      naturals: [20]
+      result: up
+      without: {option: no-recoveries, as_total: 19}
+      cite: [{see: combat#cover, quote: "A target with cover is harder to hit."}]
+  first_save:
+    option: dropped-by-crit
+    disadvantage: 1
+    cite: [{see: combat#cover, quote: "A target with cover is harder to hit."}]
+  options:
+    dropped-by-crit:
+      label: Dropped by a crit
+      cite: [{see: combat#cover, quote: "A target with cover is harder to hit."}]
+    no-recoveries:
+      label: No recoveries left
+      cite: [{see: combat#cover, quote: "A target with cover is harder to hit."}]
+  cite: [{see: combat#cover, quote: "A target with cover is harder to hit."}]
+"""
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "line", "words"),
+    [
+        ("option: dropped-by-crit", "option: dropped-by-crt", 15,
+         ["'dying.first_save.option' names 'dropped-by-crt', which is no option of dying.options",
+          "did you mean 'dropped-by-crit'?"]),
+        ("option: no-recoveries", "option: no-recovery", 12,
+         ["'dying.special[0].without.option' names 'no-recovery'", "'no-recoveries'"]),
+    ],
+)  # fmt: skip
+def test_a_death_save_rule_names_an_option_of_the_death_saves(
+    tmp_path: Path, old: str, new: str, line: int, words: list[str]
+) -> None:
+    assert compile_rules(tmp_path, RULES_YML + "\n" + DYING_OPTIONS)["rules"]["dying"]["options"]
+    error = rules_error(tmp_path, RULES_YML + "\n" + DYING_OPTIONS.replace(old, new))
     assert error.line == RULES_YML.count("\n") + 1 + line, str(error)
     for word in words:
         assert word in error.message, error.message

@@ -114,6 +114,17 @@ def test_every_system_has_its_pages_and_edit_links(site: Path, systems, slug: st
         assert f"/edit/main/content/{slug}/pages/{name}.md" in page
 
 
+def test_the_compare_pages_have_an_edit_button_to_compare_yml(site: Path) -> None:
+    concepts = yaml.safe_load((CONTENT / "compare.yml").read_text(encoding="utf-8"))["concepts"]
+    for page in ["", *(f"{concept['slug']}/" for concept in concepts)]:
+        html = (site / "compare" / page / "index.html").read_text(encoding="utf-8")
+        button = re.search(r'<a href="([^"]*)" title="Edit this page"', html)
+        assert button and button[1].endswith("/edit/main/content/compare.yml"), page
+    # The terms several systems define come from their glossaries: no one file to edit.
+    terms = (site / "compare" / "terms" / "index.html").read_text(encoding="utf-8")
+    assert 'title="Edit this page"' not in terms
+
+
 @pytest.mark.parametrize("slug", SLUGS)
 def test_every_rules_page_names_its_system(site: Path, systems, slug: str) -> None:
     system = systems[slug]

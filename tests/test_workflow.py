@@ -1,9 +1,11 @@
-"""The GitHub workflow: valid by the workflow schema, the same tests as .ci/run's `make test`
-in two jobs (its tiers), Pages published from main only, and never a browser downloaded by
-Playwright."""
+"""The GitHub workflow: valid by the workflow schema, the tests of `make test` in two jobs
+(its tiers), the built site as an artifact of every pull request, installs cached and pinned
+in the project's own files, Pages published from main only, and never a browser downloaded
+by Playwright."""
 
 from __future__ import annotations
 
+import json
 import re
 import shlex
 import subprocess
@@ -177,3 +179,67 @@ def test_nothing_outside_the_repository_is_needed() -> None:
     for path in (ROOT / "tests").glob("*.py"):
         if path.name != Path(__file__).name:
             assert not outside.search(path.read_text(encoding="utf-8")), path
+
+
+def test_every_pull_request_gets_the_built_site_to_download(workflow) -> None:
+    building = [
+        (name, job)
+        for name, job in workflow["jobs"].items()
+        if any("make build" in _commands(step) for step in _steps(job)) and "if" not in job
+    ]
+    assert len(building) == 1, "one job builds the site on every pull request"
+    name, job = building[0]
+    (upload,) = _uses(job, "actions/upload-artifact")
+    assert upload["with"]["name"] == "site"
+    assert upload["with"]["path"].rstrip("/") == "site"
+    assert upload["with"]["if-no-files-found"] == "error"
+    # CONTRIBUTING.md tells a contributor where to find it.
+    guide = (ROOT / "CONTRIBUTING.md").read_text(encoding="utf-8")
+    assert f"- `{name}`: `make build`, and the built site as the artifact `site`" in guide
+
+
+def test_installs_are_cached_keyed_on_the_pinned_files(workflow) -> None:
+    for name, job in workflow["jobs"].items():
+        for python in _uses(job, "actions/setup-python"):
+            assert python["with"]["cache"] == "pip", name
+            assert python["with"]["cache-dependency-path"] == "requirements.txt", name
+        for node in _uses(job, "actions/setup-node"):
+            assert node["with"]["cache"] == "npm", name
+            assert node["with"]["cache-dependency-path"] == "package-lock.json", name
+
+
+INSTALLERS = re.compile(r"\b(pip3?|npm|npx|yarn|curl|wget|gem|cargo|go)\b|apt-get install")
+
+
+def test_every_install_is_the_makefiles_from_pinned_files(workflow) -> None:
+    """A clean clone is all CI needs: the workflow installs nothing itself but Debian's
+    Chromium, and the Makefile installs from pinned files only."""
+    for name, job in workflow["jobs"].items():
+        for step in _steps(job):
+            for command in _commands(step):
+                if INSTALLERS.search(command):
+                    assert "apt-get install" in command and "chromium" in command.split(), (
+                        name,
+                        command,
+                    )
+    requirements = [
+        line.split("#", 1)[0].strip()
+        for line in (ROOT / "requirements.txt").read_text(encoding="utf-8").splitlines()
+    ]
+    assert all(
+        re.fullmatch(r"[A-Za-z0-9_.-]+==[0-9][^\s;]*", line) for line in requirements if line
+    )
+    makefile = MAKEFILE.read_text(encoding="utf-8").splitlines()
+    recipes = [line.strip() for line in makefile if line.startswith("\t")]
+    installs = [
+        line for line in recipes if re.search(r"\bpip install\b|\bnpm (install|ci)\b", line)
+    ]
+    assert installs
+    for line in installs:
+        assert (
+            "--requirement requirements.txt" in line
+            or re.search(r"pip==[0-9.]+$", line)
+            or line.startswith("npm install")
+        ), line
+    lock = json.loads((ROOT / "package-lock.json").read_text(encoding="utf-8"))
+    assert lock["lockfileVersion"] >= 2 and lock["packages"]

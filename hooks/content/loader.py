@@ -84,6 +84,7 @@ class GlossaryEntry:
     see_page: str
     see_anchor: str | None
     line: int
+    see_line: int = 0  # the line of its `see:`, where a target that points nowhere is fixed
 
     @property
     def forms(self) -> tuple[str, ...]:
@@ -249,6 +250,7 @@ def load_glossary(path: Path) -> list[GlossaryEntry]:
             see_page=page,
             see_anchor=anchor,
             line=item.line,
+            see_line=item.line_of("see"),
         )
         for form in entry.forms:
             key = form.casefold()
@@ -439,7 +441,7 @@ def _validate_references(system: System, glossary_path: Path) -> None:
         if resolve_target(system, see) is None:
             raise ContentError(
                 glossary_path,
-                entry.line,
+                entry.see_line or entry.line,
                 f"'see: {see}' points to no page or heading" + target_hint(system, see),
             )
 

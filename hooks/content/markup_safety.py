@@ -18,6 +18,7 @@ import html
 import re
 import textwrap
 from collections.abc import Iterator
+from functools import lru_cache
 from html.parser import HTMLParser
 from pathlib import Path
 from typing import Any
@@ -249,12 +250,19 @@ def markdown_problems(text: str) -> list[tuple[int, str]]:
     return problems
 
 
+@lru_cache(maxsize=1 << 16)
+def _problems_of(text: str) -> tuple[tuple[int, str], ...]:
+    """markdown_problems, once per text: the dev server checks all the content on each
+    save, and a save changes a few texts of thousands."""
+    return tuple(markdown_problems(text))
+
+
 def check_markdown(text: str, path: Path | str, first_line: int = 1) -> None:
     """Raise ContentError at the first construct in `text` that could run code.
 
     `first_line` is the file line where `text` starts (a YAML value's line).
     """
-    problems = markdown_problems(text)
+    problems = _problems_of(str(text))
     if problems:
         line, message = min(problems, key=lambda problem: problem[0])
         raise ContentError(path, first_line + line - 1, message)

@@ -31,6 +31,7 @@ from hooks.content.specs import (
     KeyOf,
     ListOf,
     MapOf,
+    NameOf,
     OneOf,
     PrintedRange,
     Range,
@@ -54,19 +55,25 @@ DICE = Dice()
 NATURALS = Section({"naturals": ListOf(Integer(minimum=1), min_items=1), **CITED})
 
 NAMES = ListOf(Text(), min_items=1)
-# The spec of each kind of value the effect vocabulary takes (rules_core.rules.attack.VALUES).
+SITUATIONS = ListOf(NameOf("attack.situations", "situation"), min_items=1)
+# The spec of each kind of value the effect vocabulary takes (rules_core.rules.attack.VALUES):
+# names are other situations' (that a situation confers, prevents, holds with or without).
 EFFECT_VALUES: dict[str, Spec] = {
     "integer": Integer(),
     "count": Integer(minimum=0),
     "flag": Boolean(),
     "fraction": FractionText(),
-    "names": NAMES,
+    "names": SITUATIONS,
 }
+# Names that are not situations': the attack types an effect holds for.
+NAMED: dict[str, Spec] = {"attack_types": ListOf(AttackTypeName(), min_items=1)}
 # What a situation does to an attack, and the filters saying when: the fields of the
 # vocabulary, rules_core.rules.attack.Effect (the resolver and its words read it too, and
 # never a situation's name), each optional.
 EFFECTS: dict[str, Spec] = {
-    f"{kind.name.rstrip('_')}?": EFFECT_VALUES[kind.metadata["value"]] for kind in fields(Effect)
+    f"{key}?": NAMED.get(key) or EFFECT_VALUES[kind.metadata["value"]]
+    for kind in fields(Effect)
+    if (key := kind.name.rstrip("_"))
 }
 SITUATION = Section(
     {
@@ -80,8 +87,14 @@ SITUATION = Section(
         **CITED,
     }
 )
-# Where a text says two things: the result names both, when its inputs match `when`.
-AMBIGUITIES = ListOf(Section({"when": MapOf(Text()), **CITED}), min_items=1)
+
+
+# Where a text says two things: the result names both, when its inputs match `when` (the
+# levels of a printed range; a rank of the encounter's `ranks`).
+def ambiguities(when: Section) -> ListOf:
+    return ListOf(Section({"when": when, **CITED}), min_items=1)
+
+
 # The dice notations a text defines beyond NdX (rules_core.dice.NOTATIONS names them).
 NOTATION = MapOf(Section(NOTED))
 
@@ -89,6 +102,7 @@ ADVANTAGE = Section({"advantage": DICE, "disadvantage": DICE, "both": Text(), **
 ADVANTAGE_OR_NAME = SectionOrName(ADVANTAGE, ("checks", "saves"))
 BONUS = Section({"note": Text(), "cite?": Citations()})
 RESULT = OneOf("up", "stable", "dead")
+OPTION = NameOf("dying.options", "option")  # an option of the death saves the rule depends on
 # A check or a save: the roll, what may be added, the targets the text names.
 ROLL_RULE: dict[str, Spec] = {
     "label": Text(),
@@ -166,7 +180,7 @@ RULES = Section(
                         **CITED,
                     }
                 ),
-                "ambiguities?": AMBIGUITIES,
+                "ambiguities?": ambiguities(Section({"levels": PrintedRange()})),
                 **CITED,
             }
         ),
@@ -231,7 +245,7 @@ RULES = Section(
                 "level_column": ColumnName(),
                 "ranks": MapOf(ColumnName()),
                 "budget_rank": KeyOf("ranks"),
-                "ambiguities?": AMBIGUITIES,
+                "ambiguities?": ambiguities(Section({"rank": NameOf("encounter.ranks", "rank")})),
                 **CITED,
             }
         ),
@@ -286,7 +300,7 @@ RULES = Section(
                             "result?": RESULT,
                             "failures?": Integer(minimum=1),
                             "successes?": Integer(minimum=1),
-                            "without?": Section({"option": Text(), "as_total": Integer()}),
+                            "without?": Section({"option": OPTION, "as_total": Integer()}),
                             **CITED,
                         }
                     ),
@@ -294,7 +308,7 @@ RULES = Section(
                 ),
                 "first_save?": Section(
                     {
-                        "option": Text(),
+                        "option": OPTION,
                         "advantage?": Integer(minimum=0),
                         "disadvantage?": Integer(minimum=0),
                         **CITED,

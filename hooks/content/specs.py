@@ -13,7 +13,7 @@ import re
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any, ClassVar, Protocol
 
 from hooks.content.loader import System, resolve_target, target_hint
 from hooks.content.quotes import quote_problem
@@ -417,6 +417,39 @@ class AttackTypeName:
 
     def describe(self) -> str:
         return "one of `attack.attack_types.names`"
+
+
+@dataclass(frozen=True)
+class NameOf:
+    """A name given elsewhere in the same rules.yml, by the dotted path of the mapping whose
+    keys are the names (attack.situations): what a situation confers, prevents or holds
+    with, the death saves' option a rule depends on, the rank an ambiguity is about.
+    A misspelt name would otherwise reach the rules core, which answers with an error."""
+
+    path: str
+    what: str  # "situation"
+    LISTED: ClassVar[int] = 8  # more names than this: only the nearest are suggested
+
+    def names(self, system: System) -> list[str]:
+        value: Any = system.rules or {}
+        for key in self.path.split("."):
+            value = value.get(key) if isinstance(value, dict) else None
+        return [str(name) for name in value] if isinstance(value, dict) else []
+
+    def check(self, value: Any, where: Where) -> None:
+        names = self.names(where.system)
+        if isinstance(value, str) and value in names:
+            return
+        said = f"names {_shown(value)}, which is no {self.what} of {self.path}"
+        if len(names) <= self.LISTED:
+            raise where.fail(said + one_of(value, f"{self.what}s", names))
+        nearest = did_you_mean(value, names)
+        raise where.fail(
+            said + (nearest or f": the {len(names)} {self.what}s are the keys under {self.path}")
+        )
+
+    def describe(self) -> str:
+        return f"a key of `{self.path}`"
 
 
 @dataclass(frozen=True)

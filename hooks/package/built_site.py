@@ -18,7 +18,7 @@ from __future__ import annotations
 import argparse
 import re
 import sys
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from pathlib import Path
 
 from hooks.package.offline import add_app_links, finish_site
@@ -73,10 +73,15 @@ def postprocess(
     allowed: Sequence[re.Pattern[str]],
     systems: Mapping[str, str],
     site_url: str | None = None,
+    only: Collection[str] | None = None,
 ) -> None:
     """Everything after the generator: each page finished, then the site-wide files;
-    systems maps each system's slug to its short title."""
+    systems maps each system's slug to its short title. With `only` (page addresses, as
+    `pages` gives them), the other pages are left as an earlier run finished them: the dev
+    server's rebuild of the pages an edit changed. The site-wide files follow every page."""
     for path, page_url in pages(site_dir):
+        if only is not None and page_url not in only:
+            continue
         html = path.read_text(encoding="utf-8")
         path.write_text(finish_page(html, page_url, bundle, allowed, systems), encoding="utf-8")
     not_found = site_dir / NOT_FOUND

@@ -23,6 +23,9 @@ from rules_core.web import handle
 
 PLACEHOLDER = re.compile(r"^\[\[calculator:([a-z]+)\]\]$", re.M)
 DOCS = Path(__file__).resolve().parents[2] / "docs"
+# How a calculator's widget starts, in a page's Markdown and HTML alike (a calculator page's,
+# a Compare page's): a page holding one names the Python bundle.
+WIDGET = '<section class="calc"'
 _markdown = MarkdownIt("commonmark")
 
 
@@ -256,15 +259,13 @@ def add_page_assets(html: str, base: str, bundle: str) -> str:
     assets/pyodide/<bundle>/): instant navigation brings the page's body, not its head."""
     styles = []
     tag = ""
-    if '<section class="calc"' in html:
+    if WIDGET in html:
         styles.append("calculators.css")
         tag = (
             f'<script src="{base}assets/javascripts/calculator-boot.js" '
             f'data-bundle="{bundle}"></script>'
         )
-        html = html.replace(
-            '<section class="calc"', f'<section class="calc" data-bundle="{bundle}"'
-        )
+        html = html.replace(WIDGET, f'{WIDGET} data-bundle="{bundle}"')
     if 'class="compare"' in html:  # with its own numbers or not: its columns, its tabs
         styles.append("compare.css")
     if 'class="gm-screen"' in html:  # its three printed panels

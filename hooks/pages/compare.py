@@ -121,7 +121,12 @@ def _calculator(raw: LineDict, path: Path) -> tuple[str | None, dict[str, str]]:
     spec = raw["calculator"]
     if not isinstance(spec, LineDict) or spec.get("name") not in COMPARED:
         named = " or ".join(f"'{name}'" for name in COMPARED)
-        raise ContentError(path, raw.line_of("calculator"), f"calculator.name must be {named}")
+        name = spec.get("name") if isinstance(spec, LineDict) else None
+        raise ContentError(
+            path,
+            spec.line_of("name") if isinstance(spec, LineDict) else raw.line_of("calculator"),
+            f"calculator.name must be {named}" + did_you_mean(name, COMPARED),
+        )
     inputs = {str(key): str(value) for key, value in (spec.get("inputs") or {}).items()}
     fields = [field.name for field in CALCULATORS[spec["name"]].fields if field.name != "system"]
     for key in inputs:
@@ -357,6 +362,16 @@ def render_index(concepts: list[Concept], also: list[tuple[str, str, str]]) -> s
         f"- [{title}]({path.removeprefix('compare/')}): {summary}" for title, path, summary in also
     ]
     return "\n".join(lines) + "\n"
+
+
+SOURCE = "content/compare.yml"  # every concept's summary and quotes: what an edit changes
+
+
+def compare_source(site_path: str, concepts: list[Concept]) -> str | None:
+    """The content file behind a page of the Compare section: the index and each concept's
+    page are made from compare.yml (the other pages of the section, from elsewhere)."""
+    made_here = {"compare/index.md", *(f"compare/{concept.slug}.md" for concept in concepts)}
+    return SOURCE if site_path in made_here else None
 
 
 def render_compare(

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import shutil
 import sys
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -21,11 +22,12 @@ from hooks.content.rules_data import compile_system
 from hooks.content.yaml_lines import ContentError
 from hooks.pages import shared_terms
 from hooks.pages.calculators import expand_calculators, page_title
-from hooks.pages.compare import load_compare, render_compare
+from hooks.pages.compare import compare_source, load_compare, render_compare
 from hooks.pages.gm_screen import PAGE as GM_SCREEN_PAGE
 from hooks.pages.gm_screen import render_gm_screen
 from hooks.pages.sentences import Quote, quoted_sentences
 from hooks.pages.site import (
+    edit_source,
     expand_systems_table,
     front_matter,
     navigation,
@@ -46,13 +48,27 @@ class GeneratedSite:
     pages: dict[str, str]  # docs-relative path -> Markdown
     nav: list
     quotes: dict[str, list[Quote]]  # docs-relative path -> the sentences cited on that page
+    # docs-relative path -> the content file a contributor edits to change it (its edit button)
+    sources: dict[str, str]
 
 
-def generate(root: Path, docs: Path, home_nav: list | None = None) -> GeneratedSite:
-    """Every page built from root/content, and the navigation around docs' own pages."""
+def generate(
+    root: Path,
+    docs: Path,
+    home_nav: list | None = None,
+    publish_rules: Callable[[dict[str, Any]], None] | None = None,
+) -> GeneratedSite:
+    """Every page built from root/content, and the navigation around docs' own pages.
+
+    Some pages show answers of the rules core (Compare), which reads the compiled rules
+    data; `publish_rules` is given the rules compiled here before any such page is made
+    (the dev server writes them where the core reads them: `make data` does it before
+    any other build)."""
     systems = load_content(root / "content")
     concepts = load_compare(root / "content" / "compare.yml", systems)
     compiled = {slug: compile_system(system) for slug, system in systems.items()}
+    if publish_rules is not None:
+        publish_rules(compiled)
     titles = {name: page_title(name, docs) for name in CALCULATORS}
     links = section_links(compiled, titles, concepts)
     pages = render_site(systems, links)
@@ -65,7 +81,13 @@ def generate(root: Path, docs: Path, home_nav: list | None = None) -> GeneratedS
     )
     pages.update(compare_pages)
     nav = navigation(systems, [*(home_nav or []), compare_nav])
-    return GeneratedSite(systems, compiled, pages, nav, quoted_sentences(compiled, concepts))
+    sources = {
+        path: source
+        for path in pages
+        if (source := edit_source(systems, path) or compare_source(path, concepts))
+    }
+    quotes = quoted_sentences(compiled, concepts)
+    return GeneratedSite(systems, compiled, pages, nav, quotes, sources)
 
 
 def page_url(path: str) -> str:
