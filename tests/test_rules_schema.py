@@ -316,6 +316,12 @@ dying:
       label: No recoveries left
       cite: [{see: combat#cover, quote: "A target with cover is harder to hit."}]
   cite: [{see: combat#cover, quote: "A target with cover is harder to hit."}]
+fight:
+  not_followed:
+    - label: Death saves
+      covers: [dying]
+      note: A combatant at 0 hit points is down for the rest of the fight.
+      cite: [{see: combat#cover, quote: "A target with cover is harder to hit."}]
 """
 
 
