@@ -22,6 +22,8 @@ MANIFEST = ROOT / "build" / "pyodide" / "bundle.json"
 PROGRESS = re.compile(
     r"downloading the calculators' Python, once per device: (\d+\.\d) of (\d+\.\d) MB"
 )
+# Once the WebAssembly and the standard library are in, while the rules core still comes.
+STARTING = "starting the calculators' Python…"
 
 
 def _first_calculator() -> tuple[str, str]:
@@ -93,7 +95,8 @@ def test_a_link_of_the_defaults_keeps_the_built_answer_readable_from_the_first_p
 ) -> None:
     """Python held back: the figures built for these very inputs are never hidden, not even
     before the widgets' code has read the address, and the answer says they were computed
-    when the site was built, and how far Python's download has got."""
+    when the site was built, and how far Python has got (held at the rules core, it has
+    started: the throttled visit below sees its download's figures)."""
     stem, calculator, query = _defaults_link()
     watched = Device(browser, server, "phone")
     page = watched.page
@@ -106,12 +109,11 @@ def test_a_link_of_the_defaults_keeps_the_built_answer_readable_from_the_first_p
     result = page.locator(f"#{calculator}-result")
     expect(result.locator(".calc-figures").first).to_be_visible()
     expect(result).not_to_contain_class("calc-result--stale")
+    expected = f'"Computed when the site was built; {STARTING}"'
     deadline = time.monotonic() + 60
-    while not PROGRESS.search(_answer_place(page, calculator)) and time.monotonic() < deadline:
+    while _answer_place(page, calculator) != expected and time.monotonic() < deadline:
         page.wait_for_timeout(50)
-    mark = _answer_place(page, calculator)
-    assert mark.startswith('"Computed when the site was built; downloading'), mark
-    assert PROGRESS.search(mark).group(2) == _python_megabytes(), mark
+    assert _answer_place(page, calculator) == expected
     frames = page.evaluate("window.figuresFrames")
     assert frames["readable"] > 0 and frames["hidden"] == 0, frames
     _screenshot(page, "defaults-link-downloading")
@@ -186,6 +188,7 @@ def test_a_throttled_first_visit_says_how_far_python_has_got_throughout(
     downloading = [PROGRESS.search(text) for _, text in said if PROGRESS.search(text)]
     assert downloading, said[:5]
     assert {found.group(2) for found in downloading} == {_python_megabytes()}
+    assert any(STARTING in text for _, text in said)
     done = [float(found.group(1)) for found in downloading]
     assert done == sorted(done) and len(set(done)) >= 5, done  # moving, never back
     # What the answer's place said: how far Python has got, or a moment of "computing"

@@ -24,6 +24,8 @@ from rules_core.systems import get_system, system_slugs
 from rules_core.web import handle
 
 PLACEHOLDER = re.compile(r"^\[\[calculator:([a-z]+)\]\]$", re.M)
+# A widget's calculator, as a page names it (a Compare page's answers are the attack's).
+_WIDGET = re.compile(r'<section class="calc"[^>]*?\sdata-(?:calculator|compare)="([a-z]+)"')
 DOCS = Path(__file__).resolve().parents[2] / "docs"
 _markdown = MarkdownIt("commonmark")
 
@@ -316,10 +318,13 @@ def add_page_assets(html: str, base: str, bundle: str) -> str:
         styles.append("calculators.css")
         # The boot script tells an address of the page's own inputs (its defaults), whose
         # built answer stays readable, from one of other inputs, before the first paint.
+        # and names the page's calculators, whose modules Python imports once started.
         defaults = escape(json.dumps(form_defaults(html), separators=(",", ":")))
+        names = escape(json.dumps(_WIDGET.findall(html), separators=(",", ":")))
         tag = (
             f'<script src="{base}assets/javascripts/calculator-boot.js" '
-            f'data-bundle="{bundle}" data-defaults="{defaults}"></script>'
+            f'data-bundle="{bundle}" data-defaults="{defaults}" data-calculators="{names}">'
+            "</script>"
         )
         html = html.replace(
             '<section class="calc"', f'<section class="calc" data-bundle="{bundle}"'

@@ -28,6 +28,8 @@
     type: "module",
     name: script.dataset.bundle,
   });
+  // The page's calculators, imported as soon as Python has started, before it says so.
+  worker.postMessage({ prepare: JSON.parse(script.dataset.calculators || "[]") });
   var early = [];
   worker.onmessage = function (event) {
     early.push(event);

@@ -20,6 +20,7 @@ let failure = null;
 // the worker has said); null once it is ready or could not start.
 let loading = null;
 let bundle = "";
+let prepare = []; // the calculators of the page the worker was started for
 
 // calculator-boot.js, in the head of a calculator page opened directly, starts the worker
 // and imports this module at once, so that how far Python has got is said from its first
@@ -36,11 +37,15 @@ export function connect(page) {
   // Each widget names its build's Python bundle (hooks/pages/calculators.py): the worker's
   // name. After an instant navigation (no calculator-boot.js) this module starts it.
   bundle = page.querySelector(".calc[data-bundle]")?.dataset.bundle ?? "";
+  prepare = [...page.querySelectorAll(".calc[data-calculator], .calc[data-compare]")].map(
+    (widget) => widget.dataset.calculator ?? widget.dataset.compare,
+  );
   if (!adopt()) start();
 }
 
 function start(booted, name = bundle) {
   worker = booted ?? new Worker(new URL("./calculator-worker.mjs", import.meta.url), { type: "module", name });
+  if (!booted) worker.postMessage({ prepare }); // the boot script says it for its own
   window.rulesCoreWorker = { worker, early: [] };
   worker.onmessage = onMessage;
   loading = { done: 0, total: 0 }; // until the worker has said what it downloads
@@ -72,7 +77,7 @@ export function loadingText(state = loading) {
   if (!state) return "";
   if (!state.total) return "loading the calculators' Python…";
   const mb = (bytes) => (bytes / 1e6).toFixed(1);
-  if (state.done < state.total) {
+  if (state.done < state.total && !state.starting) {
     return `downloading the calculators' Python, once per device: ${mb(state.done)} of ${mb(state.total)} MB`;
   }
   return "starting the calculators' Python…";

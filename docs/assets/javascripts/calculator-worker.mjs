@@ -1,12 +1,14 @@
 // Runs the rules core in Pyodide, off the page's thread, and stays warm between requests.
 // The page sends {id, request} (request: a JSON string, as rules_core.web.handle_json
 // takes) and gets back {id, response}, after {id, progress: [done, total]} while a long one
-// works (a fight: rounds done); {loading: {done, total}} while Python downloads (bytes) and
-// {loading: {starting: true}} once it has arrived and starts; {ready: true} once Python and
-// the core are loaded, or {failed, kind} if they could not be (kind: why, see
-// StartFailure). {withdraw: id} says the page no longer wants that answer (the reader
-// changed the question): its work stops at its next step, or never starts, and nothing is
-// sent back for it.
+// works (a fight: rounds done); {loading: {done, total, starting}} while Python downloads
+// (bytes; `starting` once what Python starts from has arrived: it starts while the rules
+// core's wheel comes); {ready: true} once Python and the core are loaded, or {failed,
+// kind} if they could not be (kind: why, see StartFailure). {withdraw: id} says the page no
+// longer wants that answer (the reader changed the question): its work stops at its next
+// step, or never starts, and nothing is sent back for it. {prepare: [names]}, sent first,
+// names the page's calculators: their modules are imported before Python says it is ready,
+// so the first answer is computed at once.
 //
 // The page names its build's bundle as the worker's name: the runtime and the rules core
 // are served under assets/pyodide/<name>/, so a page never runs another build's rules core.
@@ -285,6 +287,13 @@ class Downloads {
     this.total = 0;
     this.told = -Infinity;
     this.ended = false; // the start failed: nothing more is said
+    this.starting = false; // Python starts: the wheel may still be on its way
+  }
+
+  start() {
+    this.starting = true;
+    this.told = -Infinity;
+    this.counted(0);
   }
 
   expect(bytes) {
@@ -300,7 +309,8 @@ class Downloads {
     const now = performance.now();
     if (now - this.told >= PROGRESS_EVERY_MS || this.done >= this.total) {
       this.told = now;
-      this.post({ loading: { done: Math.min(this.done, this.total), total: this.total } });
+      const done = Math.min(this.done, this.total);
+      this.post({ loading: { done, total: this.total, starting: this.starting } });
     }
   };
 }
@@ -322,6 +332,7 @@ function serve(name) {
   const served = new Map();
   const { failed, fail, fetchFromSite } = watchDownloads(served);
   const downloads = new Downloads((message) => self.postMessage(message));
+  const prepared = []; // the page's calculators ({prepare}), imported before "ready"
   // Once the start has failed, what is still downloading is dropped, and said no more.
   const dropped = new AbortController();
 
@@ -354,10 +365,12 @@ function serve(name) {
     const module = wasm.then(moduleOf);
     const stdlibBytes = stdlib.then(contentOf);
     // The rules core comes last: Python starts without it, and it arrives meanwhile.
-    const wheel = Promise.all([wasm, stdlib])
-      .then((both) => Promise.all(both.map((unpacked) => unpacked.arrived)))
-      .then(() => download(files.wheel))
-      .then(contentOf);
+    const arrived = Promise.all([wasm, stdlib]).then((both) =>
+      Promise.all(both.map((unpacked) => unpacked.arrived)),
+    );
+    const wheel = arrived.then(() => download(files.wheel)).then(contentOf);
+    // Said before Python's start takes this thread, which reads no download meanwhile.
+    Promise.all([module, stdlibBytes]).then(() => downloads.start(), () => {});
     for (const part of [module, stdlibBytes, wheel]) part.catch(fail);
     served.set(stdLibURL, async () => new Response(await stdlibBytes));
     const standIn = new Response(null);
@@ -376,6 +389,9 @@ function serve(name) {
     const { loadPyodide } = await runtime;
     const pyodide = await Promise.race([startRulesCore(loadPyodide, indexURL, read, { stdLibURL }), failed]);
     const Work = pyodide.pyimport("rules_core.web").Work;
+    const registry = pyodide.pyimport("rules_core.calculators").CALCULATORS;
+    for (const name of prepared) registry.get(name)?.destroy(); // an unknown name: none
+    registry.destroy();
     // What is loaded now lives as long as the page: keep the garbage collector from
     // walking it on every collection, which would stall calculations at random.
     pyodide.runPython("import gc; gc.freeze()");
@@ -397,6 +413,10 @@ function serve(name) {
   let working = null;
   const withdrawn = new Set();
   self.onmessage = ({ data }) => {
+    if ("prepare" in data) {
+      prepared.push(...data.prepare.map(String));
+      return;
+    }
     if ("withdraw" in data) {
       if (working?.id === data.withdraw || queue.some(({ id }) => id === data.withdraw)) {
         withdrawn.add(data.withdraw);

@@ -72,7 +72,8 @@ function loadingStatus() {
   const state = loadingState();
   if (!state) return "Loading the calculators' Python…";
   const text = loadingText(state);
-  const step = state.done < state.total ? `${text.split(":")[0]} (${(state.total / 1e6).toFixed(1)} MB)…` : text;
+  const downloading = text.startsWith("downloading");
+  const step = downloading ? `${text.split(":")[0]} (${(state.total / 1e6).toFixed(1)} MB)…` : text;
   return step[0].toUpperCase() + step.slice(1);
 }
 
