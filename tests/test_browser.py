@@ -494,9 +494,10 @@ def test_a_box_ticked_before_python_loads_marks_the_answer_out_of_date(
     box.click()
     expect(result).to_contain_class("calc-result--stale")
     expect(result).to_have_attribute("aria-busy", "true")
-    # The built figures (the defaults') are not shown beside the ticked box: the note is.
+    # The built figures (the defaults') are not shown beside the ticked box: the note is,
+    # saying how far Python has got (held at the rules core: it has started).
     note = page.locator(".calc-headline").evaluate("h => getComputedStyle(h, '::after').content")
-    assert "computing" in note.lower()
+    assert "Answer to these inputs: " in note and "the calculators' Python" in note, note
     expect(result.locator(".calc-headline + *")).to_have_css("visibility", "hidden")
     wheel.release()
     wait_live(page, "attack")

@@ -24,6 +24,7 @@ from rules_core.systems import get_system, system_slugs
 from rules_core.web import handle
 
 PLACEHOLDER = re.compile(r"^\[\[calculator:([a-z]+)\]\]$", re.M)
+_CHARSET = re.compile(r"<meta charset=[^>]*>")
 # A widget's calculator, as a page names it (a Compare page's answers are the attack's).
 _WIDGET = re.compile(r'<section class="calc"[^>]*?\sdata-(?:calculator|compare)="([a-z]+)"')
 DOCS = Path(__file__).resolve().parents[2] / "docs"
@@ -308,16 +309,17 @@ def form_defaults(html: str) -> dict[str, str | None]:
 
 
 def add_page_assets(html: str, base: str, bundle: str) -> str:
-    """On a page with a calculator, start its worker from the head, before anything else,
-    and link the calculators' styles there; on a comparison page or a GM screen, link its
-    styles. No other page loads them. Each widget names the build's Pyodide bundle (served under
-    assets/pyodide/<bundle>/): instant navigation brings the page's body, not its head."""
+    """On a page with a calculator, start its worker from the head, before all but the
+    character set, and link the calculators' styles there; on a comparison page or a GM
+    screen, link its styles. No other page loads them. Each widget names the build's
+    Pyodide bundle (served under assets/pyodide/<bundle>/): instant navigation brings the
+    page's body, not its head."""
     styles = []
     tag = ""
     if '<section class="calc"' in html:
         styles.append("calculators.css")
         # The boot script tells an address of the page's own inputs (its defaults), whose
-        # built answer stays readable, from one of other inputs, before the first paint.
+        # built answer stays readable, from one of other inputs, before the first paint,
         # and names the page's calculators, whose modules Python imports once started.
         defaults = escape(json.dumps(form_defaults(html), separators=(",", ":")))
         names = escape(json.dumps(_WIDGET.findall(html), separators=(",", ":")))
@@ -338,7 +340,14 @@ def add_page_assets(html: str, base: str, bundle: str) -> str:
     links = "".join(
         f'<link rel="stylesheet" href="{base}assets/stylesheets/{name}">' for name in styles
     )
-    return html.replace("<head>", f"<head>{tag}", 1).replace("</head>", f"{links}</head>", 1)
+    # First in the head, but after the character set, which must be within its first 1024
+    # bytes (the boot script's defaults are long).
+    charset = _CHARSET.search(html)
+    if charset:
+        html = html[: charset.end()] + tag + html[charset.end() :]
+    else:
+        html = html.replace("<head>", f"<head>{tag}", 1)
+    return html.replace("</head>", f"{links}</head>", 1)
 
 
 def expand_calculators(markdown: str, base: str) -> str:
