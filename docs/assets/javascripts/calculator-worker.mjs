@@ -372,13 +372,16 @@ function serve(name) {
     // Said before Python's start takes this thread, which reads no download meanwhile.
     Promise.all([module, stdlibBytes]).then(() => downloads.start(), () => {});
     for (const part of [module, stdlibBytes, wheel]) part.catch(fail);
-    served.set(stdLibURL, async () => new Response(await stdlibBytes));
+    // A part that failed has ended the start already (fail): Pyodide, which would log its
+    // own error for it, waits instead, until the page ends this worker.
+    const never = () => new Promise(() => {});
+    served.set(stdLibURL, async () => new Response(await stdlibBytes.catch(never)));
     const standIn = new Response(null);
     served.set(wasmURL, async () => standIn);
     const instantiate = WebAssembly.instantiateStreaming;
     WebAssembly.instantiateStreaming = async (source, imports) => {
       if ((await source) !== standIn) return instantiate(source, imports);
-      const compiled = await module;
+      const compiled = await module.catch(never);
       return { module: compiled, instance: await WebAssembly.instantiate(compiled, imports) };
     };
     const read = async (name) => {
