@@ -45,9 +45,12 @@ node_modules/.package-lock.json: package-lock.json package.json
 	npm install --no-audit --no-fund
 	touch $@
 
-# Pyodide's runtime files and the compiled rules_core wheel, served as the indexURL.
+# Pyodide's runtime files, the standard library cut to what the calculators import (found
+# by running them in Node, as the worker runs them) and the compiled rules_core wheel,
+# served as the indexURL.
 $(PYODIDE_BUNDLE)/pyodide-lock.json: $(VENV)/.installed node_modules/.package-lock.json $(RULES_DATA) \
-		$(RULES_CORE_SOURCES) pyproject.toml hooks/package/pyodide_bundle.py
+		$(RULES_CORE_SOURCES) pyproject.toml hooks/package/pyodide_bundle.py \
+		hooks/package/trace_imports.mjs docs/assets/javascripts/calculator-worker.mjs
 	$(PY) -m hooks.package.pyodide_bundle $(PYODIDE_BUNDLE)
 
 # The service worker, minified once; each build fills in its file list.

@@ -9,12 +9,15 @@
 1. Second calculator page: from a tap on the link to the live answer, Python already
    loaded on the first page (target: < 400 ms).
 2. Cold start: time from navigation to the first live result on the attack page, against
-   a bare `loadPyodide()` on an otherwise empty page of the same site (target: <= 1.15x).
-   Each run uses a fresh browser context, so nothing is cached; the median of RUNS. Between
-   the two, the calculators' own worker alone on an empty page (the wheel, the import, a
-   first answer) splits the gap into Python's own start and the page around it. Below
-   them all, a worker that only calls `loadPyodide()`: the floor of any page that runs
-   Python off its main thread, as the calculators must to keep the page responsive.
+   a bare `loadPyodide()` on an otherwise empty page of the same server (target: <= 1.15x).
+   Bare is Pyodide as npm ships it (pyodide.asm.wasm, pyodide.asm.js and its whole standard
+   library, compiled to bytecode as the site served it before it was cut), under
+   bench-pyodide/, the same for any build measured. Each run uses a fresh browser context,
+   so nothing is cached; the median of RUNS. Between the two, the calculators' own worker
+   alone on an empty page (its downloads, Python, the wheel, the import, a first answer)
+   splits the gap into Python's own start and the page around it. Below them all, a
+   worker that only calls `loadPyodide()`: the floor of any page that runs Python off its
+   main thread, as the calculators must to keep the page responsive.
 3. Latency: from an input change to the updated result, for ordinary inputs (target:
    p95 under 16 ms) and for inputs at the bounds (target: p95 under 100 ms), once the
    service worker has finished its one-off precache of the site. Each change follows the
@@ -27,23 +30,47 @@
    without the first WARM_UP changes of each page. A fourth figure is of ordinary changes
    made during that one-off store, on a first visit: it begins at the first answer, so
    as not to slow Python's start, and takes about a second here.
+4. Slow phone, first visit: a shared link to the attack calculator
+   (`?system=<the first system>&bonus=9&defense=16`) opened with nothing cached on
+   Lighthouse's mobile profile: 1.6 Mbps down, 150 ms round trip (Chromium's network
+   emulation, which holds for the calculators' worker too), CPU 4x slower, from a server
+   that compresses text (HTML, CSS, scripts, JSON) and sends the rest (WebAssembly, zip
+   archives, wheels, gzip files) as stored, as GitHub Pages and the like do (targets: the
+   first live answer within 30 s, at most 5 MB sent before it). Chromium slows only the
+   page's own thread ("Emulation.setCPUThrottlingRate": "Operation is only supported for
+   pages, not workers"), so Python runs at this machine's speed: the time from the last
+   byte of Python sent to the answer is also given four times over, an estimate of that
+   phone's. How far Python has got is read every SAMPLE_MS where the answer is read (its
+   headline, and the mark beside it): the longest time it stood still is given too. The
+   median of SLOW_RUNS.
 
 Needs a built site: run `make build` first. Run from the repository root:
-    .venv/bin/python benchmarks/bench_calculators.py
+    .venv/bin/python benchmarks/bench_calculators.py [--site DIR] [--base DIR] [--only PARTS]
+--site measures another build (default: site/); --base measures a second one the same way,
+printed beside it (for example a build of an earlier commit: `git worktree add ../base
+COMMIT`, `make build` there, `--base ../base/site`); --only runs some parts: a comma list of
+journeys, second-page, cold-start, latency, slow-phone.
 """
 
 from __future__ import annotations
 
+import argparse
 import functools
+import gzip
 import http.server
+import io
+import itertools
+import json
 import shutil
 import statistics
+import subprocess
 import sys
 import tempfile
 import threading
 import time
 from pathlib import Path
 
+import yaml
 from playwright.sync_api import Page, sync_playwright
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -65,8 +92,8 @@ WARM_UP = 10
 
 EMPTY_PAGE = """<!doctype html><meta charset="utf-8"><title>bare Pyodide</title>
 <script type="module">
-import { loadPyodide } from "./assets/pyodide/BUNDLE/pyodide.mjs";
-await loadPyodide({ indexURL: new URL("./assets/pyodide/BUNDLE/", location.href).href });
+import { loadPyodide } from "./bench-pyodide/pyodide.mjs";
+await loadPyodide({ indexURL: new URL("./bench-pyodide/", location.href).href });
 window.benchDone = performance.now();
 </script>"""
 
@@ -89,11 +116,164 @@ const worker = new Worker("./assets/javascripts/bench-bare-worker.mjs", { type: 
 worker.onmessage = () => { window.benchDone = performance.now(); };
 </script>"""
 
-# Beside calculator-worker.mjs, so that it finds Pyodide by the same relative path.
-BARE_WORKER = """import { loadPyodide } from "../pyodide/BUNDLE/pyodide.mjs";
-await loadPyodide({ indexURL: new URL("../pyodide/BUNDLE/", import.meta.url).href });
+# Beside calculator-worker.mjs, as a worker of the site would be.
+BARE_WORKER = """import { loadPyodide } from "../../bench-pyodide/pyodide.mjs";
+await loadPyodide({ indexURL: new URL("../../bench-pyodide/", import.meta.url).href });
 self.postMessage("loaded");
 """
+
+NPM_PYODIDE = ROOT / "node_modules" / "pyodide"
+BARE_FILES = ("pyodide.mjs", "pyodide.asm.js", "pyodide.asm.wasm", "python_stdlib.zip")
+
+
+def bare_pyodide(folder: Path) -> None:
+    """Pyodide as npm ships it, its standard library compiled to bytecode and its lock file
+    listing no package, as the site served it before issue 45: what a bare loadPyodide()
+    loads, the same whichever build is measured."""
+    folder.mkdir(parents=True)
+    for name in BARE_FILES:
+        shutil.copy(NPM_PYODIDE / name, folder / name)
+    lock = json.loads((NPM_PYODIDE / "pyodide-lock.json").read_text(encoding="utf-8"))
+    lock["packages"] = {}
+    (folder / "pyodide-lock.json").write_text(json.dumps(lock), encoding="utf-8")
+    pyodide = Path(sys.executable).parent / "pyodide"
+    subprocess.run(
+        [pyodide, "py-compile", "--silent", "--no-keep", folder / "python_stdlib.zip"], check=True
+    )
+
+
+SLOW_RUNS = 3
+SAMPLE_MS = 250
+# Lighthouse's mobile profile (its "slow 4G"), as Chromium's DevTools protocol takes it.
+SLOW_NETWORK = {
+    "offline": False,
+    "latency": 150,
+    "downloadThroughput": 1.6e6 / 8,
+    "uploadThroughput": 750e3 / 8,
+}
+CPU_SLOWDOWN = 4
+# What GitHub Pages and the like compress; the rest (.wasm, .zip, .whl, .gz) is sent as it is.
+COMPRESSED_TYPES = (".html", ".css", ".js", ".mjs", ".json", ".xml", ".svg", ".webmanifest")
+
+
+class _Sent(http.server.SimpleHTTPRequestHandler):
+    """Text gzipped, the rest as stored; every body's size and the time it was sent."""
+
+    sent: list[tuple[float, str, int]]
+
+    def log_message(self, format, *args):
+        pass
+
+    def send_head(self):
+        path = Path(self.translate_path(self.path))
+        if path.is_dir():
+            path = path / "index.html"
+        accepts = "gzip" in self.headers.get("Accept-Encoding", "")
+        if not (accepts and path.is_file() and path.suffix in COMPRESSED_TYPES):
+            return super().send_head()
+        body = gzip.compress(path.read_bytes(), 6)
+        self.send_response(200)
+        self.send_header("Content-Type", self.guess_type(str(path)))
+        self.send_header("Content-Encoding", "gzip")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        return io.BytesIO(body)
+
+    def copyfile(self, source, outputfile):
+        data = source.read()
+        outputfile.write(data)
+        self.sent.append((time.time(), self.path.split("?")[0], len(data)))
+
+
+class _QuietServer(http.server.ThreadingHTTPServer):
+    def handle_error(self, request, client_address):
+        pass  # a body cut off by the closing browser is not the benchmark's concern
+
+
+# Where the answer is read, as text: the headline (its figures) and the mark beside it.
+ANSWER_PLACE = """(() => {
+  const headline = document.querySelector(".calc-headline");
+  if (!headline) return "";
+  const mark = getComputedStyle(headline, "::after").content;
+  return headline.innerText + " | " + (mark === "none" ? "" : mark);
+})()"""
+# The first live answer, in epoch milliseconds (the server's clock), or null.
+LIVE_AT = """(() => {
+  const mark = performance.getEntriesByName("calc-first-live-result")[0];
+  return mark ? performance.timeOrigin + mark.startTime : null;
+})()"""
+
+
+def first_system() -> str:
+    return yaml.safe_load((ROOT / "content" / "systems.yml").read_text("utf-8"))["systems"][0]
+
+
+def slow_phone_visit(browser, folder: Path) -> dict:
+    """One first visit by a shared link on the slow-phone profile: seconds to the first live
+    answer, bytes sent before it, the longest time the answer's place stood still, and the
+    time from the last byte of Python to the answer."""
+    sent: list[tuple[float, str, int]] = []
+    handler = functools.partial(type("Sent", (_Sent,), {"sent": sent}), directory=str(folder))
+    httpd = _QuietServer(("127.0.0.1", 0), handler)
+    threading.Thread(target=httpd.serve_forever, daemon=True).start()
+    base = f"http://127.0.0.1:{httpd.server_address[1]}/"
+    context = browser.new_context(**PHONE)
+    page = context.new_page()
+    cdp = context.new_cdp_session(page)
+    cdp.send("Network.enable")
+    cdp.send("Network.emulateNetworkConditions", SLOW_NETWORK)
+    cdp.send("Emulation.setCPUThrottlingRate", {"rate": CPU_SLOWDOWN})
+    started = time.time()
+    page.goto(
+        f"{base}calculators/attack/?system={first_system()}&bonus=9&defense=16", wait_until="commit"
+    )
+    said: list[tuple[float, str]] = []
+    live = None
+    while live is None and time.time() - started < 300:
+        shown = page.evaluate(ANSWER_PLACE)
+        if not said or said[-1][1] != shown:
+            said.append((time.time(), shown))
+        live = page.evaluate(LIVE_AT)
+        page.wait_for_timeout(SAMPLE_MS)
+    context.close()
+    httpd.shutdown()
+    httpd.server_close()
+    if live is None:
+        raise TimeoutError("no live answer on the slow phone in 300 s")
+    live /= 1000
+    before = [(when, path, size) for when, path, size in sent if when <= live]
+    python = [when for when, path, _ in before if "/assets/pyodide/" in path]
+    changes = [when for when, _ in said if when <= live] + [live]
+    return {
+        "seconds": live - started,
+        "megabytes": sum(size for _, _, size in before) / 1e6,
+        "python_megabytes": sum(size for _, path, size in before if "/assets/pyodide/" in path)
+        / 1e6,
+        "still": max(b - a for a, b in itertools.pairwise(changes)),
+        "after_python": live - max(python) if python else float("nan"),
+        "said": [(when - started, text) for when, text in said],
+    }
+
+
+def slow_phone(visits: list[dict]) -> dict:
+    """The median of a build's visits (each figure on its own), and what the first said."""
+    median = {
+        key: statistics.median(visit[key] for visit in visits)
+        for key in ("seconds", "megabytes", "python_megabytes", "still", "after_python")
+    }
+    return {**median, "said": visits[0]["said"]}
+
+
+def print_slow_phone(label: str, figures: dict) -> None:
+    estimate = figures["seconds"] + (CPU_SLOWDOWN - 1) * figures["after_python"]
+    print(
+        f"  {label}: first live answer {figures['seconds']:5.1f} s (target <= 30), "
+        f"{figures['megabytes']:5.2f} MB sent before it (target <= 5; Python "
+        f"{figures['python_megabytes']:.2f} MB); the answer's place stood still at most "
+        f"{figures['still']:4.1f} s; the answer came {figures['after_python']:4.1f} s after "
+        f"Python's last byte: with Python too {CPU_SLOWDOWN}x slower, about {estimate:4.1f} s"
+    )
+
 
 # Inputs typed into the attack and damage calculators, cycled through CHANGES times.
 ORDINARY = [
@@ -362,7 +542,7 @@ class _Quiet(http.server.SimpleHTTPRequestHandler):
 
 def serve(folder: Path) -> tuple[http.server.ThreadingHTTPServer, str]:
     handler = functools.partial(_Quiet, directory=str(folder))
-    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    httpd = _QuietServer(("127.0.0.1", 0), handler)
     threading.Thread(target=httpd.serve_forever, daemon=True).start()
     return httpd, f"http://127.0.0.1:{httpd.server_address[1]}/"
 
@@ -451,81 +631,152 @@ def summary(per_page: list[list[float]], skip: int = 0) -> str:
     )
 
 
-def main() -> int:
-    site = ROOT / "site"
+PARTS = ("journeys", "second-page", "cold-start", "latency", "slow-phone")
+
+
+def prepared(site: Path, temporary: Path, name: str) -> Path:
+    """A copy of a built site with the benchmark's own pages and bare Pyodide beside it."""
     runtimes = list(site.glob("assets/pyodide/*/pyodide.mjs"))
     if not runtimes:
-        print("no built site: run `make build` first", file=sys.stderr)
-        return 1
+        raise SystemExit(f"no built site in {site}: run `make build` first")
     bundle = runtimes[0].parent.name  # the pages' Python bundle (assets/pyodide/<id>/)
-    with tempfile.TemporaryDirectory() as temporary:
-        folder = Path(temporary) / "site"
-        shutil.copytree(site, folder)
-        for name, text in (
-            ("bench-empty.html", EMPTY_PAGE),
-            ("bench-worker.html", WORKER_PAGE),
-            ("bench-bare-worker.html", BARE_WORKER_PAGE),
-            ("assets/javascripts/bench-bare-worker.mjs", BARE_WORKER),
-        ):
-            (folder / name).write_text(text.replace("BUNDLE", bundle), encoding="utf-8")
-        httpd, base = serve(folder)
-        with sync_playwright() as playwright:
-            browser = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-            calculator_runs, worker_runs, bare_worker_runs, bare_runs = [], [], [], []
-            for _ in range(RUNS):
-                for runs, measure, url in (
-                    (calculator_runs, first_live_result_ms, f"{base}calculators/attack/"),
-                    (worker_runs, empty_page_ms, f"{base}bench-worker.html"),
-                    (bare_worker_runs, empty_page_ms, f"{base}bench-bare-worker.html"),
-                    (bare_runs, empty_page_ms, f"{base}bench-empty.html"),
-                ):
-                    context = browser.new_context()
-                    runs.append(measure(context.new_page(), url))
-                    context.close()
-            journey_rows = journeys(browser, base)
-            second = statistics.median(second_page_ms(browser, base) for _ in range(RUNS))
-            via_rule = statistics.median(after_rule_page_ms(browser, base) for _ in range(RUNS))
-            context = browser.new_context()
-            page = context.new_page()
-            ordinary = latencies(page, base, ORDINARY)
-            bounds = latencies(page, base, AT_BOUNDS)
-            paused = latencies(page, base, ORDINARY, PAUSED_CHANGES, PAUSE_MS)
-            context.close()
-            context = browser.new_context()
-            storing = latencies(context.new_page(), base, ORDINARY[:1], stored=False)
-            context.close()
-            browser.close()
-        httpd.shutdown()
-    calculator, bare = statistics.median(calculator_runs), statistics.median(bare_runs)
-    worker, bare_worker = statistics.median(worker_runs), statistics.median(bare_worker_runs)
-    print("journeys at 375x812 (touch), from opening the page to the answer in view")
-    print("(the taps and keys are played by Playwright, whose own time is included):")
-    for title, cold_tally, cold, warm_tally, warm in journey_rows:
-        print(f"  {title}")
-        print(f"    cold {cold:7.0f} ms  {cold_tally}")
-        print(f"    warm {warm:7.0f} ms  {warm_tally}")
+    folder = temporary / name
+    shutil.copytree(site, folder)
+    for page, text in (
+        ("bench-empty.html", EMPTY_PAGE),
+        ("bench-worker.html", WORKER_PAGE),
+        ("bench-bare-worker.html", BARE_WORKER_PAGE),
+        ("assets/javascripts/bench-bare-worker.mjs", BARE_WORKER),
+    ):
+        (folder / page).write_text(text.replace("BUNDLE", bundle), encoding="utf-8")
+    shutil.copytree(temporary / "bench-pyodide", folder / "bench-pyodide")
+    return folder
+
+
+def cold_start(browser, bases: dict[str, str]) -> dict[str, dict[str, float]]:
+    """The cold start of each build, their runs interleaved: a machine whose load changes
+    during the benchmark weighs on every build alike."""
+    runs: dict[str, dict[str, list[float]]] = {
+        label: {"calculator": [], "worker": [], "bare_worker": [], "bare": []} for label in bases
+    }
+    for _ in range(RUNS):
+        for label, base in bases.items():
+            for name, measure, url in (
+                ("calculator", first_live_result_ms, f"{base}calculators/attack/"),
+                ("worker", empty_page_ms, f"{base}bench-worker.html"),
+                ("bare_worker", empty_page_ms, f"{base}bench-bare-worker.html"),
+                ("bare", empty_page_ms, f"{base}bench-empty.html"),
+            ):
+                context = browser.new_context()
+                runs[label][name].append(measure(context.new_page(), url))
+                context.close()
+    return {
+        label: {name: statistics.median(times) for name, times in measured.items()}
+        for label, measured in runs.items()
+    }
+
+
+def print_cold_start(label: str, figures: dict[str, float]) -> None:
+    calculator, worker = figures["calculator"], figures["worker"]
+    bare, bare_worker = figures["bare"], figures["bare_worker"]
+    print(f"  {label}:")
+    print(f"    first live result (attack page), median of {RUNS}: {calculator:8.0f} ms")
+    print(f"    the calculators' worker alone on an empty page: {worker:8.0f} ms")
+    print(f"    bare loadPyodide() in a worker, median:         {bare_worker:8.0f} ms")
+    print(f"    bare loadPyodide() on an empty page, median:    {bare:8.0f} ms")
     print(
-        f"second calculator page to a live answer, median of {RUNS}: {second:.0f} ms (target < 400)"
-    )
-    print(
-        f"a calculator after one of its rules to a live answer, median of {RUNS}: "
-        f"{via_rule:.0f} ms (target < 400)"
-    )
-    print(f"first live result (attack page), median of {RUNS}: {calculator:8.0f} ms")
-    print(f"the calculators' worker alone on an empty page: {worker:8.0f} ms")
-    print(f"bare loadPyodide() in a worker, median:         {bare_worker:8.0f} ms")
-    print(f"bare loadPyodide() on an empty page, median:    {bare:8.0f} ms")
-    print(
-        f"ratio: {calculator / bare:.2f} (target <= 1.15); the worker alone "
+        f"    ratio: {calculator / bare:.2f} (target <= 1.15); the worker alone "
         f"{worker / bare:.2f}, so the page around it adds {(calculator - worker) / bare:.2f}; "
         f"a worker that only loads Pyodide {bare_worker / bare:.2f}"
     )
-    print(f"input -> result, ordinary inputs: {summary(ordinary)} (target < 16)")
-    print(f"  the same without each page's first {WARM_UP}: {summary(ordinary, WARM_UP)}")
-    print(f"input -> result, at the bounds:   {summary(bounds)} (target < 100)")
-    print(f"input -> result, ordinary, {PAUSE_MS} ms apart: {summary(paused)}")
-    print(f"input -> result, ordinary, while a first visit stores the site: {summary(storing)}")
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--site", type=Path, default=ROOT / "site")
+    parser.add_argument("--base", type=Path, help="a second build, measured the same way")
+    parser.add_argument("--only", default=",".join(PARTS), help=",".join(PARTS))
+    args = parser.parse_args()
+    parts = set(args.only.split(","))
+    if parts - set(PARTS):
+        parser.error(f"--only takes {', '.join(PARTS)}")
+    sites = {"this build": args.site, **({"base": args.base} if args.base else {})}
+    cold: dict[str, dict[str, float]] = {}
+    slow: dict = {}
+    with tempfile.TemporaryDirectory() as temporary:
+        bare_pyodide(Path(temporary) / "bench-pyodide")
+        folders = {
+            label: prepared(site, Path(temporary), f"site-{index}")
+            for index, (label, site) in enumerate(sites.items())
+        }
+        with sync_playwright() as playwright:
+            browser = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+            servers = {label: serve(folder) for label, folder in folders.items()}
+            bases = {label: base for label, (_, base) in servers.items()}
+            measure_the_rest(browser, bases["this build"], parts)
+            if "cold-start" in parts:
+                cold = cold_start(browser, bases)
+            if "slow-phone" in parts:
+                for _ in range(SLOW_RUNS):
+                    for label, folder in folders.items():
+                        slow.setdefault(label, []).append(slow_phone_visit(browser, folder))
+            for httpd, _ in servers.values():
+                httpd.shutdown()
+            browser.close()
+    if cold:
+        print("cold start, unthrottled (a fresh browser context each run):")
+        for label, figures in cold.items():
+            print_cold_start(label, figures)
+    if slow:
+        print(
+            f"slow phone, first visit by a shared link (1.6 Mbps, 150 ms, CPU {CPU_SLOWDOWN}x; "
+            f"median of {SLOW_RUNS}):"
+        )
+        slow = {label: slow_phone(visits) for label, visits in slow.items()}
+        for label, figures in slow.items():
+            print_slow_phone(label, figures)
+        for label, figures in slow.items():
+            print(f"  what {label}'s answer place said (first run; seconds from the link):")
+            for at, text in figures["said"]:
+                print(f"    {at:5.1f} s  {text}")
     return 0
+
+
+def measure_the_rest(browser, base: str, parts: set[str]) -> None:
+    """Journeys, the second page and latency: this build only, printed as measured."""
+    if "journeys" in parts:
+        print("journeys at 375x812 (touch), from opening the page to the answer in view")
+        print("(the taps and keys are played by Playwright, whose own time is included):")
+        for title, cold_tally, cold, warm_tally, warm in journeys(browser, base):
+            print(f"  {title}")
+            print(f"    cold {cold:7.0f} ms  {cold_tally}")
+            print(f"    warm {warm:7.0f} ms  {warm_tally}")
+    if "second-page" in parts:
+        second = statistics.median(second_page_ms(browser, base) for _ in range(RUNS))
+        via_rule = statistics.median(after_rule_page_ms(browser, base) for _ in range(RUNS))
+        print(
+            f"second calculator page to a live answer, median of {RUNS}: {second:.0f} ms "
+            "(target < 400)"
+        )
+        print(
+            f"a calculator after one of its rules to a live answer, median of {RUNS}: "
+            f"{via_rule:.0f} ms (target < 400)"
+        )
+    if "latency" in parts:
+        context = browser.new_context()
+        page = context.new_page()
+        ordinary = latencies(page, base, ORDINARY)
+        bounds = latencies(page, base, AT_BOUNDS)
+        paused = latencies(page, base, ORDINARY, PAUSED_CHANGES, PAUSE_MS)
+        context.close()
+        context = browser.new_context()
+        storing = latencies(context.new_page(), base, ORDINARY[:1], stored=False)
+        context.close()
+        print(f"input -> result, ordinary inputs: {summary(ordinary)} (target < 16)")
+        print(f"  the same without each page's first {WARM_UP}: {summary(ordinary, WARM_UP)}")
+        print(f"input -> result, at the bounds:   {summary(bounds)} (target < 100)")
+        print(f"input -> result, ordinary, {PAUSE_MS} ms apart: {summary(paused)}")
+        print(f"input -> result, ordinary, while a first visit stores the site: {summary(storing)}")
 
 
 if __name__ == "__main__":

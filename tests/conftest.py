@@ -55,6 +55,11 @@ def _calculators_by_page() -> dict[str, tuple[str, ...]]:
 
 CALCULATOR_PAGES = _calculators_by_page()
 
+# The files of the Python bundle as the site serves them (hooks/package/pyodide_bundle.py):
+# gzipped, downloaded and decompressed by the calculators' worker.
+WASM_FILE = "pyodide.asm.wasm.gz"
+WHEEL_FILES = "**/rules_core-*.whl.gz"
+
 
 class _QuietHandler(http.server.SimpleHTTPRequestHandler):
     def log_message(self, format, *args):
@@ -143,7 +148,7 @@ class HeldWheel:
         self.context = context
         self.routes: list[Route] = []
         self.released = False
-        context.route("**/rules_core-*.whl", self._hold)
+        context.route(WHEEL_FILES, self._hold)
 
     def _hold(self, route: Route) -> None:
         if self.released:

@@ -8,7 +8,7 @@ import re
 from pathlib import Path
 from urllib.parse import parse_qs, urlsplit
 
-from conftest import ARTIFACTS, Device, settled_address
+from conftest import ARTIFACTS, WHEEL_FILES, Device, settled_address
 from playwright.sync_api import Browser, Page, expect
 
 from rules_core.systems import system_slugs
@@ -231,7 +231,7 @@ def test_a_compare_page_whose_python_cannot_start_says_so_at_each_answer(
     browser: Browser, server: str, site: Path
 ) -> None:
     context = browser.new_context()
-    context.route("**/rules_core-*.whl", lambda route: route.abort())
+    context.route(WHEEL_FILES, lambda route: route.abort())
     page = context.new_page()
     page.goto(server + _compare_pages(site)[0] + "?bonus=5")
     expect(page.locator(".calc[data-compare] .calc-status-text")).to_contain_text(

@@ -36,6 +36,7 @@ from conftest import (
     CHROMIUM,
     DEVICES,
     LAUNCH_ARGS,
+    WASM_FILE,
     HeldWheel,
     QuietServer,
     Watched,
@@ -241,8 +242,8 @@ def test_a_part_changes_its_cache_name_only_when_its_files_change(
     before = offline_manifest(copy)
     page = copy / "orcus" / "combat" / "index.html"
     page.write_text(page.read_text("utf-8") + "<!-- changed -->", "utf-8")
-    lock = next(copy.glob("assets/pyodide/*/pyodide-lock.json"))
-    lock.write_text(lock.read_text("utf-8") + "\n", "utf-8")
+    listed = next(copy.glob("assets/pyodide/*/bundle.json"))  # what the worker reads first
+    listed.write_text(listed.read_text("utf-8") + "\n", "utf-8")
     after = offline_manifest(copy)
     assert after["groups"]["orcus"]["name"] != before["groups"]["orcus"]["name"]
     assert after["python"]["name"] != before["python"]["name"]
@@ -259,7 +260,7 @@ def test_the_zip_holds_the_whole_site(site: Path, tmp_path: Path) -> None:
     assert names == {f"open-rules-reference-site/{name}" for name in files}
     for name in ("index.html", "sw.js", "manifest.webmanifest"):
         assert f"open-rules-reference-site/{name}" in names
-    assert any(name.endswith("/pyodide.asm.wasm") for name in names)
+    assert any(name.endswith(f"/{WASM_FILE}") for name in names)
 
 
 def test_app_links_are_relative_to_each_page_and_added_once() -> None:
@@ -505,6 +506,19 @@ def test_a_first_visit_by_a_shared_calculator_link_keeps_python_offline(
     expect(footer_status(page)).to_contain_text("Ready offline", timeout=120_000)
     expect(footer_status(page)).to_contain_text("Calculators available offline", timeout=60_000)
     report(f"first visit by a shared calculator link ({'raced' if race else 'plain'})", counting)
+    # What is kept is what the worker downloads: Python's files as the site serves them,
+    # compressed, each checked against the build's digest before it was stored.
+    kept = page.evaluate(
+        """async () => {
+            const name = (await caches.keys()).find((key) => key.includes("-python-"));
+            return (await (await caches.open(name)).keys()).map((request) => request.url);
+        }"""
+    )
+    manifest = sw_manifest((site / "sw.js").read_text(encoding="utf-8"))
+    assert sorted(url.removeprefix(counting.origin) for url in kept) == sorted(
+        manifest["python"]["files"]
+    )
+    assert any(url.endswith(f"/{WASM_FILE}") for url in kept)
 
     context.set_offline(True)
     page.goto(counting.origin + shared_link(site, other_stem))
@@ -517,12 +531,12 @@ def test_a_first_visit_by_a_shared_calculator_link_keeps_python_offline(
 def test_a_runtime_that_does_not_arrive_is_said_and_tried_again(
     browser: Browser, server: str, site: Path
 ) -> None:
-    """pyodide.asm.wasm fails: Pyodide only logs it, and the calculator said "Loading"
+    """The WebAssembly fails: Pyodide only logged it, and the calculator said "Loading"
     for ever. Now it says what happened, what the figures are and what to do, on the
     screen of a phone, and its button starts it once the file arrives."""
     stem, (calculator, *_) = next(iter(CALCULATOR_PAGES.items()))
     context = browser.new_context(**DEVICES["phone"])
-    context.route("**/pyodide.asm.wasm", lambda route: route.abort())
+    context.route(f"**/{WASM_FILE}", lambda route: route.abort())
     page = context.new_page()
     page.goto(server + shared_link(site, stem))
     status = start_status(page, calculator)
@@ -548,7 +562,7 @@ def test_a_runtime_that_does_not_arrive_is_said_and_tried_again(
     ARTIFACTS.mkdir(exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / "calculator-download-failed-phone.png"))
 
-    context.unroute("**/pyodide.asm.wasm")
+    context.unroute(f"**/{WASM_FILE}")
     retry.click()
     wait_live(page, calculator)
     first_live_answer(page)

@@ -8,7 +8,7 @@ import re
 from pathlib import Path
 
 import yaml
-from conftest import CALCULATOR_PAGES, Device, wait_live
+from conftest import CALCULATOR_PAGES, WASM_FILE, Device, wait_live
 from playwright.sync_api import Browser, expect
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -41,7 +41,7 @@ def test_python_stays_loaded_from_a_calculator_to_its_rule_and_back(
     device = Device(browser, server, "phone")
     page = device.page
     wasm: list[str] = []
-    page.on("request", lambda r: r.url.endswith("pyodide.asm.wasm") and wasm.append(r.url))
+    page.on("request", lambda r: r.url.endswith(WASM_FILE) and wasm.append(r.url))
     stem, (calculator, *_) = next(iter(CALCULATOR_PAGES.items()))
     page.goto(f"{server}calculators/{stem}/")
     wait_live(page, calculator)

@@ -17,6 +17,7 @@
 from __future__ import annotations
 
 import base64
+import gzip
 import hashlib
 import json
 import logging
@@ -104,12 +105,20 @@ def _part(name: str, site_dir: Path, files: list[str]) -> dict:
 
 
 def _integrity(site_dir: Path, files: list[str]) -> dict[str, str]:
-    """Each file's Subresource Integrity value: the service worker stores nothing else."""
-    return {
-        path: "sha256-"
-        + base64.b64encode(hashlib.sha256((site_dir / path).read_bytes()).digest()).decode()
-        for path in files
-    }
+    """Each file's Subresource Integrity value: the service worker stores nothing else. A
+    gzipped file (the Python bundle's) may also arrive decoded, from a host that sends it
+    with a Content-Encoding: its content's digest is the second value it may match."""
+
+    def digest(data: bytes) -> str:
+        return "sha256-" + base64.b64encode(hashlib.sha256(data).digest()).decode()
+
+    values = {}
+    for path in files:
+        data = (site_dir / path).read_bytes()
+        values[path] = digest(data)
+        if path.endswith(".gz"):
+            values[path] += " " + digest(gzip.decompress(data))
+    return values
 
 
 def _stored(path: str) -> bool:

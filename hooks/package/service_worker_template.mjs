@@ -203,11 +203,13 @@ function once(address, storeIt) {
 }
 
 // A Python file that passed on its way to the calculators' worker, kept only if it is this
-// build's (its SHA-256 from the manifest), as a fetch with `integrity` would check it.
+// build's (one of its SHA-256 values from the manifest), as a fetch with `integrity` would
+// check it: a damaged download is never kept.
 async function putChecked(cache, address, path, response) {
   const bytes = await response.arrayBuffer();
   const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", bytes));
-  if (`sha256-${btoa(String.fromCharCode(...digest))}` !== MANIFEST.python.integrity[path]) return;
+  const allowed = MANIFEST.python.integrity[path].split(" ");
+  if (!allowed.includes(`sha256-${btoa(String.fromCharCode(...digest))}`)) return;
   const { status, statusText, headers } = response;
   await cache.put(address, new Response(bytes, { status, statusText, headers }));
 }

@@ -6,9 +6,11 @@ A page asks for a calculator with a paragraph holding only `[[calculator:NAME]]`
 
 from __future__ import annotations
 
+import json
 import re
 from functools import cache
 from html import escape
+from html.parser import HTMLParser
 from pathlib import Path
 
 from markdown_it import MarkdownIt
@@ -22,6 +24,9 @@ from rules_core.systems import get_system, system_slugs
 from rules_core.web import handle
 
 PLACEHOLDER = re.compile(r"^\[\[calculator:([a-z]+)\]\]$", re.M)
+_CHARSET = re.compile(r"<meta charset=[^>]*>")
+# A widget's calculator, as a page names it (a Compare page's answers are the attack's).
+_WIDGET = re.compile(r'<section class="calc"[^>]*?\sdata-(?:calculator|compare)="([a-z]+)"')
 DOCS = Path(__file__).resolve().parents[2] / "docs"
 # How a calculator's widget starts, in a page's Markdown and HTML alike (a calculator page's,
 # a Compare page's): a page holding one names the Python bundle.
@@ -247,23 +252,84 @@ def render_calculator(name: str, base: str, titled: bool = True) -> str:
         f'<p class="calc-status" role="status"><span class="calc-status-text">'
         f"Results for the default inputs, computed when the site was built.</span>"
         f'<span class="calc-announce"></span></p>'
-        f'<div class="calc-result" id="{name}-result">{result["html"]}</div>'
+        # Marked as the build's answer (calculators.css says so) until Python's replaces it.
+        f'<div class="calc-result calc-result--built" id="{name}-result">{result["html"]}</div>'
         "</section>"
     )
 
 
+class _FormDefaults(HTMLParser):
+    """Each control's value as built in a page's widgets (`section.calc`), by name, as
+    calculator-address.mjs's initialValue() reads it: a box "on" if ticked else "", a
+    choice its selected option (else its first), any other input its value. A name two
+    controls give different values is None: no address value is that name's default."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.values: dict[str, str | None] = {}
+        self._depth = 0  # within a widget: the sections open since its own
+        self._select: str | None = None
+        self._chosen: str | None = None
+        self._first: str | None = None
+
+    def _set(self, name: str, value: str) -> None:
+        self.values[name] = value if self.values.get(name, value) == value else None
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        found = {key: value or "" for key, value in attrs}
+        if tag == "section" and (self._depth or "calc" in found.get("class", "").split()):
+            self._depth += 1
+        if not self._depth:
+            return
+        if tag == "input" and "name" in found:
+            ticked = "on" if "checked" in found else ""
+            box = found.get("type") == "checkbox"
+            self._set(found["name"], ticked if box else found.get("value", ""))
+        elif tag == "select" and "name" in found:
+            self._select, self._chosen, self._first = found["name"], None, None
+        elif tag == "option" and self._select is not None:
+            value = found.get("value", "")
+            if self._first is None:
+                self._first = value
+            if "selected" in found and self._chosen is None:
+                self._chosen = value
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag == "section" and self._depth:
+            self._depth -= 1
+        elif tag == "select" and self._select is not None:
+            chosen = self._chosen if self._chosen is not None else self._first
+            self._set(self._select, chosen or "")
+            self._select = None
+
+
+def form_defaults(html: str) -> dict[str, str | None]:
+    """The values of the controls of a page's widgets as built (see _FormDefaults)."""
+    parser = _FormDefaults()
+    parser.feed(html)
+    parser.close()
+    return parser.values
+
+
 def add_page_assets(html: str, base: str, bundle: str) -> str:
-    """On a page with a calculator, start its worker from the head, before anything else,
-    and link the calculators' styles there; on a comparison page or a GM screen, link its
-    styles. No other page loads them. Each widget names the build's Pyodide bundle (served under
-    assets/pyodide/<bundle>/): instant navigation brings the page's body, not its head."""
+    """On a page with a calculator, start its worker from the head, before all but the
+    character set, and link the calculators' styles there; on a comparison page or a GM
+    screen, link its styles. No other page loads them. Each widget names the build's
+    Pyodide bundle (served under assets/pyodide/<bundle>/): instant navigation brings the
+    page's body, not its head."""
     styles = []
     tag = ""
     if WIDGET in html:
         styles.append("calculators.css")
+        # The boot script tells an address of the page's own inputs (its defaults), whose
+        # built answer stays readable, from one of other inputs, before the first paint,
+        # and names the page's calculators, whose modules Python imports once started.
+        defaults = escape(json.dumps(form_defaults(html), separators=(",", ":")))
+        names = escape(json.dumps(_WIDGET.findall(html), separators=(",", ":")))
         tag = (
             f'<script src="{base}assets/javascripts/calculator-boot.js" '
-            f'data-bundle="{bundle}"></script>'
+            f'data-bundle="{bundle}" data-defaults="{defaults}" data-calculators="{names}">'
+            "</script>"
         )
         html = html.replace(WIDGET, f'{WIDGET} data-bundle="{bundle}"')
     if 'class="compare"' in html:  # with its own numbers or not: its columns, its tabs
@@ -275,7 +341,14 @@ def add_page_assets(html: str, base: str, bundle: str) -> str:
     links = "".join(
         f'<link rel="stylesheet" href="{base}assets/stylesheets/{name}">' for name in styles
     )
-    return html.replace("<head>", f"<head>{tag}", 1).replace("</head>", f"{links}</head>", 1)
+    # First in the head, but after the character set, which must be within its first 1024
+    # bytes (the boot script's defaults are long).
+    charset = _CHARSET.search(html)
+    if charset:
+        html = html[: charset.end()] + tag + html[charset.end() :]
+    else:
+        html = html.replace("<head>", f"<head>{tag}", 1)
+    return html.replace("</head>", f"{links}</head>", 1)
 
 
 def expand_calculators(markdown: str, base: str) -> str:

@@ -2,6 +2,10 @@
 // CPython: every case of tests/cases/cli_cases.json must give the same stdout, stderr and
 // exit status, and the calculator pages' `handle_json` the same response string.
 //
+// The command line runs on Pyodide's whole standard library, as npm ships it: the site
+// serves a cut of it (cut_library.test.mjs runs the calculators on that), without the
+// command line's argparse.
+//
 // Run with `node --test tests/node/` after `make setup` (which builds build/pyodide/).
 // A missing or outdated bundle fails the tests; it never skips them.
 
@@ -16,6 +20,7 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 const BUNDLE = path.join(ROOT, "build", "pyodide");
+const WHOLE_STDLIB = path.join(ROOT, "node_modules", "pyodide", "python_stdlib.zip");
 const PYTHON = path.join(ROOT, ".venv", "bin", "python");
 // The calculators' worker: Python starts here as it does in a page.
 const { startRulesCore } = await import(
@@ -193,7 +198,9 @@ function loadBundle() {
       );
     }
     const { loadPyodide } = await import(pathToFileURL(entry).href);
-    const pyodide = await startRulesCore(loadPyodide, BUNDLE + path.sep, readBundleFile);
+    const pyodide = await startRulesCore(loadPyodide, BUNDLE + path.sep, readBundleFile, {
+      stdLibURL: WHOLE_STDLIB,
+    });
     pyodide.runPython(HARNESS);
     return pyodide;
   })();

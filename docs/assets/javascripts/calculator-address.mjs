@@ -20,15 +20,8 @@ export function named(name) {
   return `[name="${CSS.escape(name)}"]`;
 }
 
-export function initialValue(control) {
-  // A control's value as the page was built.
-  if (control.type === "checkbox") return control.defaultChecked ? "on" : "";
-  if (control.type === "hidden") return ""; // the situations: no box ticked
-  if (control.tagName === "SELECT") {
-    return ([...control.options].find((option) => option.defaultSelected) ?? control.options[0])?.value;
-  }
-  return control.defaultValue;
-}
+// A control's value as the page was built: the loader, on every page, reads it too.
+export { initialValue } from "./calculator-loader.mjs";
 
 // Each history.replaceState sets off work in the page and the browser (the tab's history
 // entry, its icon fetched again) that competes with Python for a phone's processor: written

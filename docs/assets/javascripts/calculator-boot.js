@@ -1,22 +1,41 @@
 // Loaded in the <head> of calculator pages only: starts the rules core's worker at once,
 // so Python loads while the page itself is still loading. calculator-client.mjs takes it over,
-// with any message that arrived before it was listening. The tag names this build's
-// Pyodide bundle (data-bundle), which the worker loads and nothing else.
+// with any message that arrived before it was listening: imported from here at once, it
+// says how far Python's download has got from the first message on, before the widgets'
+// own code has arrived. The tag names this build's Pyodide bundle (data-bundle), which the
+// worker loads and nothing else.
 //
 // It also runs before the page is first painted, which the widgets' own code does not: an
-// address with a query may name inputs other than those the build-time result answers, so
-// until the widgets have read it (calculators.mjs), every result is shown as not yet the
-// answer (data-calc-address; calculators.css), never as one beside inputs it does not answer.
+// address whose inputs are other than those the build-time result answers (its defaults,
+// data-defaults: each field's value as built) hides that result until the widgets have
+// read it (calculators.mjs): every result is shown as not yet the answer
+// (data-calc-address; calculators.css), never as one beside inputs it does not answer. An
+// address of the defaults (a link of the page's own inputs) keeps it readable throughout.
 (function () {
-  if (location.search) document.documentElement.setAttribute("data-calc-address", "");
   var script = document.currentScript;
+  var defaults = JSON.parse(script.dataset.defaults || "{}");
+  var asked = false;
+  new URLSearchParams(location.search).forEach(function (value, name) {
+    // A name no field has is never read: it changes no answer.
+    if (Object.prototype.hasOwnProperty.call(defaults, name) && defaults[name] !== value) asked = true;
+  });
+  if (asked) document.documentElement.setAttribute("data-calc-address", "");
+  // Said where the answer is read from the first paint (calculators.css), until the
+  // worker says how far it has got (calculator-client.mjs).
+  document.documentElement.setAttribute("data-calc-loading", "");
+  document.documentElement.style.setProperty("--calc-loading", '"loading the calculators\' Python…"');
   var worker = new Worker(new URL("calculator-worker.mjs", script.src), {
     type: "module",
     name: script.dataset.bundle,
   });
+  // The page's calculators, imported as soon as Python has started, before it says so.
+  worker.postMessage({ prepare: JSON.parse(script.dataset.calculators || "[]") });
   var early = [];
   worker.onmessage = function (event) {
     early.push(event);
   };
   window.rulesCoreWorker = { worker: worker, early: early };
+  import(new URL("calculator-client.mjs", script.src).href).then(function (client) {
+    client.adopt();
+  });
 })();

@@ -9,46 +9,100 @@ const ROOT_PATH = new URL("../../", import.meta.url).pathname;
 const pending = new Map(); // request id -> resolve: the promise its answer settles
 const progressOf = new Map(); // request id -> onProgress(done, total), until its answer
 const started = new Set(); // what to call once Python is ready, or could not start
+const loadingHeard = new Set(); // what to call as Python downloads and starts
 let nextId = 1;
 let worker = null;
 let ready = false;
 // Why Python could not start: {kind, detail} from calculator-worker.mjs, and whether the
 // browser was offline then.
 let failure = null;
+// How far Python has got while it loads: {done, total} bytes downloaded (total 0 until
+// the worker has said); null once it is ready or could not start.
+let loading = null;
 let bundle = "";
+let prepare = []; // the calculators of the page the worker was started for
 
-export function connect(page) {
-  if (worker) return;
-  // calculator-boot.js, in the head of a calculator page opened directly, has usually
-  // started the worker already; after an instant navigation this module starts it.
+// calculator-boot.js, in the head of a calculator page opened directly, starts the worker
+// and imports this module at once, so that how far Python has got is said from its first
+// message, before the widgets' own code has arrived; with any message that came before.
+export function adopt() {
   const booted = window.rulesCoreWorker;
-  // Each widget names its build's Python bundle (hooks/pages/calculators.py): the worker's name.
-  bundle = page.querySelector(".calc[data-bundle]")?.dataset.bundle ?? "";
-  start(booted?.worker);
-  for (const event of booted?.early ?? []) onMessage(event); // e.g. "ready", already sent
+  if (worker || !booted) return Boolean(worker);
+  start(booted.worker);
+  for (const event of booted.early) onMessage(event); // e.g. "ready", already sent
+  return true;
 }
 
-function start(booted) {
-  worker =
-    booted ?? new Worker(new URL("./calculator-worker.mjs", import.meta.url), { type: "module", name: bundle });
+export function connect(page) {
+  // Each widget names its build's Python bundle (hooks/pages/calculators.py): the worker's
+  // name. After an instant navigation (no calculator-boot.js) this module starts it.
+  bundle = page.querySelector(".calc[data-bundle]")?.dataset.bundle ?? "";
+  prepare = [...page.querySelectorAll(".calc[data-calculator], .calc[data-compare]")].map(
+    (widget) => widget.dataset.calculator ?? widget.dataset.compare,
+  );
+  if (!adopt()) start();
+}
+
+function start(booted, name = bundle) {
+  worker = booted ?? new Worker(new URL("./calculator-worker.mjs", import.meta.url), { type: "module", name });
+  if (!booted) worker.postMessage({ prepare }); // the boot script says it for its own
   window.rulesCoreWorker = { worker, early: [] };
   worker.onmessage = onMessage;
+  loading = { done: 0, total: 0 }; // until the worker has said what it downloads
+  sayLoading();
 }
 
 // Python could not start (a download failed, the reader was offline): a new worker
-// fetches what is missing. The callbacks of onStarted() hear how it went.
+// fetches what is missing, past the browser's HTTP cache where a file arrived damaged (it
+// may hold that copy). The callbacks of onStarted() hear how it went.
 export function restart() {
   if (!failure) return;
+  const afresh = failure.kind === "damaged";
   worker.terminate();
   for (const [id, resolve] of pending) resolve({ id, failed: "the calculator restarted" });
   pending.clear();
   progressOf.clear();
   failure = null;
-  start();
+  start(null, afresh ? `${bundle} afresh` : bundle);
 }
 
 export const isReady = () => ready;
 export const startFailure = () => failure;
+
+// Said where each answer is read while Python loads (calculators.css shows it from the
+// page's root, so it holds for every widget, and through an instant navigation): what is
+// downloading, how much of it, and that it is downloaded once. A phone's first visit
+// downloads some 4 MB here, which takes a slow connection half a minute.
+export function loadingText(state = loading) {
+  if (!state) return "";
+  if (!state.total) return "loading the calculators' Python…";
+  const mb = (bytes) => (bytes / 1e6).toFixed(1);
+  if (state.done < state.total && !state.starting) {
+    return `downloading the calculators' Python, once per device: ${mb(state.done)} of ${mb(state.total)} MB`;
+  }
+  return "starting the calculators' Python…";
+}
+
+export const loadingState = () => loading;
+
+export function onLoading(callback) {
+  // Called as Python downloads (at most every 0.1 s) and starts.
+  loadingHeard.add(callback);
+}
+
+function sayLoading() {
+  const root = document.documentElement;
+  if (loading) {
+    root.setAttribute("data-calc-loading", "");
+    // A CSS string (JSON's escapes are CSS's): set through the CSSOM, which the page's
+    // Content-Security-Policy leaves open, as no style attribute in markup would be.
+    root.style.setProperty("--calc-loading", JSON.stringify(loadingText()));
+  } else {
+    root.removeAttribute("data-calc-loading");
+    root.style.removeProperty("--calc-loading");
+  }
+  for (const callback of loadingHeard) callback();
+}
 
 export function onStarted(callback) {
   // Called once Python is ready (or failed to start), after each such message.
@@ -77,9 +131,17 @@ export function ask(calculator, inputs, { onProgress, signal } = {}) {
 }
 
 function onMessage({ data }) {
+  if (data.loading) {
+    if (ready || failure) return; // a download still under way as the start ended
+    loading = data.loading;
+    sayLoading();
+    return;
+  }
   if (data.ready || (data.failed && data.id === undefined)) {
     ready ||= Boolean(data.ready);
     failure = data.ready ? null : { kind: data.kind ?? "error", detail: data.failed, offline: !navigator.onLine };
+    loading = null;
+    sayLoading();
     for (const callback of started) callback();
     return;
   }

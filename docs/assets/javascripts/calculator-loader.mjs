@@ -6,12 +6,35 @@
 // The widgets that run Python: calculators and Compare answers.
 export const PYTHON_WIDGETS = ".calc[data-calculator], .calc[data-compare]";
 
+// A control's value as the page was built.
+export function initialValue(control) {
+  if (control.type === "checkbox") return control.defaultChecked ? "on" : "";
+  if (control.type === "hidden") return ""; // the situations: no box ticked
+  if (control.tagName === "SELECT") {
+    return ([...control.options].find((option) => option.defaultSelected) ?? control.options[0])?.value;
+  }
+  return control.defaultValue;
+}
+
+// Whether the address names inputs other than those the built results answer (the values
+// of the page's fields as built); a name no field has is never read.
+function asksOtherInputs(page) {
+  for (const [name, value] of new URLSearchParams(location.search)) {
+    const named = PYTHON_WIDGETS.split(",").map((widget) => `${widget} [name="${CSS.escape(name)}"]`);
+    for (const control of page.querySelectorAll(named.join(","))) {
+      if (initialValue(control) !== value) return true;
+    }
+  }
+  return false;
+}
+
 function onPage(page) {
   if (!page.querySelector(PYTHON_WIDGETS)) return;
   // The widgets' code binds a frame or two later, once imported: until then an address's
-  // inputs are not yet read, and the built results say so (as calculator-boot.js has it for
-  // a page's first load; an instant navigation, Back included, brings only the body).
-  if (location.search) document.documentElement.setAttribute("data-calc-address", "");
+  // inputs are not yet read, and the built results beside other inputs say so (as
+  // calculator-boot.js has it for a page's first load; an instant navigation, Back
+  // included, brings only the body). Beside the page's own inputs they are the answer.
+  if (asksOtherInputs(page)) document.documentElement.setAttribute("data-calc-address", "");
   import("./calculators.mjs").then((calculators) => calculators.bind(page));
 }
 

@@ -1,39 +1,59 @@
 // Runs the rules core in Pyodide, off the page's thread, and stays warm between requests.
 // The page sends {id, request} (request: a JSON string, as rules_core.web.handle_json
 // takes) and gets back {id, response}, after {id, progress: [done, total]} while a long one
-// works (a fight: rounds done); {ready: true} once Python and the core are loaded, or
-// {failed, kind} if they could not be (kind: why, see StartFailure). {withdraw: id} says
-// the page no longer wants that answer (the reader changed the question): its work stops
-// at its next step, or never starts, and nothing is sent back for it.
+// works (a fight: rounds done); {loading: {done, total, starting}} while Python downloads
+// (bytes; `starting` once what Python starts from has arrived: it starts while the rules
+// core's wheel comes); {ready: true} once Python and the core are loaded, or {failed,
+// kind} if they could not be (kind: why, see StartFailure). {withdraw: id} says the page no
+// longer wants that answer (the reader changed the question): its work stops at its next
+// step, or never starts, and nothing is sent back for it. {prepare: [names]}, sent first,
+// names the page's calculators: their modules are imported before Python says it is ready,
+// so the first answer is computed at once.
 //
-// The page names its build's bundle as the worker's name: the runtime, lock file and wheel
+// The page names its build's bundle as the worker's name: the runtime and the rules core
 // are served under assets/pyodide/<name>/, so a page never runs another build's rules core.
-// (Not a query string: a response from the service worker's cache would drop it.)
+// (Not a query string: a response from the service worker's cache would drop it.) A name
+// that ends in " afresh" (a start tried again after a damaged download) fetches every file
+// past the browser's HTTP cache.
 
 // Python with the rules core importable, from the bundle at indexURL; read(name, sha256)
-// gives a bundle file's bytes (sha256, where given, is the digest the lock file lists).
-// Exported for the Node tests, which start Python the same way.
+// gives a bundle file's bytes (sha256, where given, is the digest the lock file lists), and
+// `options` go to loadPyodide as they are. Exported for the Node tests and the build's
+// trace of what Python imports (hooks/package/trace_imports.mjs), which start Python the
+// same way.
 //
 // The wheel goes on sys.path as it is, a zip archive Python imports from. Installing it
 // with loadPackage() would first import Python's packaging modules (tarfile, email,
 // importlib.metadata) to unpack it: about 0.1 s more before the first answer, in
 // bench_calculators.py's worker alone.
-export async function startRulesCore(loadPyodide, indexURL, read) {
+export async function startRulesCore(loadPyodide, indexURL, read, options = {}) {
   const lockFile = read("pyodide-lock.json").then((bytes) =>
     JSON.parse(new TextDecoder().decode(bytes)),
   );
   // Downloaded while Python starts up.
-  const wheel = lockFile.then(async ({ packages }) => {
-    const entry = Object.values(packages).find((found) => found.imports.includes("rules_core"));
-    if (!entry) throw new Error("the bundle's lock file lists no rules_core wheel");
+  const wheel = lockFile.then(async (lock) => {
+    const entry = wheelOf(lock);
     return { path: `/lib/${entry.file_name}`, bytes: await read(entry.file_name, entry.sha256) };
   });
+  wheel.catch(() => {}); // a failed download is told by the await below, not as unhandled
   // Any package Pyodide itself would fetch comes from the bundle too, never from its CDN.
-  const pyodide = await loadPyodide({ indexURL, lockFileContents: lockFile, packageBaseUrl: indexURL });
+  const pyodide = await loadPyodide({
+    indexURL,
+    lockFileContents: lockFile,
+    packageBaseUrl: indexURL,
+    ...options,
+  });
   const { path, bytes } = await wheel;
   pyodide.FS.writeFile(path, bytes);
   pyodide.pyimport("sys").path.append(path);
   return pyodide;
+}
+
+// The lock file's entry for the rules core's wheel.
+export function wheelOf({ packages }) {
+  const entry = Object.values(packages).find((found) => found.imports.includes("rules_core"));
+  if (!entry) throw new Error("the bundle's lock file lists no rules_core wheel");
+  return entry;
 }
 
 // A calculation's progress is said only once it has taken PROGRESS_AFTER_MS: a quick
@@ -91,31 +111,133 @@ function nextTask() {
   });
 }
 
-async function readFromSite(url, sha256) {
-  // The lock file's digest is checked here rather than by Subresource Integrity, whose
-  // failure is the same "Failed to fetch" as a lost connection: a wheel that is not this
-  // build's says so. (Without crypto.subtle, on an insecure address, the browser checks it.)
-  const check = sha256 && self.crypto?.subtle;
-  const integrity = sha256 && !check ? `sha256-${btoa(String.fromCharCode(...hexBytes(sha256)))}` : "";
-  const response = await fetch(url, { integrity });
-  if (!response.ok) throw new StartFailure("download", `${url}: ${response.status} ${response.statusText}`);
-  const bytes = new Uint8Array(await response.arrayBuffer());
-  if (check && hex(await crypto.subtle.digest("SHA-256", bytes)) !== sha256) {
-    throw new StartFailure("mismatch", `${url} is not the file this build's lock file lists`);
+// Why Python could not start, for the page to say in words: "download" (a file of the
+// bundle did not arrive: offline, or the connection failed), "damaged" (a file arrived,
+// but not as this build wrote it: cut short or altered on the way, or another build's) or
+// "error" (Python itself failed).
+export class StartFailure extends Error {
+  constructor(kind, message) {
+    super(message);
+    this.kind = kind;
+  }
+}
+
+const GZIP = [0x1f, 0x8b];
+
+// One file of the bundle as the server sent it: stored gzipped (pyodide_bundle.py), which
+// every static host serves as it is. Gives its content, decompressed as it arrives
+// (DecompressionStream); `arrived`, which resolves once the last byte has; and `checked`,
+// which resolves once every byte has matched this build's SHA-256 (bundle.json: `sha256`
+// of the file as stored, or `content_sha256` where a host sent it decoded, with a
+// Content-Encoding). counted(n) hears each chunk's size as it arrives, and decoded(entry)
+// that a host sent the file decoded (its size is then `size`, not `bytes`). Where the
+// browser checks the file itself (`integrity` on the fetch, without crypto.subtle), pass
+// checks: false. Exported for the Node tests.
+//
+// A failure is a StartFailure: "download" when the connection failed, "damaged" when what
+// arrived is not the file (its digest differs, or it does not decompress): a truncated or
+// corrupted file is never given to Python. why(error) names the failure of a reader of
+// `content`.
+export async function unpack(response, entry, { counted = () => {}, decoded = () => {}, checks = true } = {}) {
+  const chunks = [];
+  let lost = null; // the connection's own failure, which is not the file's
+  const reader = response.body.getReader();
+  const read = () =>
+    reader.read().catch((error) => {
+      lost = new StartFailure("download", `${entry.file}: ${error}`);
+      throw lost;
+    });
+  // The first two bytes say whether the body is the stored file (gzip) or its content.
+  const head = [];
+  let ended = false;
+  while (!ended && head.reduce((sum, chunk) => sum + chunk.byteLength, 0) < GZIP.length) {
+    const { done, value } = await read();
+    if (done) ended = true;
+    else head.push(value);
+  }
+  const start = joined(head);
+  const gzipped = GZIP.every((byte, index) => start[index] === byte);
+  if (!gzipped) decoded(entry);
+  let whole = false; // every byte has arrived
+  let arrive;
+  const arrived = new Promise((resolve) => (arrive = resolve)).then(() => (whole = true));
+  const take = (controller, chunk) => {
+    chunks.push(chunk);
+    counted(chunk.byteLength);
+    controller.enqueue(chunk);
+  };
+  const raw = new ReadableStream({
+    start(controller) {
+      if (start.byteLength) take(controller, start);
+      if (ended) {
+        controller.close();
+        arrive();
+      }
+    },
+    async pull(controller) {
+      const { done, value } = await read();
+      if (!done) return take(controller, value);
+      controller.close();
+      arrive();
+    },
+    cancel: (reason) => reader.cancel(reason),
+  });
+  const content = gzipped ? raw.pipeThrough(new DecompressionStream("gzip")) : raw;
+  const checked = arrived.then(async () => {
+    if (!checks) return;
+    const expected = gzipped ? entry.sha256 : entry.content_sha256;
+    const digest = hex(await crypto.subtle.digest("SHA-256", joined(chunks)));
+    if (digest !== expected) {
+      throw new StartFailure("damaged", `${entry.file} is not the file this build wrote (${digest})`);
+    }
+  });
+  checked.catch(() => {}); // told by whoever awaits it
+  // A reader of the content failed: the connection; else the file, when it does not
+  // decompress (it stops short, or is altered); else, the file being this build's, the
+  // browser itself.
+  const why = async (error) => {
+    if (error instanceof StartFailure) return error;
+    if (lost) return lost;
+    if (!whole) return new StartFailure("damaged", `${entry.file}: ${error}`);
+    return checked.then(() => error, (damaged) => damaged);
+  };
+  return { content, arrived, checked, why };
+}
+
+function joined(chunks) {
+  const size = chunks.reduce((sum, chunk) => sum + chunk.byteLength, 0);
+  const bytes = new Uint8Array(size);
+  let at = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, at);
+    at += chunk.byteLength;
   }
   return bytes;
 }
 
-const hexBytes = (hex) => hex.match(/../g).map((pair) => parseInt(pair, 16));
 const hex = (buffer) => [...new Uint8Array(buffer)].map((byte) => byte.toString(16).padStart(2, "0")).join("");
 
-// Why Python could not start, for the page to say in words: "download" (a file of the
-// bundle did not arrive: offline, or the connection failed), "mismatch" (a file is not
-// this build's) or "error" (Python itself failed).
-class StartFailure extends Error {
-  constructor(kind, message) {
-    super(message);
-    this.kind = kind;
+// The whole content of an unpacked file, once checked.
+export async function contentOf({ content, checked, why }) {
+  try {
+    const bytes = new Uint8Array(await new Response(content).arrayBuffer());
+    await checked;
+    return bytes;
+  } catch (error) {
+    throw await why(error);
+  }
+}
+
+// The WebAssembly module of an unpacked file, compiled as it arrives, once checked: a
+// damaged file says so, rather than as a compile error.
+export async function moduleOf({ content, checked, why }) {
+  const source = new Response(content, { headers: { "Content-Type": "application/wasm" } });
+  try {
+    const module = await WebAssembly.compileStreaming(source);
+    await checked;
+    return module;
+  } catch (error) {
+    throw await why(error);
   }
 }
 
@@ -127,16 +249,20 @@ function kindOf(error) {
   return "error";
 }
 
-// Pyodide fetches its runtime and standard library itself, and a failed download does not
-// always end its start: a wasm that did not arrive is logged ("wasm instantiation
-// failed!") and the start waits for ever. Every fetch of this worker and the wasm's
-// compilation pass through here, so the first failure ends the start, with its cause.
-function watchDownloads() {
+// Pyodide fetches its runtime itself, and a failed download does not always end its start:
+// a wasm that did not arrive is logged ("wasm instantiation failed!") and the start waits
+// for ever. Every fetch of this worker and the wasm's instantiation pass through here, so
+// the first failure ends the start, with its cause. `served` answers the addresses the
+// worker downloads itself (the WebAssembly, the standard library): Pyodide asks for them
+// by their own names, which the site does not serve.
+function watchDownloads(served) {
   let fail;
   const failed = new Promise((resolve, reject) => (fail = reject));
+  failed.catch(() => {}); // told by the start it ends
   const fetchFromSite = self.fetch.bind(self);
   self.fetch = async (resource, init) => {
     const url = String(resource instanceof Request ? resource.url : resource);
+    if (served.has(url)) return served.get(url)();
     try {
       const response = await fetchFromSite(resource, init);
       if (!response.ok) fail(new StartFailure("download", `${url}: ${response.status} ${response.statusText}`));
@@ -146,26 +272,129 @@ function watchDownloads() {
       throw error;
     }
   };
-  const compile = WebAssembly.instantiateStreaming;
-  WebAssembly.instantiateStreaming = (source, imports) =>
-    compile(source, imports).catch((error) => {
-      fail(error instanceof TypeError ? new StartFailure("download", String(error)) : error);
-      throw error;
-    });
-  return failed;
+  return { failed, fail, fetchFromSite };
 }
 
-function serve(bundle) {
+// What a first visit downloads, said to the page as it arrives: the bytes of the files the
+// worker fetches itself (all of Python but its two scripts, about 0.25 MB as a host
+// compresses them), at most every PROGRESS_EVERY_MS and once all have arrived.
+const PROGRESS_EVERY_MS = 100;
+
+class Downloads {
+  constructor(post) {
+    this.post = post;
+    this.done = 0;
+    this.total = 0;
+    this.told = -Infinity;
+    this.ended = false; // the start failed: nothing more is said
+    this.starting = false; // Python starts: the wheel may still be on its way
+  }
+
+  start() {
+    this.starting = true;
+    this.told = -Infinity;
+    this.counted(0);
+  }
+
+  expect(bytes) {
+    this.total += bytes;
+  }
+
+  // A host that sent a file decoded sends its content's size.
+  decoded = (entry) => this.expect(entry.size - entry.bytes);
+
+  counted = (bytes) => {
+    if (this.ended) return;
+    this.done += bytes;
+    const now = performance.now();
+    if (now - this.told >= PROGRESS_EVERY_MS || this.done >= this.total) {
+      this.told = now;
+      const done = Math.min(this.done, this.total);
+      this.post({ loading: { done, total: this.total, starting: this.starting } });
+    }
+  };
+}
+
+const base64 = (hex) => btoa(String.fromCharCode(...hex.match(/../g).map((pair) => parseInt(pair, 16))));
+
+function serve(name) {
+  const [bundle, afresh] = name.split(" ");
   const indexURL = new URL(`../pyodide/${bundle}/`, import.meta.url).href;
-  const failedDownload = watchDownloads();
+  // Never a bundle file from the HTTP cache after a damaged download: it may be that one.
+  const cache = afresh ? "reload" : "default";
+  // Without crypto.subtle (an insecure address) the browser checks each file's digest
+  // itself (Subresource Integrity: its failure reads as a failed download).
+  const checks = Boolean(self.crypto?.subtle);
+  // Pyodide asks for its WebAssembly and standard library by these names, which the site
+  // does not serve: the worker answers them from what it downloaded.
+  const wasmURL = `${indexURL}pyodide.asm.wasm`;
+  const stdLibURL = `${indexURL}python_stdlib.zip`;
+  const served = new Map();
+  const { failed, fail, fetchFromSite } = watchDownloads(served);
+  const downloads = new Downloads((message) => self.postMessage(message));
+  const prepared = []; // the page's calculators ({prepare}), imported before "ready"
+  // Once the start has failed, what is still downloading is dropped, and said no more.
+  const dropped = new AbortController();
+
+  async function fetchChecked(url, integrity = "") {
+    const { signal } = dropped;
+    const response = await fetchFromSite(url, { cache, integrity, signal }).catch((error) => {
+      throw new StartFailure("download", `${url}: ${error}`);
+    });
+    if (!response.ok) throw new StartFailure("download", `${url}: ${response.status} ${response.statusText}`);
+    return response;
+  }
+
+  async function download(entry) {
+    const integrity = checks ? "" : `sha256-${base64(entry.sha256)} sha256-${base64(entry.content_sha256)}`;
+    const response = await fetchChecked(indexURL + entry.file, integrity);
+    return unpack(response, entry, { counted: downloads.counted, decoded: downloads.decoded, checks });
+  }
+
   const handle = (async () => {
     if (!bundle || !/^[0-9a-f]+$/.test(bundle)) throw new Error("the page names no Python bundle");
-    const { loadPyodide } = await import(`${indexURL}pyodide.mjs`);
-    const pyodide = await Promise.race([
-      startRulesCore(loadPyodide, indexURL, (name, sha256) => readFromSite(indexURL + name, sha256)),
-      failedDownload,
-    ]);
+    const runtime = import(`${indexURL}pyodide.mjs`);
+    runtime.catch(() => {}); // told where it is awaited, unless the start failed before
+    // What this build serves, with the size and SHA-256 of each file (pyodide_bundle.py).
+    const files = await (await fetchChecked(`${indexURL}bundle.json`)).json();
+    for (const entry of [files.wasm, files.stdlib, files.wheel]) downloads.expect(entry.bytes);
+    // The WebAssembly compiles as it downloads, before Pyodide's own script has arrived,
+    // and is instantiated only once every byte matched.
+    const wasm = download(files.wasm);
+    const stdlib = download(files.stdlib);
+    const module = wasm.then(moduleOf);
+    const stdlibBytes = stdlib.then(contentOf);
+    // The rules core comes last: Python starts without it, and it arrives meanwhile.
+    const arrived = Promise.all([wasm, stdlib]).then((both) =>
+      Promise.all(both.map((unpacked) => unpacked.arrived)),
+    );
+    const wheel = arrived.then(() => download(files.wheel)).then(contentOf);
+    // Said before Python's start takes this thread, which reads no download meanwhile.
+    Promise.all([module, stdlibBytes]).then(() => downloads.start(), () => {});
+    for (const part of [module, stdlibBytes, wheel]) part.catch(fail);
+    // A part that failed has ended the start already (fail): Pyodide, which would log its
+    // own error for it, waits instead, until the page ends this worker.
+    const never = () => new Promise(() => {});
+    served.set(stdLibURL, async () => new Response(await stdlibBytes.catch(never)));
+    const standIn = new Response(null);
+    served.set(wasmURL, async () => standIn);
+    const instantiate = WebAssembly.instantiateStreaming;
+    WebAssembly.instantiateStreaming = async (source, imports) => {
+      if ((await source) !== standIn) return instantiate(source, imports);
+      const compiled = await module.catch(never);
+      return { module: compiled, instance: await WebAssembly.instantiate(compiled, imports) };
+    };
+    const read = async (name) => {
+      if (name === "pyodide-lock.json") return new TextEncoder().encode(JSON.stringify(files.lock));
+      if (name === files.wheel.name) return wheel;
+      throw new Error(`${name} is not in the bundle`);
+    };
+    const { loadPyodide } = await runtime;
+    const pyodide = await Promise.race([startRulesCore(loadPyodide, indexURL, read, { stdLibURL }), failed]);
     const Work = pyodide.pyimport("rules_core.web").Work;
+    const registry = pyodide.pyimport("rules_core.calculators").CALCULATORS;
+    for (const name of prepared) registry.get(name)?.destroy(); // an unknown name: none
+    registry.destroy();
     // What is loaded now lives as long as the page: keep the garbage collector from
     // walking it on every collection, which would stall calculations at random.
     pyodide.runPython("import gc; gc.freeze()");
@@ -174,7 +403,11 @@ function serve(bundle) {
 
   handle.then(
     () => self.postMessage({ ready: true }),
-    (error) => self.postMessage({ failed: String(error), kind: kindOf(error) }),
+    (error) => {
+      downloads.ended = true;
+      dropped.abort();
+      self.postMessage({ failed: String(error), kind: kindOf(error) });
+    },
   );
 
   // Requests are worked one at a time, in order; a withdrawn one is dropped from the queue,
@@ -183,6 +416,10 @@ function serve(bundle) {
   let working = null;
   const withdrawn = new Set();
   self.onmessage = ({ data }) => {
+    if ("prepare" in data) {
+      prepared.push(...data.prepare.map(String));
+      return;
+    }
     if ("withdraw" in data) {
       if (working?.id === data.withdraw || queue.some(({ id }) => id === data.withdraw)) {
         withdrawn.add(data.withdraw);

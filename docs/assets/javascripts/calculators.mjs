@@ -17,7 +17,17 @@ import {
   recallHandedAddress,
   setAddressSources,
 } from "./calculator-address.mjs";
-import { ask, connect, isReady, onStarted, restart, startFailure } from "./calculator-client.mjs";
+import {
+  ask,
+  connect,
+  isReady,
+  loadingState,
+  loadingText,
+  onLoading,
+  onStarted,
+  restart,
+  startFailure,
+} from "./calculator-client.mjs";
 import { carryOver, ofSystem, sayCarried } from "./calculator-switch.mjs";
 import {
   Staleness,
@@ -47,6 +57,25 @@ onStarted(() => {
   console.warn("The calculator could not start:", startFailure().detail);
   settled();
 });
+
+// While Python loads, each widget's status line says what is happening (downloading, then
+// starting), once per step: the figures, which change ten times a second, are said where
+// the answer is read (calculator-client.mjs), not in this live region.
+onLoading(() => {
+  const said = loadingStatus();
+  for (const widget of current) {
+    if (!isReady() && !startFailure() && widget.loadingSaid !== said) widget.sayLoading?.(said);
+  }
+});
+
+function loadingStatus() {
+  const state = loadingState();
+  if (!state) return "Loading the calculators' Python…";
+  const text = loadingText(state);
+  const downloading = text.startsWith("downloading");
+  const step = downloading ? `${text.split(":")[0]} (${(state.total / 1e6).toFixed(1)} MB)…` : text;
+  return step[0].toUpperCase() + step.slice(1);
+}
 
 export function bind(page) {
   connect(page);
@@ -87,7 +116,8 @@ class Calculator {
     this.shownKey = JSON.stringify(this.inputs(true));
     this.path = location.pathname; // the page this widget belongs to
     result.setAttribute("aria-busy", "true");
-    this.setStatus(isReady() ? "" : "Loading the calculator…", !isReady());
+    if (isReady()) this.setStatus("", false);
+    else this.sayLoading(loadingStatus());
     form.addEventListener("submit", (event) => event.preventDefault());
     form.addEventListener("input", (event) => this.onEdit(event));
     form.addEventListener("change", (event) => this.onEdit(event));
@@ -123,6 +153,11 @@ class Calculator {
     });
     this.applyAddress();
     this.markPending();
+  }
+
+  sayLoading(said) {
+    this.loadingSaid = said;
+    this.setStatus(said, true);
   }
 
   onReady() {
@@ -246,6 +281,7 @@ class Calculator {
     this.statusText().textContent = "";
     showNotes(section, this.form, response.notes);
     this.answered = true;
+    result.classList.remove("calc-result--built"); // Python's answer now, not the build's
     // Before any live answer the result shown is the build-time one, for shownKey's inputs.
     // A first answer to those (never a roll: the Roll button asks only once Python has
     // answered) is the same markup, from the same rules core and data (tests/test_web.py):
@@ -522,12 +558,14 @@ function showStartFailure(section) {
     button.className = "calc-retry md-button";
     text.after(button);
   }
+  // A damaged file is downloaded again, like one that did not arrive.
+  const retried = failure.kind === "download" || failure.kind === "damaged";
   button.textContent =
-    failure.kind !== "download" ? "Reload the page"
+    !retried ? "Reload the page"
     : unstored ? "Store the calculators for offline use"
     : "Try again";
   button.onclick = () => {
-    if (failure.kind !== "download") location.reload();
+    if (!retried) location.reload();
     else if (navigator.onLine) retryStart();
     else text.textContent = "Still offline: try again once the device is connected.";
   };
@@ -542,8 +580,8 @@ function failureSentence(kind, unstored) {
   if (kind === "download") {
     return "The calculator could not start: part of it could not be downloaded. Check the connection, then try again.";
   }
-  if (kind === "mismatch") {
-    return "The calculator could not start: a file it downloaded is not this version's. Reload the page to get the current version.";
+  if (kind === "damaged") {
+    return "The calculator could not start: a file it downloaded arrived damaged. Try again.";
   }
   return "The calculator could not start in this browser. Reloading the page may help.";
 }
@@ -564,7 +602,7 @@ function retryStart() {
     clearStartFailure(widget.section);
     const status = widget.section.querySelector(".calc-status");
     status.classList.add("calc-status--busy");
-    status.querySelector(".calc-status-text").textContent = "Loading the calculator…";
+    status.querySelector(".calc-status-text").textContent = loadingStatus();
     widget.markPending?.();
   }
 }

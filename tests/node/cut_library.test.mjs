@@ -1,0 +1,172 @@
+// The bundle as the site serves it: Python's standard library cut to what the calculators
+// import (hooks/package/pyodide_bundle.py), and every file the worker downloads gzipped,
+// checked against the build's SHA-256 as it is decompressed.
+//
+// - Every calculator answers for every system, with its form's defaults and with every
+//   field refused, on the cut library, started as the worker starts it and worked by the
+//   worker's own `answer`: each response is CPython's (rules_core.web.handle_json), string
+//   for string. The calculators and systems come from the rules core's registry and its
+//   compiled data, never from here.
+// - The worker's `unpack` gives each compressed file's content, byte for byte; a file cut
+//   short, altered, or from another build fails as "damaged", a connection that drops as
+//   "download"; a host that sent the file decoded is read as it is.
+//
+// Run with `node --test tests/node/` after `make setup` (which builds build/pyodide/).
+
+import assert from "node:assert/strict";
+import { execFile } from "node:child_process";
+import { existsSync, readFileSync } from "node:fs";
+import path from "node:path";
+import { test } from "node:test";
+import { fileURLToPath, pathToFileURL } from "node:url";
+
+const ROOT = fileURLToPath(new URL("../../", import.meta.url));
+const BUNDLE = path.join(ROOT, "build", "pyodide");
+const PYTHON = path.join(ROOT, ".venv", "bin", "python");
+const WHOLE_STDLIB = path.join(ROOT, "node_modules", "pyodide", "python_stdlib.zip");
+const { startRulesCore, answer, unpack, contentOf, StartFailure } = await import(
+  pathToFileURL(path.join(ROOT, "docs", "assets", "javascripts", "calculator-worker.mjs")).href
+);
+const MANIFEST = JSON.parse(readFileSync(path.join(BUNDLE, "bundle.json"), "utf8"));
+const ROLES = ["wasm", "stdlib", "wheel"];
+
+// Every calculator for every system, and every field refused, as CPython answers them.
+const REQUESTS_AND_ANSWERS = `
+import json
+from rules_core.calculators import CALCULATORS
+from rules_core.systems import system_slugs
+from rules_core.web import handle_json
+
+requests = []
+for name, calculator in CALCULATORS.items():
+    refused = {field.name: "?" for field in calculator.fields}
+    for system in system_slugs():
+        for inputs in ({"system": system}, {**refused, "system": system}):
+            requests.append(json.dumps({"calculator": name, "inputs": inputs, "base": "../../"}))
+print(json.dumps({
+    "calculators": list(CALCULATORS),
+    "systems": list(system_slugs()),
+    "requests": requests,
+    "answers": [handle_json(request) for request in requests],
+}))
+`;
+
+function cpython(script) {
+  return new Promise((resolve, reject) => {
+    execFile(PYTHON, ["-c", script], { cwd: ROOT, maxBuffer: 256 * 1024 * 1024 }, (error, stdout, stderr) => {
+      if (error) reject(new Error(`${PYTHON} failed (${error.message}): ${stderr}`));
+      else resolve(JSON.parse(stdout));
+    });
+  });
+}
+
+const expected = cpython(REQUESTS_AND_ANSWERS);
+expected.catch(() => {}); // reported by the test that awaits it
+
+async function cutPython() {
+  if (!existsSync(path.join(BUNDLE, "bundle.json"))) {
+    throw new Error(`no Pyodide bundle in ${BUNDLE}: run \`make setup\``);
+  }
+  const { loadPyodide } = await import(pathToFileURL(path.join(BUNDLE, "pyodide.mjs")).href);
+  // No stdLibURL: Pyodide reads the bundle's own python_stdlib.zip, the cut the site serves.
+  return startRulesCore(loadPyodide, BUNDLE + path.sep, async (name) =>
+    new Uint8Array(readFileSync(path.join(BUNDLE, name))),
+  );
+}
+
+// The number of members of a zip archive, from its end-of-central-directory record.
+function members(file) {
+  const bytes = readFileSync(file);
+  for (let at = bytes.length - 22; at >= 0; at--) {
+    if (bytes.readUInt32LE(at) === 0x06054b50) return bytes.readUInt16LE(at + 10);
+  }
+  throw new Error(`${file} is not a zip archive`);
+}
+
+test("every calculator answers for every system on the cut standard library, as in CPython", async (t) => {
+  const cut = members(path.join(BUNDLE, "python_stdlib.zip"));
+  const whole = members(WHOLE_STDLIB);
+  assert.ok(cut < whole / 2, `the cut keeps ${cut} of ${whole} files`);
+  const pyodide = await cutPython();
+  // The command line's parser is not in it: the site never runs the command line.
+  assert.throws(() => pyodide.runPython("import argparse"), /ModuleNotFoundError/);
+  const { calculators, systems, requests, answers } = await expected;
+  assert.ok(calculators.length >= 10 && systems.length >= 2, `${calculators} ${systems}`);
+  const Work = pyodide.pyimport("rules_core.web").Work;
+  for (const [id, request] of requests.entries()) {
+    await t.test(request, async () => {
+      const posted = [];
+      await answer(Work, { id, request }, (message) => posted.push(message));
+      assert.equal(posted.at(-1).response, answers[id]);
+    });
+  }
+  const answered = answers.filter((response) => JSON.parse(response).ok).length;
+  assert.ok(answered >= calculators.length * systems.length, `only ${answered} answers`);
+});
+
+// A Response whose body comes in chunks of `size` bytes, as a network sends it.
+function chunked(bytes, size = 64 * 1024, { failAt = Infinity } = {}) {
+  let at = 0;
+  const body = new ReadableStream({
+    pull(controller) {
+      if (at >= failAt) return controller.error(new TypeError("network error"));
+      if (at >= bytes.length) return controller.close();
+      controller.enqueue(bytes.slice(at, at + size));
+      at += size;
+    },
+  });
+  return new Response(body);
+}
+
+const stored = (role) => new Uint8Array(readFileSync(path.join(BUNDLE, MANIFEST[role].file)));
+const content = (role) => new Uint8Array(readFileSync(path.join(BUNDLE, MANIFEST[role].name)));
+
+test("each compressed file unpacks to the file the build compressed, every byte counted", async () => {
+  for (const role of ROLES) {
+    const entry = MANIFEST[role];
+    let counted = 0;
+    const unpacked = await unpack(chunked(stored(role)), entry, { counted: (n) => (counted += n) });
+    const bytes = await contentOf(unpacked);
+    assert.equal(counted, entry.bytes, role);
+    assert.equal(bytes.length, entry.size, role);
+    assert.deepEqual(bytes, content(role), role);
+    assert.ok(entry.bytes < entry.size, `${role} is not smaller compressed`);
+  }
+});
+
+test("a file a host sent decoded (with a Content-Encoding) is read as it arrived", async () => {
+  const entry = MANIFEST.wheel;
+  let decoded = null;
+  const unpacked = await unpack(chunked(content("wheel")), entry, { decoded: (found) => (decoded = found) });
+  assert.deepEqual(await contentOf(unpacked), content("wheel"));
+  assert.equal(decoded, entry);
+});
+
+async function failure(promise) {
+  try {
+    await promise;
+  } catch (error) {
+    assert.ok(error instanceof StartFailure, String(error));
+    return error.kind;
+  }
+  assert.fail("no failure");
+}
+
+test("a file cut short, altered or of another build is damaged; a dropped connection is not", async () => {
+  const bytes = stored("stdlib");
+  const entry = MANIFEST.stdlib;
+  const truncated = bytes.slice(0, Math.floor(bytes.length / 2));
+  const altered = bytes.slice();
+  altered[Math.floor(bytes.length / 3)] ^= 0xff;
+  const tail = bytes.slice();
+  tail[bytes.length - 1] ^= 0xff; // the gzip trailer's size: the content itself is whole
+  const unpackedAs = (body, as = entry) => unpack(chunked(body), as).then(contentOf);
+  assert.equal(await failure(unpackedAs(truncated)), "damaged");
+  assert.equal(await failure(unpackedAs(altered)), "damaged");
+  assert.equal(await failure(unpackedAs(tail)), "damaged");
+  // Another build's file: whole and valid, but not the one this build's bundle.json lists.
+  const other = { ...entry, sha256: "0".repeat(64) };
+  assert.equal(await failure(unpackedAs(bytes, other)), "damaged");
+  const dropped = unpack(chunked(bytes, 64 * 1024, { failAt: 128 * 1024 }), entry).then(contentOf);
+  assert.equal(await failure(dropped), "download");
+});

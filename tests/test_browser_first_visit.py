@@ -1,0 +1,282 @@
+"""A calculator's first visit on a phone: how far Python's download has got is said where
+the answer is read, all the way; a link of the page's own inputs keeps the build-time
+answer readable from the first frame, marked as the build's; and a compressed file of
+Python that arrives damaged ends in a sentence with its fix, "Try again", which works."""
+
+from __future__ import annotations
+
+import gzip
+import json
+import re
+import time
+from pathlib import Path
+
+import pytest
+from conftest import ARTIFACTS, CALCULATOR_PAGES, WASM_FILE, Device, HeldWheel, wait_live
+from playwright.sync_api import Browser, Page, Route, expect
+
+from rules_core.calculators import CALCULATORS
+
+ROOT = Path(__file__).resolve().parent.parent
+MANIFEST = ROOT / "build" / "pyodide" / "bundle.json"
+PROGRESS = re.compile(
+    r"downloading the calculators' Python, once per device: (\d+\.\d) of (\d+\.\d) MB"
+)
+# Once the WebAssembly and the standard library are in, while the rules core still comes.
+STARTING = "starting the calculators' Python…"
+
+
+def _first_calculator() -> tuple[str, str]:
+    """(page, calculator): the registry's first calculator with a system field."""
+    for page, calculators in CALCULATOR_PAGES.items():
+        for name in calculators:
+            if any(field.kind == "system" for field in CALCULATORS[name].fields):
+                return page, name
+    raise AssertionError("no calculator has a system field: the test checks nothing")
+
+
+def _defaults_link() -> tuple[str, str, str]:
+    """A link of the page's own inputs, as a Compare page or a reader writes one: the
+    system it shows anyway, named."""
+    page, name = _first_calculator()
+    system = next(field for field in CALCULATORS[name].fields if field.kind == "system")
+    return page, name, f"?{system.name}={system.initial}"
+
+
+def _other_inputs_link() -> tuple[str, str, str]:
+    """A link whose inputs are not the defaults: a number one above its default."""
+    page, name = _first_calculator()
+    for field in CALCULATORS[name].fields:
+        if field.initial.isdigit():
+            return page, name, f"?{field.name}={int(field.initial) + 1}"
+    raise AssertionError(f"{name} has no number field")
+
+
+def _python_megabytes() -> str:
+    """What the worker downloads, as the page says it: the compressed files' sizes."""
+    manifest = json.loads(MANIFEST.read_text(encoding="utf-8"))
+    return f"{sum(manifest[role]['bytes'] for role in ('wasm', 'stdlib', 'wheel')) / 1e6:.1f}"
+
+
+def _answer_place(page: Page, calculator: str) -> str:
+    """Where the answer is read: its headline's mark (the note laid over it, or under it)."""
+    return page.locator(f"#{calculator}-result .calc-headline").evaluate(
+        "headline => getComputedStyle(headline, '::after').content"
+    )
+
+
+def _screenshot(page: Page, name: str) -> None:
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / f"first-visit-{name}.png"))
+
+
+# Counts the frames that paint the build-time result's figures, and those that hide them,
+# from when the result enters the page until Python's answer replaces its headline.
+WATCH_FIGURES = """
+window.figuresFrames = { readable: 0, hidden: 0 };
+new MutationObserver((records, observer) => {
+  const result = document.querySelector(`#${CALCULATOR}-result`);
+  const built = result?.querySelector(".calc-figures");
+  if (!built) return;
+  observer.disconnect();
+  const frame = () => {
+    if (!built.isConnected) return;
+    const shown = getComputedStyle(built).visibility !== "hidden";
+    window.figuresFrames[shown ? "readable" : "hidden"]++;
+    requestAnimationFrame(frame);
+  };
+  requestAnimationFrame(frame);
+}).observe(document, { childList: true, subtree: true });
+"""
+
+
+def test_a_link_of_the_defaults_keeps_the_built_answer_readable_from_the_first_paint(
+    browser: Browser, server: str
+) -> None:
+    """Python held back: the figures built for these very inputs are never hidden, not even
+    before the widgets' code has read the address, and the answer says they were computed
+    when the site was built, and how far Python has got (held at the rules core, it has
+    started: the throttled visit below sees its download's figures)."""
+    stem, calculator, query = _defaults_link()
+    watched = Device(browser, server, "phone")
+    page = watched.page
+    page.add_init_script(f"const CALCULATOR = {json.dumps(calculator)};" + WATCH_FIGURES)
+    wheel = HeldWheel(watched.context)
+    page.goto(f"{server}calculators/{stem}/{query}")
+    widget = page.locator(f'.calc[data-calculator="{calculator}"]')
+    expect(widget.locator(".calc-copy")).to_be_visible()  # the widget's code has run
+    assert page.evaluate("document.documentElement.hasAttribute('data-calc-address')") is False
+    result = page.locator(f"#{calculator}-result")
+    expect(result.locator(".calc-figures").first).to_be_visible()
+    expect(result).not_to_contain_class("calc-result--stale")
+    expected = f'"Computed when the site was built; {STARTING}"'
+    deadline = time.monotonic() + 60
+    while _answer_place(page, calculator) != expected and time.monotonic() < deadline:
+        page.wait_for_timeout(50)
+    assert _answer_place(page, calculator) == expected
+    frames = page.evaluate("window.figuresFrames")
+    assert frames["readable"] > 0 and frames["hidden"] == 0, frames
+    _screenshot(page, "defaults-link-downloading")
+    wheel.release()
+    wait_live(page, calculator)
+    # Python's answer now: the same figures, no longer marked as the build's.
+    expect(result).not_to_contain_class("calc-result--built")
+    assert "Computed when the site was built" not in _answer_place(page, calculator)
+    assert page.evaluate("window.figuresFrames.hidden") == 0
+    watched.close()
+
+
+def test_a_link_of_other_inputs_hides_the_built_answer_from_the_first_paint(
+    browser: Browser, server: str
+) -> None:
+    """The counterpart: other inputs than the defaults, never the build's figures."""
+    stem, calculator, query = _other_inputs_link()
+    watched = Device(browser, server, "phone")
+    page = watched.page
+    page.add_init_script(f"const CALCULATOR = {json.dumps(calculator)};" + WATCH_FIGURES)
+    wheel = HeldWheel(watched.context)
+    page.goto(f"{server}calculators/{stem}/{query}")
+    expect(page.locator(f'.calc[data-calculator="{calculator}"] .calc-copy')).to_be_visible()
+    frames = page.evaluate("window.figuresFrames")
+    assert frames["hidden"] > 0 and frames["readable"] == 0, frames
+    wheel.release()
+    wait_live(page, calculator)
+    watched.close()
+
+
+def test_a_throttled_first_visit_says_how_far_python_has_got_throughout(
+    browser: Browser, server: str
+) -> None:
+    """A shared link on a slow connection, nothing cached: until the answer comes, where
+    it is read says what is downloading, how much of it, and that it is once per device;
+    never a bare "Computing" for more than a moment."""
+    stem, calculator, query = _other_inputs_link()
+    watched = Device(browser, server, "phone")
+    page = watched.page
+    cdp = watched.context.new_cdp_session(page)
+    cdp.send("Network.enable")
+    # 4 Mbps and a phone's round trip: the download takes seconds, not the half minute of
+    # Lighthouse's 1.6 Mbps (benchmarks/bench_calculators.py measures that one).
+    cdp.send(
+        "Network.emulateNetworkConditions",
+        {
+            "offline": False,
+            "latency": 150,
+            "downloadThroughput": 500_000,
+            "uploadThroughput": 93_750,
+        },
+    )
+    page.goto(f"{server}calculators/{stem}/{query}", wait_until="commit")
+    result = page.locator(f"#{calculator}-result")
+    said: list[tuple[float, str]] = []
+    started = time.monotonic()
+    screenshot_taken = False
+    while time.monotonic() - started < 120:
+        live = page.evaluate("performance.getEntriesByName('calc-first-live-result').length > 0")
+        if live:
+            break
+        if result.count():
+            said.append((time.monotonic() - started, _answer_place(page, calculator)))
+            if not screenshot_taken and PROGRESS.search(said[-1][1]):
+                done = float(PROGRESS.search(said[-1][1]).group(1))
+                if done >= 1.0:
+                    _screenshot(page, "shared-link-downloading")
+                    screenshot_taken = True
+        page.wait_for_timeout(100)
+    else:
+        raise AssertionError(f"no live answer in 120 s; last said: {said[-1:]}")
+    downloading = [PROGRESS.search(text) for _, text in said if PROGRESS.search(text)]
+    assert downloading, said[:5]
+    assert {found.group(2) for found in downloading} == {_python_megabytes()}
+    assert any(STARTING in text for _, text in said)
+    done = [float(found.group(1)) for found in downloading]
+    assert done == sorted(done) and len(set(done)) >= 5, done  # moving, never back
+    # What the answer's place said: how far Python has got, or a moment of "computing"
+    # (Python's first answer, once it has started).
+    longest, since = 0.0, None
+    for at, text in said:
+        since = (since if since is not None else at) if "Python" not in text else None
+        longest = max(longest, at - since) if since is not None else longest
+    assert longest < 1.0, [(at, text) for at, text in said if "Python" not in text][:10]
+    assert screenshot_taken
+    wait_live(page, calculator)
+    watched.close()
+
+
+def _damage(how: str):
+    def serve(route: Route) -> None:
+        body = route.fetch().body()
+        if how == "truncated":
+            body = body[: len(body) // 2]
+        else:
+            middle = len(body) // 2
+            body = (
+                body[:middle]
+                + bytes(b ^ 0xFF for b in body[middle : middle + 64])
+                + body[middle + 64 :]
+            )
+        route.fulfill(body=body, content_type="application/gzip")
+
+    return serve
+
+
+@pytest.mark.parametrize("how", ["truncated", "corrupted"])
+def test_a_damaged_compressed_file_ends_in_a_sentence_with_its_fix(
+    browser: Browser, server: str, how: str
+) -> None:
+    """The WebAssembly arrives cut short, or with bytes changed on the way: the calculator
+    says so where it is read, with "Try again", which downloads it afresh and starts."""
+    stem, calculator, query = _defaults_link()
+    watched = Device(browser, server, "phone")
+    page = watched.page
+    pattern = f"**/{WASM_FILE}"
+    watched.context.route(pattern, _damage(how))
+    fetched: list[str] = []
+    page.on(
+        "request", lambda request: request.url.endswith(WASM_FILE) and fetched.append(request.url)
+    )
+    page.goto(f"{server}calculators/{stem}/{query}")
+    widget = page.locator(f'.calc[data-calculator="{calculator}"]')
+    status = widget.locator(".calc-status")
+    expect(status).to_contain_text("arrived damaged. Try again.", timeout=60_000)
+    text = status.inner_text()
+    assert not re.search(r"Error|gzip|wasm|sha", text, re.IGNORECASE), text
+    expect(widget.locator(".calc-status--busy")).to_have_count(0)
+    expect(widget.locator(".calc-result")).to_have_attribute("aria-busy", "false")
+    # The build's figures, for these very inputs, stay and say so.
+    expect(widget.locator(".calc-figures").first).to_be_visible()
+    # Nothing downloads any more: the answer's place says no more than that.
+    assert _answer_place(page, calculator) == '"Computed when the site was built"'
+    page.wait_for_timeout(500)  # a download that was under way says nothing either
+    assert _answer_place(page, calculator) == '"Computed when the site was built"'
+    retry = status.get_by_role("button", name="Try again")
+    expect(retry).to_be_in_viewport()
+    assert retry.bounding_box()["height"] >= 44
+    _screenshot(page, f"damaged-{how}")
+    watched.context.unroute(pattern)
+    before = len(fetched)
+    retry.click()
+    wait_live(page, calculator)
+    expect(widget).not_to_contain_class("calc--failed")
+    assert len(fetched) > before  # downloaded again, not the damaged copy from a cache
+    watched.close()
+
+
+def test_python_answers_from_a_host_that_encodes_its_compressed_files(
+    browser: Browser, server: str
+) -> None:
+    """A host may send a .gz file with `Content-Encoding: gzip`, and the browser then hands
+    the worker its content: the calculator answers all the same, each file checked."""
+    stem, calculator, query = _defaults_link()
+    watched = Device(browser, server, "phone")
+    page = watched.page
+
+    def decoded(route: Route) -> None:
+        content = gzip.decompress(route.fetch().body())
+        route.fulfill(body=content, content_type="application/octet-stream")
+
+    watched.context.route("**/*.gz", decoded)
+    page.goto(f"{server}calculators/{stem}/{query}")
+    wait_live(page, calculator)
+    expect(page.locator(f"#{calculator}-result")).not_to_contain_class("calc-result--built")
+    watched.close()
