@@ -329,6 +329,16 @@ def cut_stdlib(archive: Path, members: Iterable[str]) -> int:
 
 
 def compile_stdlib(archive: Path) -> None:
+    """`_compile_stdlib` in a Python of a fixed hash seed: the order of a set's constants in
+    the bytecode follows the seed, and the same sources must give the same bytes."""
+    _run(
+        "compiling the standard library",
+        [sys.executable, "-m", "hooks.package.pyodide_bundle", "--compile-stdlib", archive],
+        env={"PYTHONHASHSEED": "0"},
+    )
+
+
+def _compile_stdlib(archive: Path) -> None:
     """Compile the standard library's zip to .pyc in place, members stored, as `python -OO`
     compiles: without docstrings and asserts, which the calculators never read, and which
     are 0.19 MB of its 1.2 MB compressed. Hash-based .pyc, with no source to check them
@@ -375,7 +385,7 @@ def compile_bundle(out_dir: Path) -> None:
             STDLIB,
             out_dir,
         ],
-        env={"SOURCE_DATE_EPOCH": "315532800"},
+        env={"SOURCE_DATE_EPOCH": "315532800", "PYTHONHASHSEED": "0"},
     )
 
 
@@ -499,16 +509,16 @@ def is_stale(out_dir: Path = DEFAULT_OUT, project: Path = ROOT) -> bool:
 
 
 def refresh_wheel(out_dir: Path = DEFAULT_OUT, project: Path = ROOT) -> list[Path]:
-    """Rebuild only the rules_core wheel of a finished bundle, in this process: the dev
-    server's way after a rules.yml or rules core edit, in a few tenths of a second where
-    `bundle` takes seconds (the runtime and its compiled standard library do not change).
+    """Rebuild only the rules_core wheel of a finished bundle: the dev server's way after a
+    rules.yml or rules core edit, in about a second where `bundle` takes several (the
+    runtime and its cut, compiled standard library do not change).
 
     The same steps as `bundle` give the same bytes: the wheel by the same flit_core build
-    `pip wheel` runs, compiled by the function `pyodide py-compile` runs, dated as
-    `reproducible` dates it, and its lock file entry takes the new digest (its name, its
-    imports and dependencies are the project's and do not change)."""
+    `pip wheel` runs, compiled by `pyodide py-compile` as compile_bundle runs it, dated as
+    `reproducible` dates it, gzipped as compress_bundle does, and its lock file entry and
+    bundle.json take the new digests (its name, its imports and dependencies are the
+    project's and do not change)."""
     from flit_core.wheel import make_wheel_in
-    from pyodide_build._py_compile import _py_compile_archive
 
     out_dir = Path(out_dir)
     lock_path = out_dir / LOCK_FILE
@@ -519,16 +529,9 @@ def refresh_wheel(out_dir: Path = DEFAULT_OUT, project: Path = ROOT) -> list[Pat
     if not (project / DATA_MEMBER).is_file():
         raise BundleError(f"{DATA_MEMBER} is missing: run `make data` first")
     with tempfile.TemporaryDirectory(prefix=".wheel-", dir=out_dir.parent) as scratch:
-        built = make_wheel_in(project / "pyproject.toml", Path(scratch))
-        epoch = os.environ.get("SOURCE_DATE_EPOCH")
-        os.environ["SOURCE_DATE_EPOCH"] = "315532800"  # hash-based .pyc, as compile_bundle
-        try:
-            compiled = _py_compile_archive(Path(built.file), keep=False, verbose=False)
-        finally:
-            if epoch is None:
-                del os.environ["SOURCE_DATE_EPOCH"]
-            else:
-                os.environ["SOURCE_DATE_EPOCH"] = epoch
+        make_wheel_in(project / "pyproject.toml", Path(scratch))
+        compile_bundle(Path(scratch))
+        compiled = next(Path(scratch).glob("rules_core-*.whl"), None)
         if compiled is None or compiled.name != entry["file_name"]:
             raise BundleError(f"the compiled wheel is not {entry['file_name']}: run `make setup`")
         fix_archive_dates(compiled)
@@ -586,6 +589,9 @@ def bundle(
 
 def main(argv: list[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else argv
+    if len(args) == 2 and args[0] == "--compile-stdlib":  # compile_stdlib's own child
+        _compile_stdlib(Path(args[1]))
+        return 0
     if len(args) > 1:
         print("usage: python -m hooks.package.pyodide_bundle [OUT_DIR]", file=sys.stderr)
         return 1
