@@ -17,7 +17,6 @@
   const SHOWN = 10;
   const OTHERS = 3;
   const READERS_FIRST = 3; // on a system's page, its own best results before the others'
-  const SCANNED = 2 * SHOWN; // the first results looked through for each system's best
   const BEST_SECTIONS = 2; // sections shown under a page; the rest fold into "N more"
 
   let pagefind = null;
@@ -54,6 +53,57 @@
       .filter(Boolean)
       .join(" ");
 
+  // ---------------------------------------------------------------- a word's forms
+  // The index has no stemmer (search_index.py): a plural or inflection typed finds the
+  // rule through its lemma, the part its forms share ("grappled", "grappling", "grapples":
+  // "grappl"). Only endings are taken off, and none that would leave less than three
+  // letters: "dying" stays "dying" and "die" "die", so neither finds the other; "natural"
+  // keeps its "al" and so is never "nature".
+  const VOWEL = /[aeiouy]/;
+  const undouble = (stem) => (/([^aeioulsz])\1$/.test(stem) ? stem.slice(0, -1) : stem);
+  const lemmas = new Map();
+  function lemma(word) {
+    if (lemmas.has(word)) return lemmas.get(word);
+    let w = word.toLowerCase();
+    const cut = (letters) => w.slice(0, w.length - letters);
+    if (w.endsWith("sses")) w = cut(2);
+    else if (/ie[sd]$/.test(w)) w = w.length > 4 ? cut(3) + "i" : cut(1);
+    else if (/ed$/.test(w) && cut(2).length >= 3 && VOWEL.test(cut(2))) w = undouble(cut(2));
+    else if (/ing$/.test(w) && cut(3).length >= 3 && VOWEL.test(cut(3))) w = undouble(cut(3));
+    else if (/(ss|x|ch|sh|z)es$/.test(w)) w = cut(2);
+    else if (/[^su]s$/.test(w) && !/is$/.test(w) && w.length > 3) w = cut(1);
+    if (/e$/.test(w) && w.length > 3) w = w.slice(0, -1);
+    else if (/[^aeiou]y$/.test(w) && w.length > 2) w = w.slice(0, -1) + "i";
+    lemmas.set(word, w);
+    return w;
+  }
+  // What the index is asked for: the lemma, less the "i" of a "y" ("enemi": "enem", which
+  // "enemy" and "enemies" both start with). Pagefind matches it as a word's beginning.
+  const prefixOf = (word) => {
+    const stem = lemma(word).replace(/(?<=...)i$/, "");
+    return /^[\p{L}\p{N}]+$/u.test(stem) ? stem : word.toLowerCase();
+  };
+  // A word of the page is one the reader asked for when it starts with what they typed
+  // ("crit": "critical") or is a form of it ("grapples": "grappled"); another word that
+  // merely starts with the same letters ("savvy" for "saves") is not.
+  const partsOf = (text) => text.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter(Boolean);
+  const isFormOf = (part, typed) => part.startsWith(typed) || lemma(part) === lemma(typed);
+  // A word as typed, in the singular or the plural: "attacks" for "Opportunity Attack", not
+  // "grappled" for "grappling".
+  const singular = (word) =>
+    word.replace(/ies$/, "y").replace(/(ss|x|ch|sh|z)es$/, "$1").replace(/([^su])s$/, "$1");
+  // How a heading holds a word typed: 2 as typed, 1 as the start of a longer word that is
+  // not a form of it ("Critical" for "crit"), 0 as another form only.
+  const asTyped = (title, typed) =>
+    Math.max(
+      ...title.map((part) =>
+        singular(part) === singular(typed) ? 2
+        : part.startsWith(typed) && lemma(part) !== lemma(typed) ? 1
+        : 0,
+      ),
+    );
+  const holds = (text, typed) => partsOf(text).some((part) => isFormOf(part, typed));
+
   // The first folder of the page being read: on a system's page its slug, which is what
   // the system filter of that system's pages holds.
   const readingFolder = () => location.pathname.slice(root.pathname.length).split("/")[0];
@@ -61,14 +111,61 @@
   const siteLocation = (url) =>
     url.startsWith(root.pathname) ? url.slice(root.pathname.length) : url.replace(/^\//, "");
 
-  // A section whose title holds every word searched is where the text sets that rule out
-  // (a condition's, an action's own heading): it comes first, then the sections where the
-  // words occur most. Before, "Prone" in a chapter came third, folded behind "1 more".
-  const wholeWords = (words) =>
-    words.split(" ").map((word) => new RegExp(`\\b${word.replace(/\W/g, "\\$&")}`, "i"));
-  const titled = (section, patterns) => patterns.every((pattern) => pattern.test(section.title));
+  // ---------------------------------------------------------------- the rule first
+  // A result is a page with its sections; each is judged for the words typed:
+  // - kept only where the page holds a form of every word typed (the index is asked for
+  //   beginnings: "sav" finds "savvy" too, which no one asked for);
+  // - a section whose heading holds them all is where the text sets that rule out (a
+  //   condition's, an action's own heading). The closer the heading is to the words (all
+  //   of "Prone" rather than half of "Being Prone"), and the higher it stands (a chapter's
+  //   "Initiative" before the one under Dexterity), the better;
+  // - a section of the text itself (a chapter: meta kind "rules") comes before a page
+  //   that restates it, whose entries only name the rule (the Terms list, the GM screen,
+  //   a Compare page); then the sections that merely mention the words.
+  // Within the same standing, Pagefind's own order (its rank) decides.
+  const MINOR = new Set(["a", "an", "and", "at", "by", "for", "from", "in", "of", "on", "or", "the", "to", "with", "your"]);
+  const HEADING = /^h([1-6])$/;
+  const NOT_A_HEADING = 7; // an entry titled by its term (the Terms list)
 
-  function group(data, score, terms, patterns) {
+  function judge(data, typed) {
+    const words = data.content.split(/\s+/);
+    const asked = (location) => typed.some((word) => holds(words[location] ?? "", word));
+    if (!typed.every((word) => data.locations.some((at) => holds(words[at] ?? "", word)))) {
+      return null;
+    }
+    const rules = data.meta?.kind === "rules";
+    const sections = (data.sub_results ?? [])
+      .filter((section) => section.url.includes("#"))
+      .map((section) => {
+        const weight = (section.locations ?? []).filter(asked).length;
+        const title = partsOf(section.title ?? "");
+        const named = typed.every((word) => title.some((part) => isFormOf(part, word)));
+        // As typed: "Grappling" for "grappling", where "Grappled" is another form of it;
+        // "Arc" before "Archer" for "arc".
+        const exact = named ? typed.reduce((sum, word) => sum + asTyped(title, word), 0) : 0;
+        // How much of the heading the words are; a note in brackets, "Grapple (standard
+        // action)", is not the rule's name.
+        const major = partsOf((section.title ?? "").replace(/\([^)]*\)/g, " ")).filter((part) => !MINOR.has(part));
+        const covered = major.filter((part) => typed.some((word) => isFormOf(part, word)));
+        const coverage = named ? covered.length / (major.length || 1) : 0;
+        const level = named ? Number(HEADING.exec(section.anchor?.element ?? "")?.[1] ?? NOT_A_HEADING) : NOT_A_HEADING;
+        return { section, weight, named, exact, coverage, level };
+      })
+      .filter(({ weight, named }) => weight > 0 || named)
+      .sort((a, b) => nearer(a, b) || b.weight - a.weight);
+    const best = sections[0] ?? { named: false, exact: 0, coverage: 0, level: NOT_A_HEADING };
+    // 0: a section of the text names the words; 1: an entry elsewhere names them;
+    // 2: the text mentions them; 3: a page elsewhere mentions them.
+    return { data, sections, ...best, standing: (best.named ? 0 : 2) + (rules ? 0 : 1) };
+  }
+
+  // Which of two sections names the words more nearly: named, more nearly as typed, more
+  // of its heading, a higher heading.
+  const nearer = (a, b) =>
+    b.named - a.named || b.exact - a.exact || b.coverage - a.coverage || a.level - b.level;
+  const better = (a, b) => a.standing - b.standing || nearer(a, b) || a.rank - b.rank;
+
+  function group({ data, sections }, score, terms) {
     const label = data.meta.system ? [escapeText(data.meta.system)] : undefined;
     const page = {
       location: siteLocation(data.url),
@@ -78,84 +175,110 @@
       score,
       terms,
     };
-    const sections = (data.sub_results ?? [])
-      .filter((section) => section.url.includes("#"))
-      .map((section) => ({
-        section,
-        titled: titled(section, patterns),
-        weight: section.locations?.length ?? 0,
-      }))
-      .sort((a, b) => b.titled - a.titled || b.weight - a.weight)
-      .map(({ section }, rank) => ({
+    return [
+      page,
+      ...sections.map(({ section }, rank) => ({
         location: siteLocation(section.url),
         title: escapeText(section.title),
         text: section.excerpt,
         score: rank < BEST_SECTIONS ? score : score / 2,
         terms,
-      }));
-    return [page, ...sections];
+      })),
+    ];
   }
 
-  // A result's page data, fetched once per result (its fragment file).
+  // A result's page data, fetched once per result: its fragment file (which Pagefind
+  // fetches once a visit) with this search's locations and excerpts. Pagefind gives every
+  // search of a page the same object, and writes each search's locations into it: it is
+  // copied as it comes, so a search typed over this one does not change it.
   const fetched = new WeakMap();
   const dataOf = (result) => {
-    if (!fetched.has(result)) fetched.set(result, result.data());
+    if (!fetched.has(result)) fetched.set(result, result.data().then((data) => ({ ...data })));
     return fetched.get(result);
   };
 
+  // The judged results among `results`, looked through in order, a few at a time: at
+  // least the first `first` of them, then on until `keep` of them hold the words or
+  // LOOKED_AT have been looked at.
+  const LOOKED_AT = 5 * SHOWN;
+  // A system's best is among its first results as Pagefind ranks them (the fourth at the
+  // furthest, over the queries of tests/test_search_relevance.py).
+  const BEST_AMONG = 4;
+  async function judged(results, typed, rank, { keep = SHOWN, first = keep } = {}) {
+    const kept = [];
+    const end = Math.min(results.length, LOOKED_AT);
+    for (let from = 0; from < end && (from < first || kept.length < keep); ) {
+      const step = from < first ? first - from : Math.min(SHOWN, 2 * keep);
+      const batch = results.slice(from, from + step);
+      from += step;
+      const pages = await Promise.all(batch.map(dataOf));
+      batch.forEach((result, i) => {
+        const judgement = judge(pages[i], typed);
+        if (judgement) kept.push({ ...judgement, result, rank: rank(result) });
+      });
+    }
+    return kept.sort(better);
+  }
+
   async function answer(query) {
-    const words = wordsOf(query);
-    if (!words) return { items: [], absent: [] };
+    // Words as the index has them: "two-weapon" is "two" and "weapon".
+    const typed = [...new Set(partsOf(wordsOf(query)))];
+    if (!typed.length) return { items: [], absent: [] };
+    const words = typed.map(prefixOf).join(" ");
     const [pagefind, listed] = await Promise.all([loadPagefind(), loadSystems()]);
     const reading = readingFolder();
     const [all, own] = await Promise.all([
       pagefind.search(words),
       reading ? pagefind.search(words, { filters: { system: reading } }) : null,
     ]);
+    const order = new Map(all.results.map((result, i) => [result.id, i]));
+    const rank = (result) => order.get(result.id) ?? Infinity;
     const counts = all.filters?.system ?? {};
-    const matched = listed.filter(({ slug }) => counts[slug] > 0);
-    const absent = listed.filter(({ slug }) => !(counts[slug] > 0));
-    // Each system's best result leads the list, so no system's answer is left below
-    // another's many pages: on a system's page after its own READERS_FIRST best, on a page
-    // outside any system first. The best of each is found among the first results, in
-    // rank order; a system not among them is searched alone, while the list has room.
-    const readers = own?.results ?? [];
+    const matched = new Set(listed.filter(({ slug }) => counts[slug] > 0).map(({ slug }) => slug));
+    // The reader's system's best first (READERS_FIRST of them), then each other system's
+    // best, so no system's answer is left below another's many pages: on a page outside
+    // any system, the systems' bests lead. Each system's best is judged among its own
+    // first results; the systems among the first results of all come first, then the
+    // others in the navigation's order, while the list has room.
+    const [readers, scanned] = await Promise.all([
+      own ? judged(own.results, typed, rank) : [],
+      judged(all.results, typed, rank),
+    ]);
+    if (reading && !readers.length) matched.delete(reading);
     const lead = readers.slice(0, READERS_FIRST);
     const room = Math.max(0, SHOWN - lead.length);
-    const wanted = new Set(matched.map(({ slug }) => slug).filter((slug) => slug !== reading));
-    const bests = [];
-    for (let from = 0; from < SCANNED && wanted.size && bests.length < room; from += SHOWN) {
-      const batch = all.results.slice(from, from + SHOWN);
-      const pages = await Promise.all(batch.map(dataOf));
-      batch.forEach((result, i) => {
-        if (wanted.delete(pages[i].filters?.system?.[0])) bests.push(result);
-      });
-    }
-    const alone = [...wanted].slice(0, room - bests.length);
-    const found = await Promise.all(
-      alone.map((slug) => pagefind.search(words, { filters: { system: slug } })),
+    const systemOf = (result) => result.data.filters?.system?.[0];
+    const others = [...matched].filter((slug) => slug !== reading);
+    const first = new Set(scanned.map(systemOf).filter((slug) => others.includes(slug)));
+    const asked = [...first, ...others.filter((slug) => !first.has(slug))].slice(0, room);
+    const bests = await Promise.all(
+      asked.map((slug) =>
+        pagefind
+          .search(words, { filters: { system: slug } })
+          .then((answer) => judged(answer.results, typed, rank, { keep: 1, first: BEST_AMONG })),
+      ),
     );
-    bests.push(...found.map((answer) => answer.results[0]).filter(Boolean));
-    const rank = new Map(all.results.map((result, i) => [result.id, i]));
-    const rankOf = (result) => rank.get(result.id) ?? Infinity;
-    bests.sort((a, b) => rankOf(a) - rankOf(b));
-    lead.push(...bests.slice(0, room));
+    asked.forEach((slug, i) => {
+      // The index's beginnings only ("savvy" for "saves"): no form of the words there.
+      if (!bests[i].length) matched.delete(slug);
+    });
+    lead.push(...bests.filter((best) => best.length).map(([best]) => best).sort(better));
     // Then the reader's system's other results, then the others' (at least OTHERS of
     // them, so a system's page still shows what the other systems say).
-    const shown = new Set(lead.map((result) => result.id));
-    const first = readers.filter((result) => !shown.has(result.id));
-    first.forEach((result) => shown.add(result.id));
-    const others = all.results.filter((result) => !shown.has(result.id));
+    const shown = new Set(lead.map(({ result }) => result.id));
+    const more = readers.filter(({ result }) => !shown.has(result.id));
+    more.forEach(({ result }) => shown.add(result.id));
+    const rest = scanned.filter(({ result }) => !shown.has(result.id));
     const left = SHOWN - lead.length;
-    const kept = first.slice(0, Math.max(0, left - OTHERS, left - others.length));
-    const results = [...lead, ...kept, ...others].slice(0, SHOWN);
-    const data = await Promise.all(results.map(dataOf));
+    const kept = more.slice(0, Math.max(0, left - OTHERS, left - rest.length));
+    const results = [...lead, ...kept, ...rest].slice(0, SHOWN);
+    // Marked on the page opened, as Material does: the beginnings asked for, so "grappl"
+    // marks "Grappling" for "grappled".
     const terms = Object.fromEntries(words.split(" ").map((word) => [word, true]));
-    const patterns = wholeWords(words);
     return {
-      items: data.map((d, i) => group(d, data.length - i, terms, patterns)),
-      absent: absent.map(({ label }) => label),
-      words,
+      items: results.map((result, i) => group(result, results.length - i, terms)),
+      absent: listed.filter(({ slug }) => !matched.has(slug)).map(({ label }) => label),
+      words: typed.join(" "),
     };
   }
 
