@@ -13,7 +13,8 @@ Each page marks what is searchable before the index is built:
   label, so a result says which system it is from and the reader's system ranks first;
 - a system's chapters, the text itself, say so (`kind: rules`): search.js ranks a section of
   the text whose heading names the words before a page that restates it (the Terms, the GM
-  screen, a Compare page);
+  screen, a Compare page), and every other page weighs less in Pagefind's own ranking, so a
+  system's best result is among its first few;
 - each entry of a system's Terms list is a section of its own, titled by its term, so a
   term found there lands on its entry, not on the letter heading above it;
 - so is each entry of a chapter that the text heads with its name in bold ("**Second
@@ -50,6 +51,9 @@ MATERIAL_INDEX = Path("search") / "search_index.json"
 # The index's language: "und" (undetermined) has no stemmer, so every word is indexed as
 # written. A page of any language loads the only index there is.
 LANGUAGE = "und"
+# The weight of a page that restates or points at the text (Terms, GM screen, Compare, a
+# calculator), against the chapters' 1: Pagefind weighs a word by its square.
+RESTATED_WEIGHT = 0.5
 # Pagefind also writes its own search interfaces; the site uses Material's.
 UNUSED = re.compile(r"pagefind-(component-|modular-)?ui\.(js|css)|pagefind-highlight\.js")
 
@@ -81,6 +85,8 @@ def mark_for_search(
     """The page with what Pagefind should index marked; system is (slug, short title),
     rules_text says the page is one of the system's chapters."""
     body = " data-pagefind-body"
+    if not rules_text:
+        body += f' data-pagefind-weight="{RESTATED_WEIGHT}"'
     if system is not None:
         slug, label = system
         body += (

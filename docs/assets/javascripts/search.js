@@ -22,7 +22,13 @@
   let pagefind = null;
   const loadPagefind = () => {
     pagefind ??= import(new URL("search/pagefind/pagefind.js", root).href).then(async (module) => {
-      await module.options({ baseUrl: root.pathname, excerptLength: 24 });
+      // Pagefind searches the pages' metadata too: a system's label ("3d6 Combat") and a
+      // chapter's kind ("rules") are no words of the page, and rank nothing.
+      await module.options({
+        baseUrl: root.pathname,
+        excerptLength: 24,
+        ranking: { metaWeights: { system: 0, kind: 0 } },
+      });
       await module.init();
       // With the filters loaded, a search counts its results in each system: a system with
       // none is named as having nothing, without a search of its own.
@@ -127,10 +133,23 @@
   const HEADING = /^h([1-6])$/;
   const NOT_A_HEADING = 7; // an entry titled by its term (the Terms list)
 
+  // A page's words, at the places Pagefind's locations count (split once a visit: the same
+  // pages answer query after query).
+  const wordsOfPage = new Map();
+  const pageWords = (data) => {
+    if (!wordsOfPage.has(data.url)) wordsOfPage.set(data.url, data.content.split(/\s+/));
+    return wordsOfPage.get(data.url);
+  };
+
   function judge(data, typed) {
-    const words = data.content.split(/\s+/);
-    const asked = (location) => typed.some((word) => holds(words[location] ?? "", word));
-    if (!typed.every((word) => data.locations.some((at) => holds(words[at] ?? "", word)))) {
+    const words = pageWords(data);
+    // Which of the words typed each place holds, looked at once.
+    const held = new Map();
+    for (const at of data.locations) {
+      held.set(at, typed.filter((word) => holds(words[at] ?? "", word)));
+    }
+    const asked = (location) => held.get(location)?.length > 0;
+    if (!typed.every((word) => [...held.values()].some((found) => found.includes(word)))) {
       return null;
     }
     const rules = data.meta?.kind === "rules";
@@ -187,40 +206,63 @@
     ];
   }
 
-  // A result's page data, fetched once per result: its fragment file (which Pagefind
-  // fetches once a visit) with this search's locations and excerpts. Pagefind gives every
-  // search of a page the same object, and writes each search's locations into it: it is
-  // copied as it comes, so a search typed over this one does not change it.
-  const fetched = new WeakMap();
-  const dataOf = (result) => {
-    if (!fetched.has(result)) fetched.set(result, result.data().then((data) => ({ ...data })));
-    return fetched.get(result);
+  // A result's page data: its fragment file (which Pagefind fetches once a visit) with this
+  // query's locations and excerpts, asked once a query (its searches of every system and
+  // of one system find the same pages). Pagefind gives every search of a page the same
+  // object and writes each search's locations into it: it is copied as it comes, so a
+  // query typed over this one does not change it.
+  const dataOf = (result, query) => {
+    if (!query.pages.has(result.id)) {
+      query.pages.set(result.id, result.data().then((data) => ({ ...data })));
+    }
+    return query.pages.get(result.id);
   };
 
-  // The judged results among `results`, looked through in order, a few at a time: at
-  // least the first `first` of them, then on until `keep` of them hold the words or
-  // LOOKED_AT have been looked at.
+  // Thrown where a query was typed over: its answer stops there.
+  class Superseded extends Error {}
+
+  // The results of a batch that hold the words, judged. A query is what is asked: the
+  // words `typed`, `rank` (a result's place among all of them), `typedOver()` and the
+  // `pages` of data it fetched.
+  async function judgeAll(batch, query) {
+    if (query.typedOver()) throw new Superseded();
+    const pages = await Promise.all(batch.map((result) => dataOf(result, query)));
+    if (query.typedOver()) throw new Superseded();
+    return batch
+      .map((result, i) => ({ result, judgement: judge(pages[i], query.typed) }))
+      .filter(({ judgement }) => judgement)
+      .map(({ result, judgement }) => ({ ...judgement, result, rank: query.rank(result) }));
+  }
+
+  // The first `keep` results among `results` that hold the words, judged, looked through in
+  // order SHOWN at a time and no further than LOOKED_AT.
   const LOOKED_AT = 5 * SHOWN;
-  // A system's best is among its first results as Pagefind ranks them (the fourth at the
-  // furthest, over the queries of tests/test_search_relevance.py).
-  const BEST_AMONG = 4;
-  async function judged(results, typed, rank, { keep = SHOWN, first = keep } = {}) {
+  async function judged(results, query, keep = SHOWN) {
     const kept = [];
-    const end = Math.min(results.length, LOOKED_AT);
-    for (let from = 0; from < end && (from < first || kept.length < keep); ) {
-      const step = from < first ? first - from : Math.min(SHOWN, 2 * keep);
-      const batch = results.slice(from, from + step);
-      from += step;
-      const pages = await Promise.all(batch.map(dataOf));
-      batch.forEach((result, i) => {
-        const judgement = judge(pages[i], typed);
-        if (judgement) kept.push({ ...judgement, result, rank: rank(result) });
-      });
+    for (let from = 0; from < Math.min(results.length, LOOKED_AT) && kept.length < keep; from += SHOWN) {
+      kept.push(...(await judgeAll(results.slice(from, from + SHOWN), query)));
     }
     return kept.sort(better);
   }
 
-  async function answer(query) {
+  // A system's best result: among its first results as Pagefind ranks them, two at a time,
+  // until one is a section of the text named by the very words typed, or BEST_AMONG have
+  // been judged (Pagefind ranks the best fourth at the furthest, over the queries of
+  // tests/test_search_relevance.py); on while none holds the words.
+  const BEST_AMONG = 4;
+  const perfect = (best, typed) =>
+    best.standing === 0 && best.exact === 2 * typed.length && best.coverage === 1;
+  async function bestOf(results, query) {
+    const kept = [];
+    for (let from = 0; from < Math.min(results.length, LOOKED_AT); from += 2) {
+      kept.push(...(await judgeAll(results.slice(from, from + 2), query)));
+      kept.sort(better);
+      if (kept.length && (from + 2 >= BEST_AMONG || perfect(kept[0], query.typed))) break;
+    }
+    return kept[0];
+  }
+
+  async function answer(query, typedOver) {
     // Words as the index has them: "two-weapon" is "two" and "weapon".
     const typed = [...new Set(partsOf(wordsOf(query)))];
     if (!typed.length) return { items: [], absent: [] };
@@ -231,8 +273,10 @@
       pagefind.search(words),
       reading ? pagefind.search(words, { filters: { system: reading } }) : null,
     ]);
+    if (typedOver()) throw new Superseded();
     const order = new Map(all.results.map((result, i) => [result.id, i]));
     const rank = (result) => order.get(result.id) ?? Infinity;
+    const asked = { typed, rank, typedOver, pages: new Map() };
     const counts = all.filters?.system ?? {};
     const matched = new Set(listed.filter(({ slug }) => counts[slug] > 0).map(({ slug }) => slug));
     // The reader's system's best first (READERS_FIRST of them), then each other system's
@@ -241,8 +285,8 @@
     // first results; the systems among the first results of all come first, then the
     // others in the navigation's order, while the list has room.
     const [readers, scanned] = await Promise.all([
-      own ? judged(own.results, typed, rank) : [],
-      judged(all.results, typed, rank),
+      own ? judged(own.results, asked) : [],
+      judged(all.results, asked),
     ]);
     if (reading && !readers.length) matched.delete(reading);
     const lead = readers.slice(0, READERS_FIRST);
@@ -250,19 +294,29 @@
     const systemOf = (result) => result.data.filters?.system?.[0];
     const others = [...matched].filter((slug) => slug !== reading);
     const first = new Set(scanned.map(systemOf).filter((slug) => others.includes(slug)));
-    const asked = [...first, ...others.filter((slug) => !first.has(slug))].slice(0, room);
+    const alone = [...first, ...others.filter((slug) => !first.has(slug))].slice(0, room);
+    if (typedOver()) throw new Superseded();
+    // A system whose first results already hold a section of its text named by the very
+    // words typed has its best: only the others are searched alone.
+    const found = new Map();
+    for (const result of scanned) {
+      const slug = systemOf(result);
+      if (!found.has(slug) && perfect(result, typed)) found.set(slug, result);
+    }
     const bests = await Promise.all(
-      asked.map((slug) =>
-        pagefind
-          .search(words, { filters: { system: slug } })
-          .then((answer) => judged(answer.results, typed, rank, { keep: 1, first: BEST_AMONG })),
+      alone.map(
+        (slug) =>
+          found.get(slug) ??
+          pagefind
+            .search(words, { filters: { system: slug } })
+            .then((answer) => bestOf(answer.results, asked)),
       ),
     );
-    asked.forEach((slug, i) => {
+    alone.forEach((slug, i) => {
       // The index's beginnings only ("savvy" for "saves"): no form of the words there.
-      if (!bests[i].length) matched.delete(slug);
+      if (!bests[i]) matched.delete(slug);
     });
-    lead.push(...bests.filter((best) => best.length).map(([best]) => best).sort(better));
+    lead.push(...bests.filter(Boolean).sort(better));
     // Then the reader's system's other results, then the others' (at least OTHERS of
     // them, so a system's page still shows what the other systems say).
     const shown = new Set(lead.map(({ result }) => result.id));
@@ -315,16 +369,19 @@
         this.#reply({ type: READY });
       } else if (message.type === QUERY) {
         const asked = ++this.#latest;
-        answer(message.data).then(
+        // A query typed over (the reader typed on) is dropped at its next step: its pages
+        // are not fetched nor judged while the newest waits behind them.
+        const superseded = () => asked !== this.#latest;
+        answer(message.data, superseded).then(
           (result) => {
             // An answer to a query typed over since is dropped: the newest one shows.
-            if (asked !== this.#latest) return;
+            if (superseded()) return;
             showAbsent(result);
             this.#reply({ type: RESULT, data: { items: result.items } });
           },
           (error) => {
+            if (superseded()) return;
             console.error("search:", error);
-            if (asked !== this.#latest) return;
             showAbsent();
             this.#reply({ type: RESULT, data: { items: [] } });
           },
