@@ -388,13 +388,15 @@ SYSTEMS_TABLE = "[[systems]]"
 
 
 def systems_table(systems: dict[str, System]) -> str:
-    """The home page's table of systems, one row per entry of content/systems.yml."""
-    lines = ["| System | Core roll | Source |", "| --- | --- | --- |"]
+    """The home page's table of systems, one row per entry of content/systems.yml: each
+    system's GM screen one tap away."""
+    lines = ["| System | Core roll | At the table, and the text |", "| --- | --- | --- |"]
     for system in systems.values():
         title = system.title.replace("|", "\\|")
         lines.append(
             f"| [{escape(title)}]({system.slug}/index.md) | {escape(system.dice)} | "
-            f"[source and license]({system.slug}/source.md) |"
+            f"[{GM_SCREEN_TITLE}]({system.slug}/{GM_SCREEN_PAGE}.md) · "
+            f"[source and license]({system.slug}/{SOURCE_PAGE}.md) |"
         )
     return "\n".join(lines)
 
