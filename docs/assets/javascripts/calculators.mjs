@@ -521,8 +521,9 @@ function showStartFailure(section) {
   }
   button.textContent =
     failure.kind !== "download" ? "Reload the page"
-    : unstored ? "Store the calculators for offline use"
-    : "Try again";
+    : !unstored ? "Try again"
+    : navigator.onLine ? "Store the calculators for offline use"
+    : "Store the calculators for offline use: needs a connection";
   button.onclick = () => {
     if (failure.kind !== "download") location.reload();
     else if (navigator.onLine) retryStart();
