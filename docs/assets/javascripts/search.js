@@ -157,6 +157,10 @@
       .filter((section) => section.url.includes("#"))
       .map((section) => {
         const weight = (section.locations ?? []).filter(asked).length;
+        // Every word typed in the section, not some of them (in a page that holds them all).
+        const whole = typed.every((word) =>
+          (section.locations ?? []).some((at) => held.get(at)?.includes(word)),
+        );
         const title = partsOf(section.title ?? "");
         const named = typed.every((word) => title.some((part) => isFormOf(part, word)));
         // As typed: "Grappling" for "grappling", where "Grappled" is another form of it;
@@ -168,10 +172,10 @@
         const covered = major.filter((part) => typed.some((word) => isFormOf(part, word)));
         const coverage = named ? covered.length / (major.length || 1) : 0;
         const level = named ? Number(HEADING.exec(section.anchor?.element ?? "")?.[1] ?? NOT_A_HEADING) : NOT_A_HEADING;
-        return { section, weight, named, exact, coverage, level };
+        return { section, weight, whole, named, exact, coverage, level };
       })
       .filter(({ weight, named }) => weight > 0 || named)
-      .sort((a, b) => nearer(a, b) || b.weight - a.weight);
+      .sort((a, b) => nearer(a, b) || b.whole - a.whole || b.weight - a.weight);
     const best = sections[0] ?? { named: false, exact: 0, coverage: 0, level: NOT_A_HEADING };
     // 0: a section of the text names the words; 1: an entry elsewhere names them;
     // 2: the text mentions them; 3: a page elsewhere mentions them.
