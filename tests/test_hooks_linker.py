@@ -11,6 +11,7 @@ from hooks.pages.linker import (
     link_terms,
     rewrite_prose,
 )
+from hooks.postprocess.line_breaks import break_after_slashes
 from hooks.postprocess.search_index import mark_for_search
 
 COVER = LinkTarget("Cover", "combat.md#cover", 'Harder to "hit".', "combat", "cover")
@@ -189,3 +190,19 @@ def test_an_entry_headed_in_bold_is_a_search_section_in_a_chapter_only() -> None
     assert 'data-pagefind-meta="kind:rules"' in marked
     reference = mark_for_search(page, ("s", "S"))
     assert "entry-shift-2" not in reference and "kind:rules" not in reference
+
+
+def test_a_line_may_break_after_a_slash_between_words_of_the_article_only() -> None:
+    """Browsers do not break "HUNTING/FORAGING" after its slash: on a narrow screen they
+    broke the second word instead. An optional break goes after such a slash in the
+    article's text: not in code, a tag's attributes, numbers or dice, nor outside it."""
+    page = (
+        '<nav><a href="a/b">a/b</a></nav><article class="md-content__inner">'
+        '<h2 id="x">Advantage/Disadvantage</h2><p><a href="x/y">HUNTING/FORAGING</a>, '
+        "1/2, d/20 and <code>content/a/b.txt</code></p></article>"
+    )
+    broken = break_after_slashes(page)
+    assert '<h2 id="x">Advantage/<wbr>Disadvantage</h2>' in broken
+    assert '<a href="x/y">HUNTING/<wbr>FORAGING</a>, 1/2, d/20' in broken
+    assert "<code>content/a/b.txt</code>" in broken
+    assert broken.startswith('<nav><a href="a/b">a/b</a></nav>')

@@ -24,9 +24,11 @@ import {
   addCopyLink,
   clearFieldErrors,
   endAboveDock,
+  keepDockFitted,
   markFirstLiveResult,
   markRefused,
   sayRefusal,
+  showChoicesInFull,
   showNotes,
   showRefusal,
   unmarkRefused,
@@ -94,6 +96,8 @@ class Calculator {
     const roll = this.section.querySelector(".calc-roll");
     if (roll) roll.addEventListener("click", () => this.compute({ rolled: "on" }));
     addCopyLink(this.section);
+    keepDockFitted(result);
+    showChoicesInFull(form);
     // A side of situations opened near the bottom of the screen scrolls up to show them
     // (opened by the reader: one the address opens leaves the page where it is).
     for (const side of form.querySelectorAll("details.calc-side")) {
@@ -117,7 +121,9 @@ class Calculator {
         // header) and covers as much as its height, which grows with its words (three lines
         // of figures on a phone): what it opens starts below it, never under it.
         const stuck = parseFloat(getComputedStyle(docked).top) || 0;
-        details.style.scrollMarginTop = `${stuck + docked.offsetHeight + 8}px`;
+        // The page's own scroll padding (below the header) counts towards it.
+        const padded = parseFloat(getComputedStyle(document.documentElement).scrollPaddingTop) || 0;
+        details.style.scrollMarginTop = `${stuck + docked.offsetHeight + 8 - padded}px`;
         details.scrollIntoView({ block: "start", behavior: "smooth" });
       }
     });
