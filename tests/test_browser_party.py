@@ -182,7 +182,15 @@ def test_an_empty_fight_form_offers_the_party_and_forgets_it_on_request(
     page.reload()
     wait_live(page, "fight")
     expect(page.locator("#fight-c1_name")).to_have_value("")
-    page.get_by_role("button", name="Fill in the party").tap()
+    # The party's own button comes first and stands out; "Forget" is a link after the names.
+    note = page.locator(".calc-party")
+    fill = note.get_by_role("button", name="Fill in the party")
+    forget = note.get_by_role("button", name="Forget")
+    follows = "(fill, forget) => fill.compareDocumentPosition(forget) & 4"  # forget after
+    assert fill.evaluate(follows, forget.element_handle())
+    assert forget.evaluate("(button) => getComputedStyle(button).borderTopStyle") == "none"
+    assert fill.evaluate("(button) => getComputedStyle(button).borderTopStyle") != "none"
+    fill.tap()
     expect(page.locator("#fight-c1_name")).to_have_value("Mira")
     expect(page.locator("#fight-c1_bonus")).to_have_value("9")
     expect(page.locator("#fight-c2_name")).to_have_value(MARKUP)
@@ -193,6 +201,13 @@ def test_an_empty_fight_form_offers_the_party_and_forgets_it_on_request(
     wait_live(page, "fight")
     expect(page.locator("#fight-result")).to_contain_text("Mira drops")
     expect(page.get_by_role("button", name="Fill in the party")).to_have_count(0)
+    # Forgotten at once, and it can be undone: the party kept again as it was.
+    kept = stored(page)
+    page.get_by_role("button", name="Forget").tap()
+    assert page.evaluate(f"localStorage.getItem('{STORE}')") is None
+    expect(page.locator(".calc-party")).to_contain_text("Forgotten on this device: Mira")
+    page.get_by_role("button", name="Undo").tap()
+    assert stored(page) == kept
     # Forgotten: nothing is kept, and the attack page offers nothing.
     page.get_by_role("button", name="Forget").tap()
     assert page.evaluate(f"localStorage.getItem('{STORE}')") is None

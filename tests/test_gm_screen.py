@@ -330,3 +330,27 @@ def test_no_table_header_breaks_inside_a_word_on_a_phone(
             assert measured["broken"] == [], (media, measured["broken"][:5])
     finally:
         context.close()
+
+
+def _links(html: str) -> list[str]:
+    return re.findall(r'<a [^>]*href="([^"]+)"', html)
+
+
+def test_every_screen_is_one_tap_from_the_home_page_and_the_menus_top_level(site: Path) -> None:
+    """The home page links each system's screen; the menu's top level (the navigation's
+    first level, on every page) has "GM screens", whose page links each system's screen."""
+    home = (site / "index.html").read_text("utf-8")
+    article = home[home.find("<article") : home.find("</article>")]
+    for slug in SYSTEMS:
+        assert f"{slug}/{PAGE}/" in _links(article), slug
+    top_level = re.search(
+        r'<li class="md-nav__item[^"]*">\s*<a href="([^"]*gm-screens/)"[^>]*>\s*'
+        r'<span class="md-ellipsis">\s*GM screens',
+        (site / SYSTEMS[next(iter(SYSTEMS))].slug / "index.html").read_text("utf-8"),
+    )
+    assert top_level, "no GM screens item at the menu's top level"
+    listing = (site / "gm-screens" / "index.html").read_text("utf-8")
+    listed = listing[listing.find("<article") : listing.find("</article>")]
+    assert [link for link in _links(listed) if link.endswith(f"/{PAGE}/")] == [
+        f"../{slug}/{PAGE}/" for slug in SYSTEMS
+    ]

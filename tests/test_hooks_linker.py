@@ -2,7 +2,17 @@
 
 from __future__ import annotations
 
-from hooks.pages.linker import LinkTarget, TermMatcher, link_terms
+from hooks.pages.linker import (
+    DefinitionMarker,
+    GlossaryLinker,
+    LinkTarget,
+    TermMatcher,
+    combine,
+    link_terms,
+    rewrite_prose,
+)
+from hooks.postprocess.line_breaks import break_after_slashes
+from hooks.postprocess.search_index import mark_for_search
 
 COVER = LinkTarget("Cover", "combat.md#cover", 'Harder to "hit".', "combat", "cover")
 ADVANTAGE = LinkTarget(
@@ -146,3 +156,53 @@ def test_any_definition_reaches_the_page_as_written() -> None:
     Links().feed(markdown.markdown(source, extensions=["attr_list"]))
     assert [link.get("data-definition") for link in found] == [definition]
     assert found[0]["class"] == "term-link" and "title" not in found[0]
+
+
+def test_the_defining_section_marks_where_it_defines_the_term() -> None:
+    """In its defining section a term is not linked: its first mention there gets an empty
+    anchor titled by the term, where a search for it lands."""
+    rewrite = combine(GlossaryLinker(MATCHER, "combat"), DefinitionMarker(MATCHER, "combat"))
+    out = rewrite_prose(PAGE, rewrite, anchors_of_headings=ANCHORS).split("\n")
+    marker = '<span id="defines-cover" data-pagefind-title="Cover"></span>'
+    assert out[4].startswith(f"{marker}Cover protects. [Combat advantage](")
+    assert out[8] == f"Behind [cover](combat.md#cover){COVER_ATTRIBUTES}, and more cover."
+    # Another page's mention is no definition.
+    other = rewrite_prose(PAGE, DefinitionMarker(MATCHER, "other"), anchors_of_headings=ANCHORS)
+    assert "defines-" not in other
+
+
+def test_an_entry_headed_in_bold_is_a_search_section_in_a_chapter_only() -> None:
+    """A paragraph or list item a chapter heads with a name in bold ("**Shift:** Move 1
+    square") is a section of the search index of its own, titled by the name; an id the
+    page has already is not taken twice; a bold sentence is no name."""
+    page = (
+        '<article class="md-content__inner md-typeset"><h1 id="movement">Movement</h1>'
+        '<p id="entry-shift">Taken.</p>'
+        "<ul><li><strong>Shift:</strong> Move 1 square.</li></ul>"
+        '<p><strong><span class="said" id="said-x"></span>Push.</strong> Away from you.</p>'
+        "<p><strong>This whole sentence is in bold for emphasis only.</strong> Text.</p>"
+        "</article>"
+    )
+    marked = mark_for_search(page, ("s", "S"), rules_text=True)
+    assert '<li id="entry-shift-2" data-pagefind-title="Shift"><strong>Shift:' in marked
+    assert '<p id="entry-push" data-pagefind-title="Push"><strong><span' in marked
+    assert "<p><strong>This whole sentence" in marked
+    assert 'data-pagefind-meta="kind:rules"' in marked
+    reference = mark_for_search(page, ("s", "S"))
+    assert "entry-shift-2" not in reference and "kind:rules" not in reference
+
+
+def test_a_line_may_break_after_a_slash_between_words_of_the_article_only() -> None:
+    """Browsers do not break "HUNTING/FORAGING" after its slash: on a narrow screen they
+    broke the second word instead. An optional break goes after such a slash in the
+    article's text: not in code, a tag's attributes, numbers or dice, nor outside it."""
+    page = (
+        '<nav><a href="a/b">a/b</a></nav><article class="md-content__inner">'
+        '<h2 id="x">Advantage/Disadvantage</h2><p><a href="x/y">HUNTING/FORAGING</a>, '
+        "1/2, d/20 and <code>content/a/b.txt</code></p></article>"
+    )
+    broken = break_after_slashes(page)
+    assert '<h2 id="x">Advantage/<wbr>Disadvantage</h2>' in broken
+    assert '<a href="x/y">HUNTING/<wbr>FORAGING</a>, 1/2, d/20' in broken
+    assert "<code>content/a/b.txt</code>" in broken
+    assert broken.startswith('<nav><a href="a/b">a/b</a></nav>')

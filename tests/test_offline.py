@@ -591,6 +591,8 @@ def test_offline_without_python_a_calculator_says_so_and_stores_it_when_asked(
     expect(status).to_contain_text("computed when the site was built, for the default inputs")
     assert "TypeError" not in page.locator("main").inner_text()
     offer = status.get_by_role("button", name="Store the calculators for offline use")
+    # Offline, the offer says it needs a connection.
+    expect(offer).to_have_text("Store the calculators for offline use: needs a connection")
     assert_read_on_screen(page, offer)
     # The build-time answer is still there to read, said to be the build's for these very
     # inputs (the defaults): not out of date until an input changes.
@@ -605,6 +607,7 @@ def test_offline_without_python_a_calculator_says_so_and_stores_it_when_asked(
 
     context.set_offline(False)
     expect(status).to_contain_text("back online")
+    expect(offer).to_have_text("Store the calculators for offline use")
     offer.click()
     wait_live(page, calculator)
     first_live_answer(page)

@@ -13,6 +13,7 @@ from urllib.parse import parse_qs, unquote, urlsplit
 import pytest
 import yaml
 from cited import sentence_at
+from searching import lands_in
 
 from hooks.content.loader import load_content
 from hooks.pages.site import citations, write_robots
@@ -290,9 +291,45 @@ def test_search_indexes_each_page_labelled_with_its_system(site: Path) -> None:
             assert "data-pagefind-filter" not in article, path
         for section in re.findall(r'<section class="calc"[^>]*>', text):
             assert 'data-pagefind-ignore="all"' in section, path
+        # A chapter says it is the text itself; search ranks its sections first.
+        name = path.parent.relative_to(site / slug).as_posix() if slug in systems else ""
+        chapter = slug in systems and name in systems[slug].pages
+        assert ('data-pagefind-meta="kind:rules"' in text) == chapter, path
     assert (site / "search" / "pagefind" / "pagefind.js").is_file()
     material = json.loads((site / "search" / "search_index.json").read_text(encoding="utf-8"))
     assert material["docs"] == []  # the text is searched in Pagefind's index only
+    # No stemmer: "dying" is not "die" (search.js reads the forms a reader types).
+    entry = json.loads((site / "search" / "pagefind" / "pagefind-entry.json").read_text("utf-8"))
+    assert [language["wasm"] for language in entry["languages"].values()] == [None]
+
+
+def test_each_terms_entry_and_each_definition_is_a_search_section(site: Path) -> None:
+    """Each entry of a Terms list, and the sentence where a chapter defines a term, is a
+    section of the index of its own (an id, and its term as its title): a search lands
+    there, not on the letter heading above it or the top of a long section."""
+    systems = load_content(CONTENT)
+    for slug, system in systems.items():
+        terms = (site / slug / "terms" / "index.html").read_text("utf-8")
+        titled = dict(re.findall(r'<p id="(term-[^"]+)" data-pagefind-title="([^"]*)"', terms))
+        assert sorted(map(html.unescape, titled.values())) == sorted(
+            entry.term for entry in system.glossary
+        ), slug
+        by_term = {entry.term: entry for entry in system.glossary}
+        defined = 0
+        for page in system.pages:
+            text = (site / slug / page / "index.html").read_text("utf-8")
+            for ident, title in re.findall(
+                r'<span id="(defines-[^"]+)" data-pagefind-title="([^"]*)"></span>', text
+            ):
+                # In the section the glossary says defines the term, once.
+                entry = by_term[html.unescape(title)]
+                section = f"{slug}/{entry.see_page}" + (
+                    f"#{entry.see_anchor}" if entry.see_anchor else ""
+                )
+                assert lands_in(site, f"{slug}/{page}/#{ident}", section), (slug, ident)
+                assert text.count(f'id="{ident}"') == 1, (slug, ident)
+                defined += 1
+        assert defined, slug
 
 
 def test_nothing_is_fetched_from_another_host(site: Path, pages: dict[Path, _Links]) -> None:

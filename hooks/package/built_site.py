@@ -23,9 +23,10 @@ from pathlib import Path
 
 from hooks.package.offline import add_app_links, finish_site
 from hooks.pages.calculators import add_page_assets
-from hooks.pages.site import TERMS_PAGE, site_root, write_robots
+from hooks.pages.site import REFERENCE_PAGES, TERMS_PAGE, site_root, write_robots
 from hooks.postprocess.a11y import label_search_dialog
 from hooks.postprocess.csp import add_content_security_policy, theme_scripts
+from hooks.postprocess.line_breaks import break_after_slashes
 from hooks.postprocess.search_index import mark_for_search, page_system, write_index
 
 # The theme's not-found page is served at any depth: its links are fixed by finish_site.
@@ -44,8 +45,14 @@ def finish_page(
     systems maps each system's slug to its short title."""
     base = site_root(page_url)
     system = page_system(page_url, systems)
-    terms_page = system is not None and page_url == f"{system[0]}/{TERMS_PAGE}/"
-    html = mark_for_search(label_search_dialog(html), system, terms_page)
+    name = page_url.removeprefix(f"{system[0]}/").strip("/") if system else None
+    html = mark_for_search(
+        label_search_dialog(html),
+        system,
+        rules_text=name is not None and name not in REFERENCE_PAGES,
+        terms_page=name == TERMS_PAGE,
+    )
+    html = break_after_slashes(html)
     html = add_page_assets(html, base, bundle)
     html = add_content_security_policy(html, allowed)
     return add_app_links(html, base)

@@ -23,8 +23,10 @@ from hooks.content.yaml_lines import ContentError
 from hooks.pages import shared_terms
 from hooks.pages.calculators import expand_calculators, page_title
 from hooks.pages.compare import compare_source, load_compare, render_compare
+from hooks.pages.gm_screen import INDEX_PAGE as GM_SCREENS_PAGE
+from hooks.pages.gm_screen import INDEX_TITLE as GM_SCREENS_TITLE
 from hooks.pages.gm_screen import PAGE as GM_SCREEN_PAGE
-from hooks.pages.gm_screen import render_gm_screen
+from hooks.pages.gm_screen import render_gm_screen, render_gm_screens
 from hooks.pages.sentences import Quote, quoted_sentences
 from hooks.pages.site import (
     edit_source,
@@ -76,11 +78,16 @@ def generate(
         pages[f"{slug}/{GM_SCREEN_PAGE}.md"] = render_gm_screen(
             system, compiled[slug], front_matter(system), system_line(system)
         )
+    pages[f"{GM_SCREENS_PAGE}.md"] = render_gm_screens(
+        {slug: system.title for slug, system in systems.items()}
+    )
     compare_pages, compare_nav = render_compare(
         concepts, systems, also=[(shared_terms.TITLE, shared_terms.PAGE, shared_terms.SUMMARY)]
     )
     pages.update(compare_pages)
-    nav = navigation(systems, [*(home_nav or []), compare_nav])
+    # The GM screens at the menu's top level, beside the calculators: a referee's tools.
+    gm_nav = {GM_SCREENS_TITLE: f"{GM_SCREENS_PAGE}.md"}
+    nav = navigation(systems, [*(home_nav or []), gm_nav, compare_nav])
     sources = {
         path: source
         for path in pages

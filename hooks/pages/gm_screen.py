@@ -32,6 +32,9 @@ from rules_core.systems import Citation
 
 PAGE = "gm-screen"  # each system's screen: <slug>/gm-screen.md
 TITLE = "GM screen"
+# Every system's screen, from the menu's top level and the home page: gm-screens.md.
+INDEX_PAGE = "gm-screens"
+INDEX_TITLE = "GM screens"
 
 # Python-Markdown's backslash escapes, with `|` (a table cell) and `{` (attr_list).
 _MARKDOWN_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-.!|])")
@@ -390,3 +393,19 @@ def render_gm_screen(
         lines += _section(title, anchor, entries)
     lines += ["</div>", ""]
     return "\n".join(lines)
+
+
+def render_gm_screens(titles: Mapping[str, str]) -> str:
+    """The page of every system's screen (`titles`: slug -> the system's title), in the
+    order of content/systems.yml: one tap from the menu's top level to a system's screen."""
+    lines = [
+        f"# {INDEX_TITLE}",
+        "",
+        "What a referee looks up during play, one page per system: its rolls, difficulties, "
+        "attack situations, conditions, actions, dying rule and tables, each entry linked to "
+        "the section of the rules it comes from. Print one landscape, on A4 or Letter: "
+        "three panels a sheet.",
+        "",
+    ]
+    lines += [f"- [{text(title)}]({slug}/{PAGE}.md)" for slug, title in titles.items()]
+    return "\n".join([*lines, ""])

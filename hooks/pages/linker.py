@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from html import escape
 
 from markdown_it import MarkdownIt
 from markdown_it.token import Token
@@ -143,6 +144,37 @@ class GlossaryLinker:
                 continue
             self.linked.add(target.key)
             edits.append((start, end, _link(text[start:end], target)))
+        return edits
+
+
+def term_slug(term: str) -> str:
+    """A term as an id's words: lower case, joined by hyphens ("Cover (combat)": "cover-combat")."""
+    return "-".join(re.findall(r"[^\W_]+", term.casefold())) or "term"
+
+
+class DefinitionMarker:
+    """Marks where the text defines each term: the first mention of a term in its defining
+    section (the section the glossary's `see` names, where it is never linked) gets an
+    empty anchor before it, titled by the term for the search index (Pagefind's
+    sub-result): a search for the term lands on the sentence that defines it, where the
+    section's heading does not name it (4e's "Opportunity Attack", under "Actions")."""
+
+    def __init__(self, matcher: TermMatcher, page: str) -> None:
+        self.matcher = matcher
+        self.page = page
+        self.marked: set[str] = set()
+
+    def __call__(self, text: str, section: str | None) -> list[tuple[int, int, str]]:
+        edits = []
+        for start, end, target in self.matcher.find(text):
+            if target.page != self.page or target.anchor != section:
+                continue
+            if target.key in self.marked:
+                continue
+            self.marked.add(target.key)
+            anchor = f'id="defines-{term_slug(target.key)}"'
+            title = f'data-pagefind-title="{escape(target.key, quote=True)}"'
+            edits.append((start, end, f"<span {anchor} {title}></span>{text[start:end]}"))
         return edits
 
 

@@ -21,11 +21,13 @@ from hooks.pages.dice_chips import dice_rewriter
 from hooks.pages.gm_screen import PAGE as GM_SCREEN_PAGE
 from hooks.pages.gm_screen import TITLE as GM_SCREEN_TITLE
 from hooks.pages.linker import (
+    DefinitionMarker,
     GlossaryLinker,
     LinkTarget,
     TermMatcher,
     combine,
     rewrite_prose,
+    term_slug,
 )
 from hooks.pages.shared_terms import PAGE as SHARED_PAGE
 from hooks.pages.shared_terms import (
@@ -39,6 +41,10 @@ from rules_core.calculators import CALCULATORS
 from rules_core.calculators.address import calculator_markdown_address
 
 TERMS_PAGE = "terms"  # each system's generated list of its glossary's terms
+SOURCE_PAGE = "source"  # each system's source, license and errata
+# A system's pages that restate or describe its text, beside the chapters that are the text:
+# search ranks a chapter's section before them (hooks/postprocess/search_index.py).
+REFERENCE_PAGES = ("", TERMS_PAGE, GM_SCREEN_PAGE, SOURCE_PAGE)
 
 ROOT_FROM_PAGE = "../"  # a system's pages sit one folder below the root
 
@@ -159,7 +165,9 @@ def render_page(
 ) -> str:
     # Dice first: a term is never linked inside a dice expression.
     rewrite = combine(
-        dice_rewriter(system.slug, ROOT_FROM_PAGE), GlossaryLinker(matcher, page.name)
+        dice_rewriter(system.slug, ROOT_FROM_PAGE),
+        GlossaryLinker(matcher, page.name),
+        DefinitionMarker(matcher, page.name),
     )
     markdown = rewrite_prose(
         page.text,
@@ -256,6 +264,7 @@ def _terms(system: System, shared: dict[str, str]) -> str:
         by_letter[initial if initial.isalpha() else "#"].append(entry)
     jumps = [f"[{letter}](#letter-{_letter_id(letter)})" for letter in by_letter]
     lines += [" ".join(jumps), '{: .terms-jump aria-label="Terms from A to Z" }', ""]
+    ids = term_ids(system)
     for letter, entries in by_letter.items():
         lines += [f"## {letter} {{#letter-{_letter_id(letter)}}}", ""]
         for entry in entries:
@@ -268,9 +277,28 @@ def _terms(system: System, shared: dict[str, str]) -> str:
             lines += [
                 f"**[{entry.term}]({entry.see_page}.md{anchor})**{extra} *{kind}*: "
                 f"{entry.definition}{compared}",
+                # Its own anchor: a search for the term lands on the entry, not on its letter.
+                f"{{: #{ids[entry.term]} }}",
                 "",
             ]
     return "\n".join(lines)
+
+
+def term_ids(system: System) -> dict[str, str]:
+    """{term: the id of its entry on the Terms page}: "term-" and the term in lower case,
+    words joined by hyphens ("Cover (combat)" -> "term-cover-combat"), numbered where two
+    would be the same."""
+    ids: dict[str, str] = {}
+    taken: set[str] = set()
+    for entry in system.glossary:
+        base = f"term-{term_slug(entry.term)}"
+        ident, number = base, 1
+        while ident in taken:
+            number += 1
+            ident = f"{base}-{number}"
+        taken.add(ident)
+        ids[entry.term] = ident
+    return ids
 
 
 def _letter_id(letter: str) -> str:
@@ -341,7 +369,7 @@ def render_system(
         notes.extend(errata_notes(page))
     files[f"{system.slug}/index.md"] = _landing(system)
     files[f"{system.slug}/{TERMS_PAGE}.md"] = _terms(system, shared or {})
-    files[f"{system.slug}/source.md"] = _source(system, notes, table_errata)
+    files[f"{system.slug}/{SOURCE_PAGE}.md"] = _source(system, notes, table_errata)
     return files
 
 
@@ -360,13 +388,15 @@ SYSTEMS_TABLE = "[[systems]]"
 
 
 def systems_table(systems: dict[str, System]) -> str:
-    """The home page's table of systems, one row per entry of content/systems.yml."""
-    lines = ["| System | Core roll | Source |", "| --- | --- | --- |"]
+    """The home page's table of systems, one row per entry of content/systems.yml: each
+    system's GM screen one tap away."""
+    lines = ["| System | Core roll | At the table, and the text |", "| --- | --- | --- |"]
     for system in systems.values():
         title = system.title.replace("|", "\\|")
         lines.append(
             f"| [{escape(title)}]({system.slug}/index.md) | {escape(system.dice)} | "
-            f"[source and license]({system.slug}/source.md) |"
+            f"[{GM_SCREEN_TITLE}]({system.slug}/{GM_SCREEN_PAGE}.md) · "
+            f"[source and license]({system.slug}/{SOURCE_PAGE}.md) |"
         )
     return "\n".join(lines)
 
@@ -411,7 +441,7 @@ def navigation(systems: dict[str, System], home: list) -> list:
         section += [
             {"Terms": f"{system.slug}/{TERMS_PAGE}.md"},
             {GM_SCREEN_TITLE: f"{system.slug}/{GM_SCREEN_PAGE}.md"},
-            {"Source and license": f"{system.slug}/source.md"},
+            {"Source and license": f"{system.slug}/{SOURCE_PAGE}.md"},
         ]
         nav.append({escape(system.short_title): section})
     return nav

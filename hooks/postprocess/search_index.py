@@ -11,8 +11,22 @@ Each page marks what is searchable before the index is built:
 - the article is the body (not the navigation, header or footer);
 - a system's pages carry the system's slug as a filter and its short title as the result's
   label, so a result says which system it is from and the reader's system ranks first;
-- a term's name in a system's Terms list weighs more, so the definition comes first;
+- a system's chapters, the text itself, say so (`kind: rules`): search.js ranks a section of
+  the text whose heading names the words before a page that restates it (the Terms, the GM
+  screen, a Compare page), and every other page weighs less in Pagefind's own ranking, so a
+  system's best result is among its first few;
+- each entry of a system's Terms list is a section of its own, titled by its term, so a
+  term found there lands on its entry, not on the letter heading above it;
+- so is each entry of a chapter that the text heads with its name in bold ("**Second
+  Wind:** As a standard action..."), and the sentence where the text defines a term
+  (hooks/pages/linker.py, DefinitionMarker): a search lands on the rule's own words, where
+  the section's heading does not name it;
 - a calculator's form is not prose, nor a heading's "¶" link: they are left out.
+
+The index has no stemmer. Pagefind's English one makes one word of two rule terms
+("dying" and "die", "natural" and "nature", "initiative" and "initial"): search.js reads
+the plurals and inflections a reader types itself, a word at a time, and keeps a result
+only where the page holds a form of each word typed.
 """
 
 from __future__ import annotations
@@ -22,7 +36,7 @@ import re
 import shutil
 import subprocess
 from collections.abc import Mapping
-from html import escape
+from html import escape, unescape
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -34,23 +48,45 @@ ENTRY = f"{OUTPUT}/pagefind.js"  # what the page loads first
 # only the systems that match).
 SYSTEMS = "search/systems.json"
 MATERIAL_INDEX = Path("search") / "search_index.json"
+# The index's language: "und" (undetermined) has no stemmer, so every word is indexed as
+# written. A page of any language loads the only index there is.
+LANGUAGE = "und"
+# The weight of a page that restates or points at the text (Terms, GM screen, Compare, a
+# calculator), against the chapters' 1: Pagefind weighs a word by its square.
+RESTATED_WEIGHT = 0.5
 # Pagefind also writes its own search interfaces; the site uses Material's.
 UNUSED = re.compile(r"pagefind-(component-|modular-)?ui\.(js|css)|pagefind-highlight\.js")
 
 _ARTICLE = re.compile(r'<article class="md-content__inner md-typeset"')
 _CALCULATOR = re.compile(r'<section class="calc"')
 _PAGE_SYSTEM = re.compile(r'<p class="page-system"')
-_TERM = re.compile(r"<p><strong><a ")
+_TITLE = re.compile(r"<h1 ")
+# A Terms entry: its paragraph's id (hooks/pages/site.py) and the term, its first link.
+_TERM_ENTRY = re.compile(r'<p id="(term-[^"]+)"><strong><a [^>]*>(.*?)</a></strong>', re.S)
 _HEADERLINK = re.compile(r'<a class="headerlink"')
+_TAG = re.compile(r"<[^>]+>")
+# A paragraph or list item the text heads with a name in bold: "**Shift:** Move 1 square".
+_RUN_IN = re.compile(r"<(p|li)><strong>((?:(?!</strong>).){1,300}?)</strong>", re.S)
+_RUN_IN_NAME = re.compile(r"([^.:]{1,60})[.:]")
+_ID = re.compile(r'\sid="([^"]+)"')
 
 
 class SearchIndexError(RuntimeError):
     pass
 
 
-def mark_for_search(html: str, system: tuple[str, str] | None, terms_page: bool = False) -> str:
-    """The page with what Pagefind should index marked; system is (slug, short title)."""
+def mark_for_search(
+    html: str,
+    system: tuple[str, str] | None,
+    *,
+    rules_text: bool = False,
+    terms_page: bool = False,
+) -> str:
+    """The page with what Pagefind should index marked; system is (slug, short title),
+    rules_text says the page is one of the system's chapters."""
     body = " data-pagefind-body"
+    if not rules_text:
+        body += f' data-pagefind-weight="{RESTATED_WEIGHT}"'
     if system is not None:
         slug, label = system
         body += (
@@ -61,9 +97,44 @@ def mark_for_search(html: str, system: tuple[str, str] | None, terms_page: bool 
     html = _CALCULATOR.sub(lambda match: match.group(0) + ' data-pagefind-ignore="all"', html)
     html = _PAGE_SYSTEM.sub(lambda match: match.group(0) + " data-pagefind-ignore", html)
     html = _HEADERLINK.sub(lambda match: match.group(0) + " data-pagefind-ignore", html)
+    if rules_text:
+        html = _TITLE.sub('<h1 data-pagefind-meta="kind:rules" ', html, count=1)
+        html = _title_run_in_entries(html)
     if terms_page:
-        html = _TERM.sub('<p><strong data-pagefind-weight="10"><a ', html)
+        html = _TERM_ENTRY.sub(_titled_entry, html)
     return html
+
+
+def _title_run_in_entries(html: str) -> str:
+    """Each entry of a chapter headed by its name in bold (at most six words, ending in a
+    colon or full stop) as a section of its own: its element gets an id ("entry-" and the
+    name) and the name as its title."""
+    taken = set(_ID.findall(html))
+
+    def titled(match: re.Match[str]) -> str:
+        element, bold = match.group(1), match.group(2)
+        name = _RUN_IN_NAME.fullmatch(" ".join(unescape(_TAG.sub("", bold)).split()))
+        if name is None or len(name.group(1).split()) > 6:
+            return match.group(0)
+        title = name.group(1).strip()
+        base = "entry-" + ("-".join(re.findall(r"[^\W_]+", title.casefold())) or "rule")
+        ident, number = base, 1
+        while ident in taken:
+            number += 1
+            ident = f"{base}-{number}"
+        taken.add(ident)
+        attributes = f'id="{ident}" data-pagefind-title="{escape(title, quote=True)}"'
+        return f"<{element} {attributes}><strong>{bold}</strong>"
+
+    return _RUN_IN.sub(titled, html)
+
+
+def _titled_entry(match: re.Match[str]) -> str:
+    """A Terms entry as a section of its own (Pagefind's sub-result), titled by its term."""
+    term = escape(unescape(_TAG.sub("", match.group(2))), quote=True)
+    return match.group(0).replace(
+        f'<p id="{match.group(1)}">', f'<p id="{match.group(1)}" data-pagefind-title="{term}">', 1
+    )
 
 
 def page_system(page_url: str, systems: Mapping[str, str]) -> tuple[str, str] | None:
@@ -82,7 +153,11 @@ def write_index(
     output = site_dir / OUTPUT
     shutil.rmtree(output, ignore_errors=True)
     result = subprocess.run(
-        [str(pagefind), "--site", str(site_dir), "--output-subdir", OUTPUT, "--silent"],
+        [
+            str(pagefind),
+            *("--site", str(site_dir), "--output-subdir", OUTPUT),
+            *("--force-language", LANGUAGE, "--silent"),
+        ],
         capture_output=True,
         text=True,
         check=False,

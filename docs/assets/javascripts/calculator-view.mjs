@@ -103,12 +103,14 @@ export function sayRefusal(section, headline, { placed }, edited) {
   if (headline) {
     const said = document.createElement("div");
     said.className = "calc-refusal";
-    const more = placed.length > 1 ? ` ${placed.length - 1} more marked above.` : "";
     const fix = fixOf(first.control);
-    said.append(
-      sentence("calc-refusal-text", `Out of date: ${first.text}${fix ? " " + fix : ""}${more}`),
-      goButton(first.control),
-    );
+    const text = sentence("calc-refusal-text", `Out of date: ${first.text}${fix ? " " + fix : ""}`);
+    if (placed.length > 1) {
+      const more = document.createElement("span");
+      text.append(" ", more);
+      sayWhereMore(more, placed.slice(1).map(({ control }) => control), headline);
+    }
+    said.append(text, goButton(first.control));
     headline.append(said);
   }
   // A control with a message of its own keeps it in its slot: the note about the first goes
@@ -130,12 +132,105 @@ export function sayRefusal(section, headline, { placed }, edited) {
   }
 }
 
+// The other marked fields, said by where they are from what the reader sees ("2 more marked
+// below."): above the screen, below the docked answer, or in view. Said again as the page
+// scrolls, for as long as the refusal is on the page.
+const whereSaid = new Map(); // the sentence's span -> [its fields, the dock]
+let whereFrame = 0;
+
+function sayWhereMore(span, controls, headline) {
+  if (!whereSaid.size) addEventListener("scroll", sayWhereAgain, { passive: true });
+  whereSaid.set(span, [controls, headline]);
+  span.textContent = whereMore(controls, headline);
+}
+
+function sayWhereAgain() {
+  cancelAnimationFrame(whereFrame);
+  whereFrame = requestAnimationFrame(() => {
+    for (const [span, [controls, headline]] of whereSaid) {
+      if (!span.isConnected) whereSaid.delete(span);
+      else span.textContent = whereMore(controls, headline);
+    }
+    if (!whereSaid.size) removeEventListener("scroll", sayWhereAgain);
+  });
+}
+
+function whereMore(controls, headline) {
+  const top = headerBottom();
+  const end = endAboveDock(headline);
+  const counts = { above: 0, below: 0, "in view": 0 };
+  for (const control of controls) {
+    const box = (control.closest(".calc-field") ?? control).getBoundingClientRect();
+    counts[box.bottom <= top ? "above" : box.top >= end ? "below" : "in view"] += 1;
+  }
+  const where = Object.entries(counts).filter(([, count]) => count);
+  if (where.length === 1) return `${controls.length} more marked ${where[0][0]}.`;
+  return `${controls.length} more marked: ${where.map(([place, count]) => `${count} ${place}`).join(", ")}.`;
+}
+
 function bringAboveDock(element, headline) {
   const end = endAboveDock(headline);
   const box = element.getBoundingClientRect();
   // Never so far that its top goes under the site's header.
   const room = box.top - headerBottom();
   if (box.bottom > end) scrollBy(0, Math.min(box.bottom - end + 8, room));
+}
+
+// The docked answer never takes more than a quarter of the screen below the header: where
+// its words would (text at 200 %, a phone on its side, a long fight's answer) it becomes a
+// line (calculators.css, calc-headline--line) and a tap opens the rest. Checked whenever
+// the answer, its marks or the screen change. The page's scroll padding follows the dock's
+// height, so a field brought into view stops above it.
+const DOCK_SHARE = 0.25;
+const LINE = "calc-headline--line";
+// Where Python could not start, what to do takes the dock's place (calculators.css): too
+// long for a quarter of the screen, it stays in its place under the form, whole.
+const UNDOCKED = "calc-status--undocked";
+
+export function fitDock(result) {
+  const room = innerHeight - headerBottom();
+  const status = result.parentElement?.querySelector(":scope > .calc-status");
+  if (status) {
+    status.classList.remove(UNDOCKED);
+    if (status.offsetHeight > DOCK_SHARE * room) status.classList.add(UNDOCKED);
+  }
+  const headline = result.querySelector(".calc-headline");
+  if (!headline) return;
+  headline.classList.remove(LINE);
+  if (headline.offsetHeight > DOCK_SHARE * room) headline.classList.add(LINE);
+  const docked = [...document.querySelectorAll(".calc-headline")]
+    .filter((each) => getComputedStyle(each).bottom === "0px")
+    .map((each) => each.offsetHeight);
+  const height = docked.length ? Math.max(...docked) : 0;
+  document.documentElement.style.setProperty("--calc-dock-height", `${height}px`);
+}
+
+export function keepDockFitted(result) {
+  let pending = 0;
+  const fit = () => {
+    cancelAnimationFrame(pending);
+    pending = requestAnimationFrame(() => {
+      if (result.isConnected) return fitDock(result);
+      removeEventListener("resize", fit); // the page was left (instant navigation)
+      watcher.disconnect();
+    });
+  };
+  // The classes it sets itself are no change: the answer's words and marks are, and the
+  // widget's (its status, a failed start).
+  const section = result.parentElement;
+  const watcher = new MutationObserver((changes) => {
+    const marks = (change) => change.attributeName !== "class" || [result, section].includes(change.target);
+    if (changes.some(marks)) fit();
+  });
+  watcher.observe(section, {
+    childList: true,
+    subtree: true,
+    characterData: true,
+    attributes: true,
+    attributeFilter: ["class", "data-progress", "data-reason"],
+  });
+  addEventListener("resize", fit);
+  fit();
 }
 
 // Where what the reader sees ends: above the answer's headline where it is docked at the
@@ -241,6 +336,40 @@ export function goToField(control) {
   field.classList.remove("calc-field--sought");
   void field.offsetWidth; // restart the highlight when asked twice
   field.classList.add("calc-field--sought");
+}
+
+// A select shows its choice in full, on as many lines as it takes: a phone's select cuts a
+// long one to its one line ("Into the Unknown, Book 2: Playing the (" at 375 px, a few
+// words at 200 % text). The select stays the control (its picker, its label, its keys),
+// laid over the words of its choice, which follow its value however it is set: picked,
+// or set by the address, a switch of system or the party.
+const SELECT_VALUE = Object.getOwnPropertyDescriptor(HTMLSelectElement.prototype, "value");
+
+export function showChoicesInFull(form) {
+  for (const select of form.querySelectorAll("select")) {
+    if (select.parentElement.classList.contains("calc-select")) continue;
+    const box = document.createElement("span");
+    box.className = "calc-select";
+    const shown = document.createElement("span");
+    shown.className = "calc-select-text";
+    shown.setAttribute("aria-hidden", "true"); // the select itself says its choice
+    select.replaceWith(box);
+    box.append(shown, select);
+    const show = () => (shown.textContent = select.selectedOptions[0]?.textContent ?? "");
+    Object.defineProperty(select, "value", {
+      configurable: true,
+      get() {
+        return SELECT_VALUE.get.call(this);
+      },
+      set(value) {
+        SELECT_VALUE.set.call(this, value);
+        show();
+      },
+    });
+    select.addEventListener("input", show);
+    select.addEventListener("change", show);
+    show();
+  }
 }
 
 export function markFirstLiveResult() {

@@ -34,9 +34,11 @@ import {
   addCopyLink,
   clearFieldErrors,
   endAboveDock,
+  keepDockFitted,
   markFirstLiveResult,
   markRefused,
   sayRefusal,
+  showChoicesInFull,
   showNotes,
   showRefusal,
   unmarkRefused,
@@ -124,6 +126,8 @@ class Calculator {
     const roll = this.section.querySelector(".calc-roll");
     if (roll) roll.addEventListener("click", () => this.compute({ rolled: "on" }));
     addCopyLink(this.section);
+    keepDockFitted(result);
+    showChoicesInFull(form);
     // A side of situations opened near the bottom of the screen scrolls up to show them
     // (opened by the reader: one the address opens leaves the page where it is).
     for (const side of form.querySelectorAll("details.calc-side")) {
@@ -147,7 +151,9 @@ class Calculator {
         // header) and covers as much as its height, which grows with its words (three lines
         // of figures on a phone): what it opens starts below it, never under it.
         const stuck = parseFloat(getComputedStyle(docked).top) || 0;
-        details.style.scrollMarginTop = `${stuck + docked.offsetHeight + 8}px`;
+        // The page's own scroll padding (below the header) counts towards it.
+        const padded = parseFloat(getComputedStyle(document.documentElement).scrollPaddingTop) || 0;
+        details.style.scrollMarginTop = `${stuck + docked.offsetHeight + 8 - padded}px`;
         details.scrollIntoView({ block: "start", behavior: "smooth" });
       }
     });
@@ -562,8 +568,9 @@ function showStartFailure(section) {
   const retried = failure.kind === "download" || failure.kind === "damaged";
   button.textContent =
     !retried ? "Reload the page"
-    : unstored ? "Store the calculators for offline use"
-    : "Try again";
+    : !unstored ? "Try again"
+    : navigator.onLine ? "Store the calculators for offline use"
+    : "Store the calculators for offline use: needs a connection";
   button.onclick = () => {
     if (!retried) location.reload();
     else if (navigator.onLine) retryStart();

@@ -96,6 +96,7 @@ function register() {
         });
       });
       refreshStatus();
+      for (const change of ["online", "offline"]) window.addEventListener(change, refreshStatus);
       // Once the calculators' worker has loaded Python, the service worker keeps those
       // very files (from the HTTP cache where it kept them).
       document.addEventListener("calculators-settled", refreshStatus);
@@ -150,7 +151,8 @@ function pythonButton(bytes) {
   button.type = "button";
   button.className = "offline-status__python-button";
   const label = `Make the calculators available offline (${(bytes / 1e6).toFixed(1)} MB)`;
-  button.textContent = label;
+  // Offline, the offer says what it needs (and says it again once connected).
+  button.textContent = navigator.onLine ? label : `${label}: needs a connection`;
   button.addEventListener("click", async () => {
     button.disabled = true;
     button.textContent = "Downloading the calculators…";

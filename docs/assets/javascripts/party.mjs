@@ -276,10 +276,24 @@ class FightParty {
       const ofTitle = others.filter((member) => titleOf(this.form, member.system) === title);
       return `For ${title}: ${names(ofTitle)}.`;
     });
-    const shown = JSON.stringify([names(saved), elsewhere, offersFill, said]);
+    // What "Forget" forgot, offered back until something is kept again.
+    if (kept.length) this.forgotten = null;
+    const shown = JSON.stringify([names(saved), elsewhere, offersFill, said, this.forgotten]);
     if (shown === this.shown) return;
     this.shown = shown;
     const line = document.createElement("p");
+    if (!kept.length && this.forgotten) {
+      const forgotten = this.forgotten;
+      line.append(`Forgotten on this device: ${names(forgotten)}. `);
+      line.append(
+        button("Undo", () => {
+          keep(forgotten);
+          this.show();
+        }),
+      );
+      this.note.replaceChildren(line);
+      return;
+    }
     if (!kept.length) {
       line.textContent =
         "Named party rows are kept on this device, for the attack and checks calculators.";
@@ -294,16 +308,21 @@ class FightParty {
         : "Named party rows are kept on this device, for each system. ",
     );
     if (elsewhere.length) line.append(`${elsewhere.join(" ")} `);
+    // Forgotten at once, and offered back ("Undo"); a quiet link after the names, below
+    // the party's own button.
     const forget = button(elsewhere.length ? "Forget all" : "Forget", () => {
+      this.forgotten = kept;
       keep([]);
       this.show();
     });
-    forget.classList.add("calc-party-forget");
+    forget.className = "calc-party-forget";
     line.append(forget);
     this.note.replaceChildren(line);
-    // A form without the party's names (as built, or another table's link) offers it.
+    // A form without the party's names (as built, or another table's link) offers it, first.
     if (offersFill && saved.length) {
-      this.note.append(button("Fill in the party", () => this.fillParty(offered(this.form))));
+      const fill = button("Fill in the party", () => this.fillParty(offered(this.form)));
+      fill.classList.add("calc-party-fill");
+      this.note.prepend(fill);
     }
     if (said) {
       const told = document.createElement("p");
