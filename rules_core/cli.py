@@ -18,9 +18,9 @@ from typing import Any, NoReturn
 
 from rules_core.calculators import CALCULATORS, Calculator
 from rules_core.dice import DiceError
+from rules_core.errors import NotDefined, RulesError
 from rules_core.fields import Field
 from rules_core.requests import WHOLE, InputErrors, Request, one_line
-from rules_core.systems import NotDefined, RulesError
 
 Reader = Callable[[argparse.Namespace], dict[str, str | None]]
 _BARE = "on"  # an option that takes a value, given without one (--resistance)

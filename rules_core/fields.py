@@ -13,10 +13,11 @@ from dataclasses import KW_ONLY, dataclass
 from typing import TYPE_CHECKING, Any
 
 from rules_core.dice import MAX_SIDES
+from rules_core.errors import NotDefined
 from rules_core.mechanics.situations import situations
 from rules_core.numbers import read_whole, shown
 from rules_core.rules.attack import Situation
-from rules_core.systems import NotDefined, System, get_system, system_slugs
+from rules_core.systems import System, get_system, system_slugs
 
 if TYPE_CHECKING:
     from rules_core.rules.dying import DyingOption
@@ -177,11 +178,9 @@ def tiles(system: System, source: tuple[str, ...]) -> Mapping[str, Situation | D
     if source == ATTACK_SITUATIONS:
         return situations(system)
     if source == DEATH_SAVE_OPTIONS:
-        # Imported here: only the death saves' form reads them, and every calculator's
-        # first answer imports this module (the typed death saves cost a tenth of it).
-        from rules_core.rules.dying import dying_rules
-
-        return dying_rules(system).options if system.rules.get("dying") is not None else {}
+        # Only the death saves' form reads them: every other calculator's first answer
+        # imports no typed death saves (a tenth of the import, System.dying).
+        return system.dying.options if system.rules.get("dying") is not None else {}
     raise ValueError(f"No situations field reads {'.'.join(source)} of the rules.")
 
 

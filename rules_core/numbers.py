@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from rules_core.systems import RulesError
+from rules_core.errors import RulesError
 
 _DASHES = str.maketrans({"−": "-", "–": "-"})
 

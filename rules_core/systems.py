@@ -1,230 +1,51 @@
-"""The systems' rules data, compiled from content/ at build time, and the shared result types."""
+"""The game systems: each one's names and dice, and its rules as data (compiled from content/
+at build time), each section typed when first read; and the loading of that data."""
 
 from __future__ import annotations
 
 import json
 import sys
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
-from typing import Any, Protocol, cast, runtime_checkable
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
+from rules_core.errors import NotDefined, RulesError
+from rules_core.views import RulesView, read_once
 
-class RulesError(ValueError):
-    """Input the rules cannot answer; the message is one sentence for the user. `field`
-    names the input it is about, where one is (shown next to it on a page)."""
-
-    def __init__(self, message: str, field: str | None = None) -> None:
-        super().__init__(message)
-        self.field = field
-
-
-class NotDefined(RulesError):
-    """The selected system's text has no rule for this calculator.
-
-    `citations` point at what the text does say on the matter, where it says anything.
-    """
-
-    def __init__(self, message: str, citations: list[Citation] | None = None) -> None:
-        super().__init__(message)
-        self.citations = citations or []
-
-
-@dataclass(frozen=True)
-class Citation:
-    """The sentence of a rule text an answer rests on, and where it is on the site."""
-
-    page: str
-    section: str
-    url: str  # to the quoted sentence, relative to the site root: "orcus/combat/#said-..."
-    quote: str  # the sentence the answer rests on, word for word
-
-    @classmethod
-    def of(cls, entry: Mapping[str, str]) -> Citation:
-        """A `cite` entry of the compiled rules data."""
-        return cls(entry["page"], entry["section"], entry["url"], entry["quote"])
-
-    def to_json(self) -> dict[str, str]:
-        return {"page": self.page, "section": self.section, "url": self.url, "quote": self.quote}
-
-    def __str__(self) -> str:
-        return f"{self.page} › {self.section}" if self.section != self.page else self.page
-
-
-class Cited(Protocol):
-    """A typed rule (rules_core.rules) with its sentences and its labelled reading."""
-
-    @property
-    def cite(self) -> Sequence[Citation]: ...
-
-    @property
-    def interpretation(self) -> str | None: ...
-
-
-@dataclass
-class Sources:
-    """What a result relied on: cited sections and labelled interpretations."""
-
-    citations: list[Citation] = field(default_factory=list)
-    interpretations: list[str] = field(default_factory=list)
-
-    def cite(self, citations: Iterable[Citation] | None) -> None:
-        """Cite each of a typed rule's citations, once."""
-        for citation in citations or []:
-            if citation not in self.citations:
-                self.citations.append(citation)
-
-    def interpret(self, text: str | None) -> None:
-        if text and text not in self.interpretations:
-            self.interpretations.append(text)
-
-    def rest_on(self, entry: Cited) -> None:
-        """A typed rule the answer applied: its sections cited, its interpretation said."""
-        self.cite(entry.cite)
-        self.interpret(entry.interpretation)
-
-    def include(self, other: Sources) -> None:
-        """What another result relied on (a damage roll inside an attack), once each."""
-        for citation in other.citations:
-            if citation not in self.citations:
-                self.citations.append(citation)
-        for note in other.interpretations:
-            self.interpret(note)
-
-    def without(self, notes: Iterable[str]) -> Sources:
-        """The same, but for those interpretations (said elsewhere in the answer)."""
-        left_out = set(notes)
-        kept = [note for note in self.interpretations if note not in left_out]
-        return Sources(list(self.citations), kept)
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "citations": [citation.to_json() for citation in self.citations],
-            "interpretations": list(self.interpretations),
-        }
-
-
-_ABSENT = object()
-
-
-class RulesView(Mapping[str, Any]):
-    """A section of a system's compiled rules, read by the keys of the rules.yml schema
-    (`keys`, compiled beside the data): asking for a key the schema does not have is a
-    KeyError naming it, never a silent default, so a misspelt key in the core fails in the
-    tests instead of reading as "not given". Read-only. A section's own sections are
-    viewed when first read, so a first answer pays only for the parts it reads."""
-
-    __slots__ = ("_data", "_keys", "_read", "_readings", "_where")
-
-    def __init__(self, data: Mapping[str, Any], keys: Any, where: str = "rules") -> None:
-        self._readings: dict[Callable[..., Any], Any] = {}
-        self._keys = keys if isinstance(keys, dict) else None
-        self._where = where
-        self._data = data
-        self._read: dict[str, Any] = {}  # key -> its value as viewed, once read
-
-    def _shape(self, key: str) -> Any:
-        if self._keys is None:
-            return None
-        return self._keys.get(key, self._keys.get("*"))
-
-    def allows(self, key: str) -> bool:
-        """Whether the schema has the key here."""
-        return self._keys is None or key in self._keys or "*" in self._keys
-
-    def _refuse(self, key: str) -> KeyError:
-        return KeyError(f"{self._where}.{key} is no key of the rules.yml schema")
-
-    def _view_of(self, key: str) -> Any:
-        value = self._data.get(key, _ABSENT)
-        if value is not _ABSENT:
-            value = self._read[key] = _view(value, self._shape(key), f"{self._where}.{key}")
-        return value
-
-    def __getitem__(self, key: str) -> Any:
-        value = self._read.get(key, _ABSENT)
-        if value is _ABSENT:
-            value = self._view_of(key)
-        if value is _ABSENT:
-            raise self._refuse(key) if not self.allows(key) else KeyError(key)
-        return value
-
-    def get(self, key: str, default: Any = None) -> Any:
-        # A key the data holds was checked against the schema when it was compiled: only
-        # a key it lacks needs the schema's word (the hot path is one dict lookup).
-        value = self._read.get(key, _ABSENT)
-        if value is _ABSENT:
-            value = self._view_of(key)
-        if value is not _ABSENT:
-            return value
-        keys = self._keys
-        if keys is not None and key not in keys and "*" not in keys:
-            raise self._refuse(key)
-        return default
-
-    def __contains__(self, key: object) -> bool:
-        if key in self._data:
-            return True
-        if not self.allows(str(key)):
-            raise self._refuse(str(key))
-        return False
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(self._data)
-
-    def __len__(self) -> int:
-        return len(self._data)
-
-    def __repr__(self) -> str:
-        return f"RulesView({self._where}: {list(self._data)})"
-
-    def __deepcopy__(self, memo: dict[int, Any]) -> dict[str, Any]:
-        """A copy to change (tests add a situation by data): plain dicts and lists."""
-        return {key: _plain(value) for key, value in self._data.items()}
-
-
-def _plain(value: Any) -> Any:
-    if isinstance(value, RulesView):
-        return value.__deepcopy__({})
-    if isinstance(value, list):
-        return [_plain(item) for item in value]
-    if isinstance(value, dict):
-        return {key: _plain(item) for key, item in value.items()}
-    return value
-
-
-def _view(value: Any, keys: Any, where: str) -> Any:
-    if isinstance(value, Mapping) and isinstance(keys, dict):
-        return RulesView(value, keys, where)
-    if isinstance(value, list) and isinstance(keys, dict) and "[]" in keys:
-        return [_view(item, keys["[]"], f"{where}[]") for item in value]
-    return value
-
-
-def read_once[T](section: Mapping[str, Any], reading: Callable[[Mapping[str, Any]], T]) -> T:
-    """reading(section), computed once per section of the loaded rules: a hot path (an
-    attack per defense on a chart) reads its typed view instead of walking the data."""
-    if not isinstance(section, RulesView):
-        return reading(section)
-    try:
-        # The cache holds each reading's own value under that reading, a pairing of key and
-        # value types that a dict's type cannot state: the cast says what was stored.
-        return cast(T, section._readings[reading])
-    except KeyError:
-        value = section._readings[reading] = reading(section)
-        return value
+if TYPE_CHECKING:  # the typed sections, each imported when first read (a first answer
+    # imports only what it reads: rules_core.rules, built on rules_core.citations)
+    from rules_core.rules.attack import Attack
+    from rules_core.rules.characters import (
+        AbilityModifier,
+        AbilityRoll,
+        Encounter,
+        Levels,
+        PointBuy,
+    )
+    from rules_core.rules.checks import Checks, Saves
+    from rules_core.rules.common import Note
+    from rules_core.rules.damage import Damage
+    from rules_core.rules.dying import Dying
+    from rules_core.rules.fight import NotFollowed
 
 
 @dataclass(frozen=True)
 class System:
-    """One game system: its names, its dice and its rules as data."""
+    """One game system: its names, its dice and its rules, as data (`rules`, the compiled
+    sections) and typed (a property a section: read once, when first asked for, or the
+    system's NotDefined naming what its text does say on the matter)."""
 
     slug: str
     title: str
     short_title: str
     dice: str
     rules: Mapping[str, Any]
+
+    def defines(self, section: str) -> bool:
+        """Whether the system's text has that section of rules (rules.yml's)."""
+        return self.rules.get(section) is not None
 
     def rule(self, name: str, calculator: str) -> Mapping[str, Any]:
         """The rules for one calculator, or NotDefined naming what the text does say."""
@@ -233,11 +54,90 @@ class System:
             raise self.not_defined(name, calculator)
         return value
 
-    def not_defined(self, name: str, what: str) -> NotDefined:
-        # Imported here: the typed sections (rules_core.rules) are built on this module.
-        from rules_core.rules.not_defined import unsaid
+    def _typed[T](self, name: str, what: str, build: Callable[[Mapping[str, Any]], T]) -> T:
+        return read_once(self.rule(name, what), build)
 
-        said = unsaid(self, name)
+    @property
+    def attack(self) -> Attack:
+        from rules_core.rules.attack import Attack
+
+        return self._typed("attack", "attack rolls", Attack.of)
+
+    @property
+    def damage(self) -> Damage:
+        from rules_core.rules.damage import Damage
+
+        return self._typed("damage", "damage", Damage.of)
+
+    @property
+    def checks(self) -> Checks:
+        from rules_core.rules.checks import Checks
+
+        return self._typed("checks", "checks", Checks.of)
+
+    @property
+    def saves(self) -> Saves:
+        from rules_core.rules.checks import Saves
+
+        return self._typed("saves", "saving throws", Saves.of)
+
+    def roll_section(self, name: str) -> Checks | Saves:
+        """The section a roll is made by, by its name ("checks" or "saves")."""
+        return self.checks if name == "checks" else self.saves
+
+    @property
+    def dying(self) -> Dying:
+        from rules_core.rules.dying import Dying
+
+        return self._typed("dying", "death saves", Dying.of)
+
+    @property
+    def ability_modifier(self) -> AbilityModifier:
+        from rules_core.rules.characters import AbilityModifier
+
+        return self._typed("ability_modifier", "ability modifiers", AbilityModifier.of)
+
+    @property
+    def point_buy(self) -> PointBuy:
+        from rules_core.rules.characters import PointBuy
+
+        return self._typed("point_buy", "a point-buy method", PointBuy.of)
+
+    @property
+    def ability_roll(self) -> AbilityRoll:
+        from rules_core.rules.characters import AbilityRoll
+
+        return self._typed("ability_roll", "a method of rolling ability scores", AbilityRoll.of)
+
+    @property
+    def levels(self) -> Levels:
+        from rules_core.rules.characters import Levels
+
+        return self._typed("levels", "XP and levels", Levels.of)
+
+    @property
+    def encounter(self) -> Encounter:
+        from rules_core.rules.characters import Encounter
+
+        return self._typed("encounter", "an encounter budget", Encounter.of)
+
+    @property
+    def not_followed(self) -> tuple[NotFollowed, ...]:
+        """The rules of the text that change a fight and that the fight does not follow."""
+        from rules_core.rules.fight import not_followed
+
+        section = self.rules.get("fight")
+        return () if section is None else read_once(section, not_followed)
+
+    def unsaid(self, name: str) -> Note | None:
+        """What the text says of a rule it does not define (rules.yml's not_defined)."""
+        from rules_core.rules.not_defined import unsaid_rules
+
+        section = self.rules.get("not_defined")
+        return None if section is None else read_once(section, unsaid_rules).get(name)
+
+    def not_defined(self, name: str, what: str) -> NotDefined:
+        said = self.unsaid(name)
         message = f"{self.title} does not define {what} in its text."
         if said is None:
             return NotDefined(message)

@@ -16,9 +16,9 @@ from typing import Any
 
 from rules_core.calculators import CALCULATORS, html
 from rules_core.dice import DiceError
+from rules_core.errors import NotDefined, RulesError
 from rules_core.requests import WHOLE, InputErrors, one_line
 from rules_core.steps import Steps, finish
-from rules_core.systems import NotDefined, RulesError
 
 __all__ = ["Work", "handle", "handle_json"]
 

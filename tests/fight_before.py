@@ -20,9 +20,11 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
+from rules_core.citations import Sources
+from rules_core.errors import RulesError
 from rules_core.mechanics.attacks import AttackSetup, attack
 from rules_core.mechanics.fight import Combatant, FightResult
-from rules_core.systems import RulesError, Sources, System
+from rules_core.systems import System
 
 # ---------------------------------------------------------------------- the chain
 #

@@ -14,9 +14,10 @@ from dataclasses import replace
 import pytest
 
 from rules_core.calculators.attack import AttackRequest, render, run
+from rules_core.citations import Sources
+from rules_core.errors import RulesError
 from rules_core.mechanics.situations import attack_types, resolve, situations
-from rules_core.rules.attack import attack_rules
-from rules_core.systems import RulesError, Sources, get_system, system_slugs
+from rules_core.systems import get_system, system_slugs
 
 BONUS, DEFENSE = 7, 18
 
@@ -26,7 +27,7 @@ def _defense_changing() -> Iterator[tuple[str, str, str | None]]:
     defense, with the first attack type (or none) under which it does."""
     for slug in system_slugs():
         system = get_system(slug)
-        if attack_rules(system) is None:
+        if not system.defines("attack"):
             continue
         for name in situations(system):
             for kind in (None, *attack_types(system)):
@@ -87,7 +88,7 @@ def test_the_highlighted_bar_has_the_headlines_chance(
 
 def test_without_a_change_to_the_defense_the_chart_says_defense_alone() -> None:
     """A chart no situation shifts reads as before: bars of the defense, nothing more."""
-    slug = next(slug for slug in system_slugs() if attack_rules(get_system(slug)) is not None)
+    slug = next(slug for slug in system_slugs() if get_system(slug).defines("attack"))
     request = AttackRequest(system=slug, bonus=BONUS, defense=DEFENSE)
     markup = render(run(request).result, request, "").markup
     assert "situations" not in _one(r"<figcaption>([^<]*)</figcaption>", markup).group(1)

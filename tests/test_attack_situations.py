@@ -17,10 +17,11 @@ from pathlib import Path
 import pytest
 
 from rules_core.cli import main
+from rules_core.errors import NotDefined, RulesError
 from rules_core.mechanics.attacks import AttackSetup, attack, hit_chance_by_defense
 from rules_core.mechanics.situations import attack_types, situations
-from rules_core.rules.attack import Effect, attack_rules
-from rules_core.systems import NotDefined, RulesError, System, get_system, system_slugs
+from rules_core.rules.attack import Effect
+from rules_core.systems import System, get_system, system_slugs
 from rules_core.web import handle
 
 CONTENT = Path(__file__).resolve().parent.parent / "content"
@@ -386,7 +387,7 @@ def test_an_attack_that_always_crits_shows_no_reading_of_the_natural_rolls() -> 
     miss" would contradict itself."""
     checked = 0
     for system in SYSTEMS:
-        rules = attack_rules(system)
+        rules = system.attack
         if rules is None:
             continue
         natural = [

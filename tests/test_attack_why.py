@@ -16,10 +16,11 @@ from typing import Any
 
 import pytest
 
+from rules_core.errors import NotDefined, RulesError
 from rules_core.mechanics.attacks import AttackResult, AttackSetup, attack
 from rules_core.mechanics.situations import attack_types, situations
 from rules_core.rules.attack import Effect, Situation
-from rules_core.systems import NotDefined, RulesError, System, get_system, system_slugs
+from rules_core.systems import System, get_system, system_slugs
 from rules_core.web import handle
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -18,9 +18,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from rules_core.errors import NotDefined, RulesError
 from rules_core.mechanics.attacks import AttackSetup, attack
 from rules_core.mechanics.situations import situations as data_situations
-from rules_core.systems import NotDefined, RulesError, get_system
+from rules_core.systems import get_system
 
 HIT, CRIT, MISS, FAIL = "hit", "crit", "miss", "crit_fail"
 

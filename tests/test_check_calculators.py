@@ -174,7 +174,7 @@ def test_every_kind_of_check_answer_is_shown_from_its_result(kind: str) -> None:
     from dataclasses import replace
     from fractions import Fraction
 
-    from rules_core.systems import NotDefined, RulesError
+    from rules_core.errors import NotDefined, RulesError
 
     inputs, figure, words = CHECK_KINDS[kind]
     shown = 0

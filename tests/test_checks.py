@@ -20,6 +20,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from rules_core.errors import NotDefined, RulesError
 from rules_core.mechanics.checks import (
     CheckSetup,
     Side,
@@ -30,8 +31,8 @@ from rules_core.mechanics.checks import (
     group_contest,
     named_difficulties,
 )
-from rules_core.rules.checks import Saves, checks_rules, roll_section, saves_rules
-from rules_core.systems import NotDefined, RulesError, get_system, system_slugs
+from rules_core.rules.checks import Saves
+from rules_core.systems import get_system, system_slugs
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -342,7 +343,7 @@ def test_a_group_check_takes_a_named_difficulty_as_its_target() -> None:
     checked = 0
     for system in SYSTEMS:
         rows = named_difficulties(system, "check")
-        if not rows or checks_rules(system).group is None:
+        if not rows or system.checks.group is None:
             continue  # the text names no difficulties, or has no group checks
         for row in rows:
             if row.levels is not None:
@@ -364,7 +365,7 @@ def test_a_named_difficulty_on_the_wrong_roll_says_which_roll_has_them() -> None
             elsewhere = named_difficulties(system, other)
             if not has_roll or named_difficulties(system, kind) or not elsewhere:
                 continue
-            if kind == "save" and saves_rules(system).target is not None:
+            if kind == "save" and system.saves.target is not None:
                 continue  # a save whose target the text fixes says so first
             label = elsewhere[0].label
             with pytest.raises(NotDefined, match=f"names difficulties for {other_name}"):
@@ -381,7 +382,7 @@ def test_a_bonus_the_text_does_not_give_is_labelled() -> None:
         for kind, name in (("save", "saves"), ("check", "checks")):
             if system.rules.get(name) is None:
                 continue
-            section = roll_section(system, name)
+            section = system.roll_section(name)
             if section.bonus is None:
                 continue
             note = section.bonus.note

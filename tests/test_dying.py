@@ -16,9 +16,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from rules_core.errors import NotDefined, RulesError
 from rules_core.mechanics.dying import DyingSetup, dying
-from rules_core.rules.dying import dying_rules
-from rules_core.systems import NotDefined, RulesError, get_system, system_slugs
+from rules_core.systems import get_system, system_slugs
 
 ORCUS, CORE4E, ITU, DICE3 = (
     get_system(slug) for slug in ("orcus", "4e-core", "into-the-unknown", "3d6-combat")
@@ -253,6 +253,6 @@ def test_the_typed_death_saves_are_read_once_per_loaded_system(slug: str) -> Non
     system = get_system(slug)
     if system.rules.get("dying") is None:
         with pytest.raises(NotDefined):
-            dying_rules(system)
+            _ = system.dying
         return
-    assert dying_rules(system) is dying_rules(get_system(slug))
+    assert system.dying is get_system(slug).dying

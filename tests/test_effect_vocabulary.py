@@ -16,13 +16,12 @@ import pytest
 
 from hooks.content.rules_schema import EFFECTS
 from hooks.pages.gm_screen import _effects as gm_screen_words
+from rules_core.citations import Sources
 from rules_core.mechanics.situations import Applied, resolve
-from rules_core.rules.attack import EFFECT_KINDS, VALUES, Effect, attack_rules
-from rules_core.systems import Sources, System, get_system, system_slugs
+from rules_core.rules.attack import EFFECT_KINDS, VALUES, Effect
+from rules_core.systems import System, get_system, system_slugs
 
-SYSTEM = next(
-    system for system in map(get_system, system_slugs()) if attack_rules(system) is not None
-)
+SYSTEM = next(system for system in map(get_system, system_slugs()) if system.defines("attack"))
 OTHER = "other-situation"
 # A value of each kind the vocabulary's values take ("names" name the other situation).
 A_VALUE: dict[str, Any] = {
@@ -87,7 +86,7 @@ def test_each_effect_kind_is_said_in_the_why_and_on_the_gm_screen(kind: str) -> 
         if reason.source == "Subject" and (reason.mode or reason.effects)
     ]
     assert said, f"the answer's why does not say what {kind} does"
-    rules = attack_rules(doing)
+    rules = doing.attack
     assert rules is not None
     effect = rules.situations["subject"]
     assert gm_screen_words(effect, rules.situations, rules.critical.from_), (

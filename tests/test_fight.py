@@ -18,11 +18,12 @@ import pytest
 
 from rules_core.calculators.fight import RULE
 from rules_core.cli import main
+from rules_core.errors import RulesError
 from rules_core.mechanics.attacks import AttackSetup, attack
 from rules_core.mechanics.fight import MAX_STATES, Combatant, FightResult, fight
 from rules_core.mechanics.situations import situations
 from rules_core.numbers import counted
-from rules_core.systems import RulesError, System, get_system, system_slugs
+from rules_core.systems import System, get_system, system_slugs
 from rules_core.web import handle
 
 SYSTEMS = [slug for slug in system_slugs() if RULE.met(get_system(slug))]

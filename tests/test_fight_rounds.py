@@ -23,7 +23,6 @@ from hooks.content.yaml_lines import ContentError, load_yaml
 from rules_core.calculators.fight import RULE
 from rules_core.cli import main
 from rules_core.mechanics.fight import FOLLOWED, Combatant, fight
-from rules_core.rules.fight import not_followed
 from rules_core.systems import System, get_system, system_slugs
 from rules_core.web import handle
 
@@ -54,7 +53,7 @@ def test_every_rule_that_changes_a_fight_round_by_round_is_followed_or_named(
 ) -> None:
     """Walks the system's rules data: each rule of PER_ROUND it has is followed by the fight
     (the key FOLLOWED says it reads is given) or named by a not_followed entry."""
-    named = {covered for entry in not_followed(system) for covered in entry.covers}
+    named = {covered for entry in system.not_followed for covered in entry.covers}
     for rule in PER_ROUND:
         if _at(system.rules, rule) is None:
             continue
@@ -69,7 +68,7 @@ def test_every_rule_that_changes_a_fight_round_by_round_is_followed_or_named(
 def test_every_answer_says_each_rule_it_does_not_follow_with_its_sentence(
     system: System,
 ) -> None:
-    entries = not_followed(system)
+    entries = system.not_followed
     page = _answer(system)
     data = page["data"]
     assert [entry["label"] for entry in data["not_followed"]] == [e.label for e in entries]
@@ -88,7 +87,7 @@ def test_every_answer_says_each_rule_it_does_not_follow_with_its_sentence(
 
 def test_a_text_with_per_round_rules_names_some_as_not_followed() -> None:
     """A guard on the walk above: the texts have death saves and the like, so names exist."""
-    assert any(not_followed(system) for system in FIGHTING)
+    assert any(system.not_followed for system in FIGHTING)
 
 
 @pytest.mark.parametrize("system", SYSTEMS, ids=lambda system: system.slug)

@@ -31,7 +31,11 @@ from rules_core.systems import system_slugs
 from rules_core.web import handle, handle_json
 
 ARTIFACTS = Path(__file__).resolve().parent.parent / "test-artifacts"
-TIME_LIMIT = 2.0  # seconds for any one call
+# Seconds for any one call: a guard against a call that hangs or runs away (a huge dice
+# expression, a fight past its work limit), not a speed target (those are the benchmarks').
+# The biggest fight the limit answers takes about 1.5 s in CPython on a quiet machine, and up
+# to three times that on a loaded one.
+TIME_LIMIT = 5.0
 # FUZZ_SCALE=10 runs ten times as many cases (the default keeps the run near 30 s).
 SCALE = float(os.environ.get("FUZZ_SCALE", "1"))
 FUZZ = settings(

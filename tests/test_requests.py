@@ -21,9 +21,10 @@ from hypothesis import strategies as st
 from rules_core import systems
 from rules_core.calculators import CALCULATORS
 from rules_core.cli import main
+from rules_core.errors import NotDefined
 from rules_core.fields import Field, situation_choices
 from rules_core.requests import WHOLE, InputErrors
-from rules_core.systems import NotDefined, get_system, system_slugs
+from rules_core.systems import get_system, system_slugs
 from rules_core.web import handle
 
 # ------------------------------------------------------------------ inputs to options

@@ -11,8 +11,9 @@ from typing import Any
 
 import pytest
 
-from rules_core.rules.attack import Effect, attack_rules
-from rules_core.systems import Citation, get_system, system_slugs
+from rules_core.citations import Citation
+from rules_core.rules.attack import Effect
+from rules_core.systems import get_system, system_slugs
 
 SYSTEMS = [get_system(slug) for slug in system_slugs() if "attack" in get_system(slug).rules]
 
@@ -30,12 +31,12 @@ def _as_data(value: Any) -> Any:
 
 @pytest.mark.parametrize("system", SYSTEMS, ids=lambda system: system.slug)
 def test_the_attack_rules_are_read_once_per_system(system) -> None:
-    assert attack_rules(system) is attack_rules(system)
+    assert system.attack is system.attack
 
 
 @pytest.mark.parametrize("system", SYSTEMS, ids=lambda system: system.slug)
 def test_each_situation_holds_every_key_of_its_data(system) -> None:
-    typed = attack_rules(system)
+    typed = system.attack
     assert typed is not None
     data = system.rules["attack"].get("situations", {})
     assert list(typed.situations) == list(data)
@@ -56,7 +57,7 @@ def test_each_situation_holds_every_key_of_its_data(system) -> None:
 
 @pytest.mark.parametrize("system", SYSTEMS, ids=lambda system: system.slug)
 def test_the_natural_roll_rules_are_the_datas(system) -> None:
-    typed = attack_rules(system)
+    typed = system.attack
     assert typed is not None
     data = system.rules["attack"]
     assert typed.roll == data["roll"]

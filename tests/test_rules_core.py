@@ -8,21 +8,14 @@ from fractions import Fraction
 import pytest
 
 from rules_core.dice import NOTATIONS, DiceError, parse
+from rules_core.errors import NotDefined, RulesError
 from rules_core.mechanics.abilities import modifier, point_buy, rolled_score
 from rules_core.mechanics.attacks import AttackSetup, attack, hit_chance_by_defense
 from rules_core.mechanics.damage import DamageSetup, damage
 from rules_core.mechanics.encounters import Monster, encounter, xp_table
 from rules_core.mechanics.progression import level_for_xp, level_rows
 from rules_core.numbers import parse_printed_int
-from rules_core.rules.characters import (
-    ability_modifier_rules,
-    ability_roll_rules,
-    encounter_rules,
-    levels_rules,
-    point_buy_rules,
-)
-from rules_core.rules.not_defined import unsaid
-from rules_core.systems import NotDefined, RulesError, System, get_system, system_slugs
+from rules_core.systems import System, get_system, system_slugs
 
 ORCUS = get_system("orcus")
 DICE3 = get_system("3d6-combat")
@@ -411,31 +404,26 @@ def test_four_mooks_against_one_standard_monster_is_labelled() -> None:
     assert note["interpretation"] not in without.sources.interpretations
 
 
-CHARACTER_SECTIONS = {
-    "ability_modifier": ability_modifier_rules,
-    "point_buy": point_buy_rules,
-    "ability_roll": ability_roll_rules,
-    "levels": levels_rules,
-    "encounter": encounter_rules,
-}
+# Each section as the system's property of that name.
+CHARACTER_SECTIONS = ("ability_modifier", "point_buy", "ability_roll", "levels", "encounter")
 
 
 @pytest.mark.parametrize("slug", system_slugs())
-@pytest.mark.parametrize("name", list(CHARACTER_SECTIONS))
+@pytest.mark.parametrize("name", CHARACTER_SECTIONS)
 def test_a_character_section_is_typed_once_per_loaded_system(slug: str, name: str) -> None:
-    system, reading = get_system(slug), CHARACTER_SECTIONS[name]
+    system = get_system(slug)
     if system.rules.get(name) is None:
         with pytest.raises(NotDefined):
-            reading(system)
+            getattr(system, name)
         return
-    assert reading(system) is reading(get_system(slug))
+    assert getattr(system, name) is getattr(get_system(slug), name)
 
 
 @pytest.mark.parametrize("slug", system_slugs())
 def test_a_refusal_says_and_cites_what_the_text_says_of_the_rule_it_lacks(slug: str) -> None:
     system = get_system(slug)
     for name, said in (system.rules.get("not_defined") or {}).items():
-        assert unsaid(system, name) is unsaid(get_system(slug), name)  # typed once
+        assert system.unsaid(name) is get_system(slug).unsaid(name)  # typed once
         refusal = system.not_defined(name, "this rule")
         assert (
             str(refusal) == f"{system.title} does not define this rule in its text. {said['note']}"

@@ -7,7 +7,8 @@ import pytest
 
 from hooks.content.rules_schema import RULES
 from hooks.content.specs import Section
-from rules_core.systems import RulesView, get_system, system_slugs
+from rules_core.systems import get_system, system_slugs
+from rules_core.views import RulesView
 
 
 @pytest.mark.parametrize("slug", system_slugs())

@@ -23,12 +23,12 @@ from typing import Any
 
 from hooks.content.loader import Heading, Page, System, table_placeholders
 from hooks.pages.tables import check_table, render_table
+from rules_core.citations import Citation
 from rules_core.mechanics.situations import ROLL_MODES, describe_effects
 from rules_core.rules.attack import Attack, Effect, Naturals, Situation
 from rules_core.rules.checks import Checks, Difficulties, Saves
 from rules_core.rules.dying import Dying
 from rules_core.rules.not_defined import unsaid_rules
-from rules_core.systems import Citation
 
 PAGE = "gm-screen"  # each system's screen: <slug>/gm-screen.md
 TITLE = "GM screen"

@@ -10,10 +10,11 @@ from typing import Any, ClassVar
 from rules_core.calculators import html
 from rules_core.calculators.base import Answer, Calculator, answer
 from rules_core.calculators.shared import Odds
+from rules_core.citations import Sources
 from rules_core.fields import Field, Requires
 from rules_core.mechanics.abilities import rolled_score
 from rules_core.requests import Request, system_field
-from rules_core.systems import Sources, get_system
+from rules_core.systems import get_system
 
 
 @dataclass(frozen=True)

@@ -21,12 +21,13 @@ from rules_core.calculators.shared import (
     weapon_field,
 )
 from rules_core.charts import bar_chart
+from rules_core.citations import Sources
 from rules_core.fields import Field, Requires
 from rules_core.mechanics import attacks as mechanics
 from rules_core.mechanics.situations import attack_types
 from rules_core.numbers import signed
 from rules_core.requests import Request, system_field
-from rules_core.systems import Sources, get_system, system_slugs
+from rules_core.systems import get_system, system_slugs
 
 ADVANTAGE = Requires(("attack", "advantage"), "advantage", "advantage and disadvantage dice")
 ESCALATION = Requires(("attack", "escalation"), "escalation", "an escalation die")

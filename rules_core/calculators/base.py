@@ -16,10 +16,11 @@ from fractions import Fraction
 from typing import Any, Protocol
 
 from rules_core.calculators.html import Rendered
+from rules_core.citations import Sources
 from rules_core.fields import Field
 from rules_core.requests import Request
 from rules_core.steps import Steps, at_once
-from rules_core.systems import Sources, System, get_system, system_slugs
+from rules_core.systems import System, get_system, system_slugs
 
 
 class Result(Protocol):

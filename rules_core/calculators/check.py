@@ -11,12 +11,14 @@ from typing import Any, ClassVar, Self
 from rules_core.calculators import html
 from rules_core.calculators.base import Answer, Calculator, answer, chance_line, percent
 from rules_core.calculators.shared import escalation_field, mode_counts, mode_field
+from rules_core.citations import Sources
+from rules_core.errors import RulesError
 from rules_core.fields import Field, Requires
 from rules_core.mechanics import checks as mechanics
 from rules_core.numbers import read_whole, shown
 from rules_core.requests import InputErrors, Request, system_field
 from rules_core.rules.checks import Difficulty
-from rules_core.systems import RulesError, Sources, System, get_system
+from rules_core.systems import System, get_system
 
 CHECK_ADVANTAGE = Requires(
     ("checks", "advantage"), "advantage", "advantage and disadvantage dice for checks and saves"

@@ -17,10 +17,11 @@ from rules_core.calculators.shared import (
     resistance_fields,
     weapon_field,
 )
+from rules_core.citations import Sources
 from rules_core.fields import Field, Requires
 from rules_core.mechanics.damage import DamageSetup, damage
 from rules_core.requests import Request, system_field
-from rules_core.systems import Sources, get_system
+from rules_core.systems import get_system
 
 
 @dataclass(frozen=True)

@@ -14,10 +14,11 @@ from typing import Any, ClassVar
 from rules_core.calculators import html
 from rules_core.calculators.base import Answer, Calculator, answer, chance_line, percent
 from rules_core.calculators.shared import mode_counts, mode_field
+from rules_core.citations import Sources
 from rules_core.fields import DEATH_SAVE_OPTIONS, Field, Requires
 from rules_core.mechanics import dying as mechanics
 from rules_core.requests import Request, system_field
-from rules_core.systems import Sources, get_system
+from rules_core.systems import get_system
 
 DYING = Requires(("dying",), "dying", "death saves")
 DYING_ADVANTAGE = Requires(

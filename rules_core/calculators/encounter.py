@@ -12,11 +12,11 @@ from rules_core.calculators import html
 from rules_core.calculators.address import calculator_address
 from rules_core.calculators.base import Answer, Calculator, answer, percent
 from rules_core.calculators.fight import FightRequest
+from rules_core.citations import Sources
 from rules_core.fields import Field, Requires
 from rules_core.mechanics.encounters import Monster, encounter
 from rules_core.requests import InputErrors, Request, system_field
-from rules_core.rules.characters import encounter_rules
-from rules_core.systems import Sources, get_system, system_slugs
+from rules_core.systems import get_system, system_slugs
 
 RULE = Requires(("encounter",), "encounter", "an encounter budget")
 
@@ -29,7 +29,7 @@ def _ranks() -> tuple[tuple[str, str], ...]:
         system = get_system(slug)
         if not RULE.met(system):
             continue
-        for rank, column in encounter_rules(system).ranks.items():
+        for rank, column in system.encounter.ranks.items():
             seen.setdefault(rank, column)
     return tuple(seen.items())
 

@@ -19,6 +19,7 @@ from typing import Any, ClassVar, Self
 from rules_core.calculators import html
 from rules_core.calculators.base import Answer, Calculator, percent, sourced_lines
 from rules_core.charts import bar_chart, grouped_bar_chart
+from rules_core.citations import Sources
 from rules_core.fields import Field, Requires
 from rules_core.mechanics import fight as mechanics
 from rules_core.mechanics.fight import SIDES, Combatant
@@ -26,7 +27,7 @@ from rules_core.numbers import counted
 from rules_core.requests import WHOLE, InputErrors, Request, system_field
 from rules_core.rules.fight import NotFollowed
 from rules_core.steps import Steps, finish
-from rules_core.systems import Sources, get_system
+from rules_core.systems import get_system
 
 RULE = Requires(("attack",), "attack", "attack rolls")
 # The escalation die round by round: the party's attacks add it; the opponents' where asked.

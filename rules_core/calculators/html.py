@@ -13,8 +13,8 @@ from html import escape, unescape
 
 from rules_core.calculators.shared import Odds
 from rules_core.charts import bar_chart
+from rules_core.citations import Citation, Sources
 from rules_core.numbers import signed as signed  # re-exported: renderers write html.signed
-from rules_core.systems import Citation, Sources
 
 
 def percent(value: Fraction | None) -> str:

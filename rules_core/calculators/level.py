@@ -9,10 +9,11 @@ from typing import Any, ClassVar
 
 from rules_core.calculators import html
 from rules_core.calculators.base import Answer, Calculator, answer
+from rules_core.citations import Sources
 from rules_core.fields import Field, Requires
 from rules_core.mechanics.progression import level_for_xp
 from rules_core.requests import Request, system_field
-from rules_core.systems import Sources, get_system
+from rules_core.systems import get_system
 
 
 @dataclass(frozen=True)

@@ -11,11 +11,11 @@ from typing import Any, ClassVar
 from rules_core.calculators import html
 from rules_core.calculators.base import Answer, Calculator
 from rules_core.calculators.shared import Odds
+from rules_core.citations import Sources
 from rules_core.dice import parse as parse_dice
 from rules_core.dice import roll as roll_dice
 from rules_core.fields import Field
 from rules_core.requests import Request
-from rules_core.systems import Sources
 
 MAX_SEED = 2**53  # a whole number JavaScript's numbers hold exactly
 

@@ -5,16 +5,15 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from rules_core.citations import Sources
 from rules_core.dice import Distribution
 from rules_core.dice import parse as parse_dice
+from rules_core.errors import RulesError
 from rules_core.numbers import parse_printed_int, parse_printed_range
 from rules_core.rules.characters import (
     PointBuy,
-    ability_modifier_rules,
-    ability_roll_rules,
-    point_buy_rules,
 )
-from rules_core.systems import RulesError, Sources, System
+from rules_core.systems import System
 
 
 @dataclass(frozen=True)
@@ -43,7 +42,7 @@ class PointBuyResult:
 
 
 def modifier(system: System, score: int) -> ModifierResult:
-    rule = ability_modifier_rules(system)
+    rule = system.ability_modifier
     sources = Sources()
     sources.cite(rule.cite)
     low, high = rule.scores
@@ -66,7 +65,7 @@ def _costs(rule: PointBuy) -> dict[int, int]:
 
 
 def point_buy(system: System, scores: Sequence[int]) -> PointBuyResult:
-    rule = point_buy_rules(system)
+    rule = system.point_buy
     sources = Sources()
     sources.cite(rule.cite)
     costs = _costs(rule)
@@ -95,7 +94,7 @@ def point_buy(system: System, scores: Sequence[int]) -> PointBuyResult:
 
 def rolled_score(system: System) -> tuple[Distribution, str, Sources]:
     """The distribution of one rolled ability score (e.g. 4d6, drop the lowest)."""
-    rule = ability_roll_rules(system)
+    rule = system.ability_roll
     sources = Sources()
     sources.cite(rule.cite)
     expression = parse_dice(rule.expression)

@@ -7,11 +7,13 @@ from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from functools import cache
 
+from rules_core.citations import Sources
 from rules_core.dice import Distribution, parse
+from rules_core.errors import NotDefined, RulesError
 from rules_core.mechanics.damage import DamageSetup, damage
 from rules_core.mechanics.situations import Applied, Reason, resolve
-from rules_core.rules.attack import Attack, Naturals, attack_rules
-from rules_core.systems import NotDefined, RulesError, Sources, System
+from rules_core.rules.attack import Attack, Naturals
+from rules_core.systems import System
 
 MAX_ATTACKS = 100
 MAX_MODIFIER = 1000
@@ -158,14 +160,6 @@ class _NaturalRules:
         return "miss"
 
 
-def _attack_rules(system: System) -> Attack:
-    """The system's attack rules, or NotDefined where its text has no attack roll."""
-    rules = attack_rules(system)
-    if rules is None:
-        raise system.not_defined("attack", "attack rolls")
-    return rules
-
-
 def _naturals(rule: Naturals | None) -> frozenset[int]:
     return frozenset(rule.naturals if rule else ())
 
@@ -219,7 +213,7 @@ class _Prepared:
 
 def _prepare(system: System, setup: AttackSetup, sources: Sources) -> _Prepared:
     """Validate a setup and resolve everything but the dice: roll, modifiers, rules."""
-    rule = _attack_rules(system)
+    rule = system.attack
     sources.cite(rule.cite)
     _check_setup(system, rule, setup, sources)
     applied = resolve(system, setup.situations, setup.attack_type, sources)
@@ -343,7 +337,7 @@ def attack(system: System, setup: AttackSetup) -> AttackResult:
     for _, outcome, count in counted:
         ways[outcome] += count
     hit = Fraction(ways["hit"] + ways["crit"], total)
-    rule = _attack_rules(system)
+    rule = system.attack
     dealt = None
     if setup.damage is not None:
         dealt = _damage_per_attack(system, rule, setup, prepared.applied, counted, sources)

@@ -15,18 +15,13 @@ from functools import cache
 from math import ceil, comb
 from typing import Any
 
+from rules_core.citations import Sources
 from rules_core.dice import Distribution, parse
 from rules_core.dice.median import median_versus
-from rules_core.rules.checks import (
-    Checks,
-    Difficulty,
-    RolledSection,
-    Saves,
-    advantage_dice,
-    checks_rules,
-    roll_section,
-)
-from rules_core.systems import NotDefined, RulesError, Sources, System
+from rules_core.errors import NotDefined, RulesError
+from rules_core.rules.checks import Checks, Difficulty, RolledSection, Saves
+from rules_core.rules.common import Advantage
+from rules_core.systems import System
 
 MAX_MODIFIER = 1000
 MAX_ROUNDS = 100
@@ -45,7 +40,15 @@ def natural_distribution(roll: str) -> Distribution:
 def section(system: System, kind: str) -> Checks | Saves:
     if kind not in KINDS:
         raise RulesError(f"Unknown kind of roll {kind!r} (known: {', '.join(KINDS)}).")
-    return roll_section(system, KINDS[kind][0])
+    return system.roll_section(KINDS[kind][0])
+
+
+def advantage_dice(system: System, section: RolledSection) -> Advantage | None:
+    """A section's advantage dice, or None; a name points at another section's dice."""
+    advantage = section.advantage
+    if isinstance(advantage, str):
+        advantage = system.roll_section(advantage).advantage
+    return None if isinstance(advantage, str) else advantage
 
 
 def natural_roll(
@@ -300,7 +303,7 @@ class ContestResult:
 
 def contest(system: System, first: Side, second: Side) -> ContestResult:
     """Two checks compared: the higher total wins; a tie goes as the text says."""
-    entry = checks_rules(system)
+    entry = system.checks
     rule = entry.contest
     if rule is None:
         raise system.not_defined("contest", "contests (opposed checks)")
@@ -352,7 +355,7 @@ def group_contest(
 ) -> ContestResult:
     """A group against one opponent: the median of the members' totals against the
     opponent's total, where the text says so (`checks.group.contest`)."""
-    entry = checks_rules(system)
+    entry = system.checks
     rule, group = entry.contest, entry.group
     if rule is None:
         raise system.not_defined("contest", "contests (opposed checks)")
@@ -426,7 +429,7 @@ def group_check(
 ) -> GroupResult:
     """Everyone rolls; the group succeeds if enough of them do (the text's share). The
     target is a DC, or one of the difficulties the text names for checks."""
-    entry = checks_rules(system)
+    entry = system.checks
     rule = entry.group
     if rule is None:
         raise system.not_defined("group", "group checks")
@@ -490,7 +493,7 @@ class ExtendedResult:
 
 def extended_challenge(system: System, setup: CheckSetup, successes: int) -> ExtendedResult:
     """Checks until `successes` successes or the text's number of failures, whichever first."""
-    rule = checks_rules(system).extended
+    rule = system.checks.extended
     if rule is None:
         raise system.not_defined("extended", "extended challenges")
     if not 1 <= successes <= MAX_ROUNDS:

@@ -6,6 +6,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from fractions import Fraction
 
+from rules_core.citations import Sources
 from rules_core.dice import (
     MAX_CONSTANT,
     NOTATIONS,
@@ -15,14 +16,14 @@ from rules_core.dice import (
     NotationError,
     parse,
 )
-from rules_core.rules.damage import Damage, damage_rules, damage_rules_if_any
-from rules_core.systems import RulesError, Sources, System, get_system, system_slugs
+from rules_core.errors import RulesError
+from rules_core.rules.damage import Damage
+from rules_core.systems import System, get_system, system_slugs
 
 
 def notations(system: System) -> frozenset[str]:
     """The dice notations beyond NdX that the system's text defines (its rules data)."""
-    rules = damage_rules_if_any(system)
-    return frozenset(rules.notation) if rules else frozenset()
+    return frozenset(system.damage.notation) if system.defines("damage") else frozenset()
 
 
 def _notation_refused(system: System, error: NotationError) -> DiceError:
@@ -58,8 +59,7 @@ def parse_for(
     except NotationError as error:
         raise _notation_refused(system, error) from None
     if sources is not None:
-        rules = damage_rules_if_any(system)
-        defined = rules.notation if rules else {}
+        defined = system.damage.notation if system.defines("damage") else {}
         for name in sorted(expression.notations):
             entry = defined.get(name)
             if entry is not None:
@@ -185,7 +185,7 @@ def _resist(
 
 
 def damage(system: System, setup: DamageSetup) -> DamageResult:
-    rule = damage_rules(system)
+    rule = system.damage
     sources = Sources()
     sources.cite(rule.cite)
     expression = parse_for(

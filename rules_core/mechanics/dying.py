@@ -17,14 +17,16 @@ from fractions import Fraction
 from functools import cache
 from typing import Any, TypeIs
 
+from rules_core.citations import Sources
+from rules_core.errors import RulesError
 from rules_core.mechanics.checks import (
     MAX_MODIFIER,
     bonus_reading,
     natural_distribution,
     natural_roll,
 )
-from rules_core.rules.dying import Dying, dying_rules
-from rules_core.systems import RulesError, Sources, System
+from rules_core.rules.dying import Dying
+from rules_core.systems import System
 
 MAX_TURNS = 100
 RESULTS = ("dead", "stable", "up")  # how dying ends
@@ -276,7 +278,7 @@ def _check(system: System, rule: Dying, setup: DyingSetup, sources: Sources) -> 
 
 
 def dying(system: System, setup: DyingSetup) -> DyingResult:
-    rule = dying_rules(system)
+    rule = system.dying
     sources = Sources()
     sources.cite(rule.cite)
     sources.cite(rule.bonus.cite if rule.bonus else None)

@@ -6,9 +6,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 
+from rules_core.citations import Sources
+from rules_core.errors import RulesError
 from rules_core.numbers import parse_printed_int
-from rules_core.rules.characters import encounter_rules
-from rules_core.systems import RulesError, Sources, System
+from rules_core.systems import System
 
 
 @dataclass(frozen=True)
@@ -35,7 +36,7 @@ class EncounterResult:
 
 
 def xp_table(system: System) -> dict[int, dict[str, int]]:
-    rule = encounter_rules(system)
+    rule = system.encounter
     return {
         parse_printed_int(row[rule.level_column]): {
             rank: parse_printed_int(row[column]) for rank, column in rule.ranks.items()
@@ -47,7 +48,7 @@ def xp_table(system: System) -> dict[int, dict[str, int]]:
 def encounter(
     system: System, party: int, level: int, monsters: Sequence[Monster]
 ) -> EncounterResult:
-    rule = encounter_rules(system)
+    rule = system.encounter
     sources = Sources()
     sources.rest_on(rule)
     table = xp_table(system)

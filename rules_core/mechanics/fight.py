@@ -13,13 +13,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
+from rules_core.citations import Sources
+from rules_core.errors import RulesError
 from rules_core.mechanics.attacks import AttackSetup, attack
 from rules_core.mechanics.fight_chain import Attacks, Chain, Line, work
 from rules_core.mechanics.situations import resolve
-from rules_core.rules.attack import attack_rules
-from rules_core.rules.fight import NotFollowed, not_followed
+from rules_core.rules.fight import NotFollowed
 from rules_core.steps import Step, Steps, finish
-from rules_core.systems import RulesError, Sources, System
+from rules_core.systems import System
 
 SIDES = (("party", "Party"), ("opponents", "Opponents"))
 # The exact chain's size: hit-point states of one side times the other's (its table, in
@@ -190,8 +191,7 @@ class _Side:
 def escalation_by_round(system: System, rounds: int) -> tuple[int, ...] | None:
     """The escalation die in each round of a fight (1-based, round 1 first), or None where
     the text has no die or does not say how it grows in a fight."""
-    rules = attack_rules(system)
-    escalation = rules.escalation if rules else None
+    escalation = system.attack.escalation if system.defines("attack") else None
     if escalation is None or escalation.by_round is None:
         return None
     return tuple(escalation.in_round(r) or 0 for r in range(1, rounds + 1))
@@ -315,16 +315,15 @@ def fight_steps(
         if by_round is not None and acting.escalates:
             ignored = resolve(system, acting.situations, None, Sources()).ignores_escalation
             whys[acting.name].append(_escalation_said(added, ignored))
-    rules = attack_rules(system)
-    if by_round is not None and rules is not None and rules.escalation is not None:
-        sources.cite(rules.escalation.cite)
-        assert rules.escalation.by_round is not None
-        sources.rest_on(rules.escalation.by_round)
+    escalation = system.attack.escalation
+    if by_round is not None and escalation is not None and escalation.by_round is not None:
+        sources.cite(escalation.cite)
+        sources.rest_on(escalation.by_round)
     order = ("party", "opponents") if party_first else ("opponents", "party")
     in_rounds = [[turns[side][r] for side in order] for r in range(rounds)]
     attacks = sum(c.count * c.attacks for c in (*party, *opponents))
     _refuse_if_too_big(party_line, opponent_line, in_rounds, attacks)
-    ignored_rules = not_followed(system)
+    ignored_rules = system.not_followed
     chain = Chain(party_line.total, opponent_line.total)
     wins: dict[str, list[Fraction]] = {"party": [], "opponents": []}
     drops_at = {one.name: one.line.starts[1:] for one in sides}

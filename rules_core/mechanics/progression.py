@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from rules_core.citations import Sources
+from rules_core.errors import RulesError
 from rules_core.numbers import is_blank, parse_printed_int, parse_printed_range
-from rules_core.rules.characters import levels_rules
-from rules_core.systems import RulesError, Sources, System
+from rules_core.systems import System
 
 
 @dataclass(frozen=True)
@@ -33,7 +34,7 @@ class LevelRow:
 
 
 def level_rows(system: System) -> list[LevelRow]:
-    rule = levels_rules(system)
+    rule = system.levels
     columns = rule.columns
     rows = []
     for row in rule.table.rows:
@@ -54,7 +55,7 @@ def level_rows(system: System) -> list[LevelRow]:
 
 
 def tier_of(system: System, level: int, sources: Sources) -> str:
-    tiers = levels_rules(system).tiers
+    tiers = system.levels.tiers
     sources.cite(tiers.cite)
     for tier in tiers.ranges:
         if level in parse_printed_range(tier.levels):
@@ -64,7 +65,7 @@ def tier_of(system: System, level: int, sources: Sources) -> str:
 
 
 def level_for_xp(system: System, xp: int) -> LevelResult:
-    rule = levels_rules(system)
+    rule = system.levels
     if xp < 0:
         raise RulesError("XP cannot be negative.")
     sources = Sources()

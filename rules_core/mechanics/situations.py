@@ -21,9 +21,11 @@ from dataclasses import dataclass, fields, replace
 from fractions import Fraction
 from typing import Any
 
+from rules_core.citations import Sources
+from rules_core.errors import RulesError
 from rules_core.numbers import signed
-from rules_core.rules.attack import EFFECT_KINDS, Effect, Situation, attack_rules
-from rules_core.systems import RulesError, Sources, System
+from rules_core.rules.attack import EFFECT_KINDS, Effect, Situation
+from rules_core.systems import System
 
 
 @dataclass(frozen=True)
@@ -81,14 +83,12 @@ NOTHING_APPLIED = Applied()
 
 def situations(system: System) -> Mapping[str, Situation]:
     """A system's situations by name, in the order of its rules data."""
-    rules = attack_rules(system)
-    return rules.situations if rules else {}
+    return system.attack.situations if system.defines("attack") else {}
 
 
 def attack_types(system: System) -> tuple[str, ...]:
     """A system's attack types ('melee', ...), where a rule of its text depends on them."""
-    rules = attack_rules(system)
-    return rules.type_names if rules else ()
+    return system.attack.type_names if system.defines("attack") else ()
 
 
 def depends_on(entry: Situation) -> list[str]:
@@ -161,8 +161,7 @@ class _Resolver:
         self.table = situations(system)
         self.attack_type = attack_type
         self.types = attack_types(system)
-        rules = attack_rules(system)
-        self.critical_from = rules.critical.from_ if rules else 0
+        self.critical_from = system.attack.critical.from_ if system.defines("attack") else 0
 
     def entry(self, name: str) -> Situation:
         if name not in self.table:
@@ -304,8 +303,7 @@ def resolve(
                 f"(known: {', '.join(resolver.types)})."
             )
         # The sentences of the attack types in general, and of this one (not the others').
-        rules = attack_rules(system)
-        kinds = rules.attack_types if rules else None
+        kinds = system.attack.attack_types if system.defines("attack") else None
         if kinds is not None:
             sources.cite(kinds.cite)
             own = kinds.each.get(attack_type)

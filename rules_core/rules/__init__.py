@@ -1,7 +1,7 @@
 """The rules data as typed frozen objects: one module per group of rules.yml sections.
 
 Each section a mechanic or a page reads is a frozen dataclass here, built once per loaded
-system from its compiled data (`rules_core.systems.read_once` keeps it beside the section
+system from its compiled data (`rules_core.views.read_once` keeps it beside the section
 it was read from) and named after the schema's keys, so a reader gets attributes that
 mypy checks instead of strings it looks up. The schema in hooks/content/rules_schema.py
 checks the data before it is compiled. Each class declares `SCHEMA`, its path in the

@@ -16,8 +16,8 @@ from dataclasses import dataclass, field, fields
 from fractions import Fraction
 from typing import Any, ClassVar
 
+from rules_core.citations import Citation
 from rules_core.rules.common import Advantage, CitedRule
-from rules_core.systems import Citation, System, read_once
 
 # The values an effect kind or a filter takes, as the schema checks them.
 VALUES = ("integer", "count", "flag", "fraction", "names")
@@ -285,9 +285,3 @@ class Attack:
     def type_names(self) -> tuple[str, ...]:
         """The attack types' names, none where the text ties no rule to one."""
         return self.attack_types.names if self.attack_types else ()
-
-
-def attack_rules(system: System) -> Attack | None:
-    """A system's attack rules, read once per loaded system; None where it has none."""
-    section = system.rules.get("attack")
-    return None if section is None else read_once(section, Attack.of)

@@ -8,8 +8,8 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any, ClassVar
 
+from rules_core.citations import Citation
 from rules_core.rules.common import Table, citations, optional
-from rules_core.systems import Citation, System, read_once
 
 
 def _names(entry: Mapping[str, Any]) -> Mapping[str, str]:
@@ -236,30 +236,3 @@ class Encounter:
             cite=citations(entry),
             interpretation=entry.get("interpretation"),
         )
-
-
-def ability_modifier_rules(system: System) -> AbilityModifier:
-    """The system's ability modifiers, typed (read once), or NotDefined."""
-    return read_once(system.rule("ability_modifier", "ability modifiers"), AbilityModifier.of)
-
-
-def point_buy_rules(system: System) -> PointBuy:
-    """The system's point-buy method, typed (read once), or NotDefined."""
-    return read_once(system.rule("point_buy", "a point-buy method"), PointBuy.of)
-
-
-def ability_roll_rules(system: System) -> AbilityRoll:
-    """The system's method of rolling ability scores, typed (read once), or NotDefined."""
-    return read_once(
-        system.rule("ability_roll", "a method of rolling ability scores"), AbilityRoll.of
-    )
-
-
-def levels_rules(system: System) -> Levels:
-    """The system's XP and levels, typed (read once), or NotDefined."""
-    return read_once(system.rule("levels", "XP and levels"), Levels.of)
-
-
-def encounter_rules(system: System) -> Encounter:
-    """The system's encounter budget, typed (read once), or NotDefined."""
-    return read_once(system.rule("encounter", "an encounter budget"), Encounter.of)

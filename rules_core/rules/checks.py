@@ -8,8 +8,8 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, ClassVar, Protocol, TypedDict
 
+from rules_core.citations import Citation
 from rules_core.rules.common import Advantage, Note, Table, citations, optional
-from rules_core.systems import Citation, System, read_once
 
 
 def advantage_of(entry: Mapping[str, Any]) -> Advantage | str | None:
@@ -286,26 +286,3 @@ class Saves(RollRule):
             escalation=optional(entry, "escalation", Escalation.of),
             repeat=optional(entry, "repeat", Repeat.of),
         )
-
-
-def checks_rules(system: System) -> Checks:
-    """The system's checks, typed (read once), or NotDefined."""
-    return read_once(system.rule("checks", "checks"), Checks.of)
-
-
-def saves_rules(system: System) -> Saves:
-    """The system's saving throws, typed (read once), or NotDefined."""
-    return read_once(system.rule("saves", "saving throws"), Saves.of)
-
-
-def roll_section(system: System, name: str) -> Checks | Saves:
-    """The section of rules.yml a roll is made by, by its name ("checks" or "saves")."""
-    return checks_rules(system) if name == "checks" else saves_rules(system)
-
-
-def advantage_dice(system: System, section: RolledSection) -> Advantage | None:
-    """A section's advantage dice, or None; a name points at another section's dice."""
-    advantage = section.advantage
-    if isinstance(advantage, str):
-        advantage = roll_section(system, advantage).advantage
-    return None if isinstance(advantage, str) else advantage

@@ -8,7 +8,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from rules_core.systems import Citation
+from rules_core.citations import Citation
 
 
 def citations(entry: Mapping[str, Any]) -> tuple[Citation, ...]:

@@ -8,8 +8,8 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any, ClassVar
 
+from rules_core.citations import Citation
 from rules_core.rules.common import CitedRule, citations, optional
-from rules_core.systems import Citation, System, read_once
 
 
 @dataclass(frozen=True)
@@ -95,14 +95,3 @@ class Damage:
             cite=citations(entry),
             interpretation=entry.get("interpretation"),
         )
-
-
-def damage_rules(system: System) -> Damage:
-    """The system's damage rules, typed (read once), or NotDefined."""
-    return read_once(system.rule("damage", "damage"), Damage.of)
-
-
-def damage_rules_if_any(system: System) -> Damage | None:
-    """The system's damage rules, typed (read once), or None where its text has none."""
-    section = system.rules.get("damage")
-    return None if section is None else read_once(section, Damage.of)

@@ -8,9 +8,9 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any, ClassVar
 
+from rules_core.citations import Citation
 from rules_core.rules.checks import advantage_of
 from rules_core.rules.common import Advantage, CitedRule, Note, citations, optional
-from rules_core.systems import Citation, System, read_once
 
 
 @dataclass(frozen=True)
@@ -198,8 +198,3 @@ class Dying:
             cite=citations(entry),
             interpretation=entry.get("interpretation"),
         )
-
-
-def dying_rules(system: System) -> Dying:
-    """The system's death saves, typed (read once), or NotDefined."""
-    return read_once(system.rule("dying", "death saves"), Dying.of)

@@ -8,8 +8,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
+from rules_core.citations import Citation
 from rules_core.rules.common import citations
-from rules_core.systems import Citation, System, read_once
 
 
 @dataclass(frozen=True)
@@ -39,11 +39,6 @@ class NotFollowed:
         return f"Not followed: {self.label}. {self.note}"
 
 
-def _not_followed(section: Mapping[str, Any]) -> tuple[NotFollowed, ...]:
+def not_followed(section: Mapping[str, Any]) -> tuple[NotFollowed, ...]:
+    """A `fight` section, typed: the rules its text has that a fight does not follow."""
     return tuple(NotFollowed.of(entry) for entry in section["not_followed"])
-
-
-def not_followed(system: System) -> tuple[NotFollowed, ...]:
-    """The rules the system's text has that a fight does not follow (read once)."""
-    section = system.rules.get("fight")
-    return () if section is None else read_once(section, _not_followed)

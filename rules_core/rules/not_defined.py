@@ -8,15 +8,8 @@ from types import MappingProxyType
 from typing import Any
 
 from rules_core.rules.common import Note
-from rules_core.systems import System, read_once
 
 
 def unsaid_rules(section: Mapping[str, Any]) -> Mapping[str, Note]:
     """A `not_defined` section, typed: each note by the name of the rule it is about."""
     return MappingProxyType({str(name): Note.of(entry) for name, entry in section.items()})
-
-
-def unsaid(system: System, name: str) -> Note | None:
-    """What the system's text says of a rule it does not define, or None (read once)."""
-    section = system.rules.get("not_defined")
-    return None if section is None else read_once(section, unsaid_rules).get(name)
