@@ -153,10 +153,10 @@ def test_editing_a_rules_file_recompiles_the_answers_and_the_wheel_in_one_build(
     assert f"Crit {float(Fraction(crit)) * 100:.2f}%" in after
     bundle_after = re.search(r'data-bundle="([^"]+)"', after)[1]
     assert bundle_after != bundle_before, "the browser's wheel was not rebuilt"
-    lock = get(f"{dev_server.origin}assets/pyodide/{bundle_after}/pyodide-lock.json")[1]
-    assert "rules_core" in lock
+    manifest = get(f"{dev_server.origin}assets/pyodide/{bundle_after}/bundle.json")[1]
+    assert "rules_core" in manifest
     # The site serves the new bundle only.
-    assert get(f"{dev_server.origin}assets/pyodide/{bundle_before}/pyodide-lock.json")[0] == 404
+    assert get(f"{dev_server.origin}assets/pyodide/{bundle_before}/bundle.json")[0] == 404
 
 
 def _broken_situation(project: Path) -> tuple[Path, str, str, int]:
