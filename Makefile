@@ -70,7 +70,7 @@ serve: setup
 lint: setup
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
-	$(VENV)/bin/mypy --strict rules_core
+	$(VENV)/bin/mypy --strict rules_core hooks
 
 test: setup lint
 	$(PY) -m pytest

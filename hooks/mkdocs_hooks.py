@@ -17,18 +17,26 @@ every page answers with it (`hooks.pages.problem`) until a save fixes it.
 from __future__ import annotations
 
 import logging
+import re
 import shutil
 import sys
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
+from wsgiref.types import StartResponse, WSGIEnvironment
 
-from jinja2 import BytecodeCache
+from jinja2 import BytecodeCache, Environment
 from jinja2.bccache import Bucket
+from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.exceptions import PluginError
+from mkdocs.livereload import LiveReloadServer
 from mkdocs.structure.files import File, Files
+from mkdocs.structure.nav import Navigation
+from mkdocs.structure.pages import Page
 from mkdocs.utils import CountHandler, clean_directory, get_markdown_title
 from mkdocs.utils.meta import get_data
+from mkdocs.utils.templates import TemplateContext
 from watchdog.events import (
     EVENT_TYPE_CREATED,
     EVENT_TYPE_DELETED,
@@ -63,6 +71,7 @@ from hooks.pages.rebuild import Made, Plan, fingerprint, page_made_of, plan  # n
 from hooks.pages.sentences import Quote, SentenceNotFound, mark_sentences  # noqa: E402
 from hooks.pages.site import (  # noqa: E402
     SYSTEMS_TABLE,
+    NavItem,
     describe,
     expand_systems_table,
     site_root,
@@ -83,12 +92,13 @@ _pages: dict[str, str] = {}
 _quotes: dict[str, list[Quote]] = {}  # page path -> the sentences citations point at
 _sources: dict[str, str] = {}  # page path -> the content file its edit button opens
 _bundle = ""  # the Pyodide bundle's id: it is served under assets/pyodide/<id>/
-_theme_scripts: tuple = ()  # the inline scripts the policy allows, read from the theme
+# The inline scripts the policy allows, read from the theme.
+_theme_scripts: tuple[re.Pattern[str], ...] = ()
 _serving = False  # under `mkdocs serve`: a rules.yml edit recompiles what reads it
 _dirty = False  # `mkdocs serve --dirty`: MkDocs renders only the pages marked changed
 _problem: Problem | None = None  # under the dev server: why the site did not build
 _warnings: list[str] = []  # this build's warnings, which fail it (strict)
-_nav: list = []  # this build's navigation, with every title
+_nav: list[NavItem] = []  # this build's navigation, with every title
 _made: Made | None = None  # what the pages on the dev server were made of
 _now: Made | None = None  # ... and what this build's are made of
 _plan: Plan | None = None  # the pages this build renders
@@ -130,7 +140,7 @@ class _Warnings(logging.Handler):
         _warnings.append(record.getMessage())
 
 
-def on_startup(command, dirty):
+def on_startup(command: Literal["build", "gh-deploy", "serve"], dirty: bool) -> None:
     global _serving, _dirty
     _serving = command == "serve"
     _dirty = _serving and dirty
@@ -143,7 +153,7 @@ def on_startup(command, dirty):
 def _say_error(message: str) -> None:
     """An error in the terminal as MkDocs prints its own, without failing the build: the
     dev server shows it on every page instead."""
-    record = log.makeRecord(log.name, logging.ERROR, __file__, 0, message, None, None)
+    record = log.makeRecord(log.name, logging.ERROR, __file__, 0, message, (), None)
     for handler in logging.getLogger("mkdocs").handlers:
         if not isinstance(handler, CountHandler | _Warnings):
             handler.handle(record)
@@ -164,19 +174,19 @@ def _publish_rules(compiled: dict[str, Any]) -> None:
         log.info("the rules core's wheel for the browser rebuilt")
 
 
-def on_config(config):
+def on_config(config: MkDocsConfig) -> MkDocsConfig:
     global _systems, _pages, _quotes, _sources, _theme_scripts, _problem, _nav
     global _expanded, _expanded_before
     # Before any content is read: the allow-list of inline scripts comes from the theme.
-    _theme_scripts = theme_scripts(config["theme"].dirs)
+    _theme_scripts = theme_scripts(config.theme.dirs)
     _expanded_before, _expanded = _expanded, {}
     _problem = None
     _warnings.clear()
     try:
         site = generate(
             ROOT,
-            Path(config["docs_dir"]),
-            config.get("nav") or [],
+            Path(config.docs_dir),
+            config.nav or [],
             _publish_rules if _serving else None,
         )
     except ContentError as error:
@@ -194,7 +204,7 @@ def on_config(config):
     return config
 
 
-def on_files(files: Files, config) -> Files:
+def on_files(files: Files, config: MkDocsConfig) -> Files:
     global _bundle, _now, _plan, _files
     if _problem is not None:  # the dev server shows the content error on every page
         return Files([file for file in files if not file.is_documentation_page()])
@@ -204,13 +214,13 @@ def on_files(files: Files, config) -> Files:
     if not (PYODIDE_BUNDLE / "pyodide-lock.json").exists():
         raise PluginError(f"{PYODIDE_BUNDLE} is missing: run `make setup` to build it")
     _bundle = bundle_id(PYODIDE_BUNDLE)
-    for path in bundle_files(PYODIDE_BUNDLE):
-        relative = path.relative_to(PYODIDE_BUNDLE).as_posix()
+    for bundled in bundle_files(PYODIDE_BUNDLE):
+        relative = bundled.relative_to(PYODIDE_BUNDLE).as_posix()
         files.append(
             File(
                 relative,
                 src_dir=str(PYODIDE_BUNDLE),
-                dest_dir=config["site_dir"],
+                dest_dir=config.site_dir,
                 use_directory_urls=False,
                 dest_uri=f"assets/pyodide/{_bundle}/{relative}",
             )
@@ -220,7 +230,7 @@ def on_files(files: Files, config) -> Files:
         _plan = plan(_made if _dirty else None, _now)
         log.info(f"rendering {_plan.why}")
         if _dirty and _plan.everything:
-            clean_directory(config["site_dir"])
+            clean_directory(config.site_dir)
         for file in files.documentation_pages():
             _mark(file, file.src_uri in _plan.pages)
     _files = files
@@ -257,37 +267,42 @@ def _expand(markdown: str, url: str) -> str:
     return expanded
 
 
-def _made_of(files: Files, config) -> Made:
+def _made_of(files: Files, config: MkDocsConfig) -> Made:
     """What every page of this build is made of (hooks.pages.rebuild)."""
     pages = {}
     titles = {}
     for file in files.documentation_pages():
         path = file.src_uri
+        meta: dict[str, Any]
         if path in _pages:
             markdown, meta = _pages[path], {}
         else:
-            markdown, meta = get_data(Path(file.abs_src_path).read_text(encoding="utf-8"))
+            # Its source as MkDocs reads it: from its file, or from memory for a page a
+            # plugin generated (which has no file).
+            markdown, meta = get_data(file.content_string)
             # A hand-written page's title in the navigation is its heading, unless mkdocs.yml
             # names it.
             titles[path] = meta.get("title") or get_markdown_title(markdown)
         made = f"{fingerprint(meta)}\n{_expand(markdown, _address(file))}"
         pages[path] = page_made_of(made, _quotes.get(path, ()), _bundle)
-    custom = config["theme"].custom_dir
-    theme = sorted(
-        (path.relative_to(custom).as_posix(), path.stat().st_mtime_ns)
-        for path in (Path(custom).rglob("*") if custom else ())
-        if path.is_file()
-    )
+    custom = config.theme.custom_dir
+    theme: list[tuple[str, int]] = []
+    if custom:
+        theme = sorted(
+            (path.relative_to(custom).as_posix(), path.stat().st_mtime_ns)
+            for path in Path(custom).rglob("*")
+            if path.is_file()
+        )
     settings = Path(config.config_file_path).read_text(encoding="utf-8")
     shown = fingerprint(_nav, titles, theme, settings, [p.pattern for p in _theme_scripts])
     return Made(shown, pages)
 
 
-def on_page_markdown(markdown: str, page, config, files) -> str:
+def on_page_markdown(markdown: str, page: Page, config: MkDocsConfig, files: Files) -> str:
     return _expand(markdown, page.url)
 
 
-def on_page_content(html: str, page, config, files) -> str:
+def on_page_content(html: str, page: Page, config: MkDocsConfig, files: Files) -> str:
     # Every page built from content/ passes the allow-list, whatever its text held.
     if page.file.src_uri in _pages:
         html = clean(html)
@@ -311,11 +326,13 @@ def on_page_content(html: str, page, config, files) -> str:
     return html
 
 
-def on_page_context(context, page, config, nav):
-    base = config["extra"].get("edit_base")
+def on_page_context(
+    context: TemplateContext, page: Page, config: MkDocsConfig, nav: Navigation
+) -> TemplateContext:
+    base = config.extra.get("edit_base")
     source = _sources.get(page.file.src_uri)
     if source is None and not page.file.generated_by:
-        source = f"{config['docs_dir'].removeprefix(str(ROOT)).strip('/')}/{page.file.src_uri}"
+        source = f"{config.docs_dir.removeprefix(str(ROOT)).strip('/')}/{page.file.src_uri}"
     if base and source:
         page.edit_url = f"{base.rstrip('/')}/{source}"
     return context
@@ -340,7 +357,7 @@ class _CompiledTemplates(BytecodeCache):
 _templates = _CompiledTemplates()
 
 
-def on_env(env, config, files):
+def on_env(env: Environment, config: MkDocsConfig, files: Files) -> Environment:
     """Under the dev server, the theme's templates compiled once. The pages this build does
     not render keep what they had when last rendered: the navigation shows their titles,
     and links to their anchors are checked."""
@@ -362,14 +379,18 @@ def on_env(env, config, files):
     return env
 
 
-def on_post_build(config) -> None:
+def on_post_build(config: MkDocsConfig) -> None:
     global _made
-    if _problem is not None:  # nothing was built
+    if _problem is not None or _files is None:  # nothing was built (on_files sets _files)
         return
-    site_dir = Path(config["site_dir"])
+    site_dir = Path(config.site_dir)
     only = None
     if _serving and _dirty and _plan is not None and not _plan.everything:
-        only = {_address(_files.get_file_from_path(path)) for path in _plan.pages}
+        only = {
+            _address(file)
+            for path in _plan.pages
+            if (file := _files.get_file_from_path(path)) is not None
+        }
         # A rules core edit gave the bundle a new folder: the site serves one bundle.
         for folder in (site_dir / "assets" / "pyodide").iterdir():
             if folder.name != _bundle:
@@ -381,12 +402,12 @@ def on_post_build(config) -> None:
             bundle=_bundle,
             allowed=_theme_scripts,
             systems={slug: system.short_title for slug, system in _systems.items()},
-            site_url=config.get("site_url"),
+            site_url=config.site_url,
             only=only,
         )
     except (OfflineError, SearchIndexError) as error:
         raise PluginError(str(error)) from None
-    if _serving:
+    if _serving and _plan is not None:  # on_files plans every build of the dev server
         for file in _files.documentation_pages():
             page = file.page
             if page is not None and file.src_uri in _plan.pages:
@@ -402,7 +423,7 @@ def on_post_build(config) -> None:
         _made = _now
 
 
-def on_build_error(error) -> None:
+def on_build_error(error: Exception) -> None:
     """A build that failed may have written some pages: the next one renders them all."""
     global _made
     _made = None
@@ -417,7 +438,7 @@ class _Sources(FileSystemEventHandler):
 
     CHANGES = (EVENT_TYPE_CREATED, EVENT_TYPE_MODIFIED, EVENT_TYPE_DELETED, EVENT_TYPE_MOVED)
 
-    def __init__(self, server, ignored: tuple[Path, ...]) -> None:
+    def __init__(self, server: LiveReloadServer, ignored: tuple[Path, ...]) -> None:
         self.server, self.ignored = server, ignored
 
     def _built(self, path: str | bytes) -> bool:
@@ -441,14 +462,14 @@ class _Sources(FileSystemEventHandler):
 _observers: list[BaseObserver] = []
 
 
-def _watch_sources(server, config) -> None:
+def _watch_sources(server: LiveReloadServer, config: MkDocsConfig) -> None:
     """The sources, watched through the system's file notifications, where MkDocs polls
     every half second: a save is seen at once. What a build writes among them (the rules
     data; __pycache__) is no edit: watched as MkDocs watches, a rules.yml save would build,
     and reload, twice."""
-    folders = [config["docs_dir"], *(item for item in config["watch"] if Path(item).is_dir())]
-    server.unwatch(config["docs_dir"])
-    config["watch"] = [item for item in config["watch"] if item not in folders]
+    folders = [config.docs_dir, *(item for item in config.watch if Path(item).is_dir())]
+    server.unwatch(config.docs_dir)
+    config.watch = [item for item in config.watch if item not in folders]
     observer = Observer()
     for folder in folders:
         ignored = tuple(built for built in BUILT_HERE if built.is_relative_to(folder))
@@ -464,7 +485,9 @@ def on_shutdown() -> None:
         observer.stop()
 
 
-def on_serve(server, config, builder):
+def on_serve(
+    server: LiveReloadServer, config: MkDocsConfig, builder: Callable[..., None]
+) -> LiveReloadServer:
     """Under `mkdocs serve` only: allow the live-reload script the dev server injects,
     answer every page with the error while the site does not build, and watch the
     sources without what a build writes among them.
@@ -487,24 +510,29 @@ def on_serve(server, config, builder):
         after = after.replace("<html ", "<html data-dev-server ", 1)
         return allow_added_scripts(before, after).encode("utf-8")
 
-    server._inject_js_into_html = inject_allowed
+    # MkDocs has no setting for what it injects: its method is replaced on this one server.
+    server._inject_js_into_html = inject_allowed  # type: ignore[method-assign]
 
     # A failed build leaves MkDocs' server holding every request until a build passes:
     # the build counts as done, and every page answers at once with the problem.
     build = server.builder
 
-    def build_or_show_problem(config=None) -> None:
+    def build_or_show_problem() -> None:
         global _problem
         try:
-            build(config)
+            build()
         except Exception as error:
             _problem = build_problem(error, list(_warnings))
             _say_error(f"the site did not build: {error}")
 
     server.builder = build_or_show_problem
-    serve = server.get_app()
+    # The application answering the server's requests: MkDocs' serve_request, set when
+    # it made the server.
+    serve = server.get_app() or server.serve_request
 
-    def serve_or_show_problem(environ, start_response):
+    def serve_or_show_problem(
+        environ: WSGIEnvironment, start_response: StartResponse
+    ) -> Iterable[bytes]:
         if _problem is None or not _is_page(environ.get("PATH_INFO", "")):
             return serve(environ, start_response)
         page = inject_allowed(problem_page(_problem).encode("utf-8"), server._visible_epoch)

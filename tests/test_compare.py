@@ -71,6 +71,18 @@ def test_a_misquote_says_where_it_stops_matching(tmp_path: Path) -> None:
     assert "does not go on with 'always'" in caught.value.message
 
 
+def test_an_unknown_key_written_as_a_number_is_named_at_its_own_line(tmp_path: Path) -> None:
+    # YAML reads `2:` as the number 2; its line is kept under the text "2".
+    path = write(
+        tmp_path,
+        GOOD.replace("    summary: Two systems.\n", "    summary: Two systems.\n    2: x\n"),
+    )
+    with pytest.raises(ContentError) as caught:
+        load_compare(path, SYSTEMS)
+    assert caught.value.line == 5
+    assert "unknown key '2' in a concept" in caught.value.message
+
+
 def test_a_quote_from_another_section_fails(tmp_path: Path) -> None:
     path = write(tmp_path, GOOD.replace("combat#rolling-1-or-20", "combat#cover"))
     with pytest.raises(ContentError, match="not in orcus/combat#cover"):

@@ -329,7 +329,7 @@ def load_system(folder: Path) -> System:
         short_title=required_text(data, "short_title", path),
         dice=required_text(data, "dice", path),
         summary=required_text(data, "summary", path),
-        source={key: str(value) for key, value in source.items()},
+        source={str(key): str(value) for key, value in source.items()},
         notes=text_list(data.get("notes"), path, "notes"),
         pages=pages,
         tables=tables,

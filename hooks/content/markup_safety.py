@@ -29,11 +29,17 @@ from markdown_it.token import Token
 
 from hooks.content.yaml_lines import ContentError, LineDict, LineList, LineStr
 
-# markdown-it drops links to javascript:/data: URLs instead of tokenizing them (its own
-# XSS guard), but Python-Markdown, which renders the site, keeps them: let every link
-# through so that this module sees, and refuses, each one.
-_markdown = MarkdownIt("commonmark")
-_markdown.validateLink = lambda url: True
+
+class _EveryLink(MarkdownIt):
+    """markdown-it drops links to javascript:/data: URLs instead of tokenizing them (its own
+    XSS guard), but Python-Markdown, which renders the site, keeps them: this parser lets
+    every link through so that this module sees, and refuses, each one."""
+
+    def validateLink(self, url: str) -> bool:
+        return True
+
+
+_markdown = _EveryLink("commonmark")
 
 # Elements that run code, embed another document, or change how the page loads.
 FORBIDDEN_ELEMENTS = {

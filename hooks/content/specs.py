@@ -488,7 +488,7 @@ class KeyOf:
     sibling: str
 
     def check(self, value: Any, where: Where) -> None:
-        choices = (where.parent or {}).get(self.sibling) or {}
+        choices = (where.parent.get(self.sibling) if where.parent else None) or {}
         if value not in choices:
             raise where.fail(
                 f"is {_shown(value)}, which is no key of '{self.sibling}'"

@@ -128,7 +128,7 @@ def load_table(system: str, path: Path) -> Table:
                 f"unknown check kind {kind!r}" + one_of(kind, "known", CHECK_PARAMETERS),
             )
         check_keys(raw, path, ("kind", *CHECK_PARAMETERS[kind]), (), f"a '{kind}' check")
-        check = {key: str(value) for key, value in raw.items()}
+        check = {str(key): str(value) for key, value in raw.items()}
     errata = []
     for entry in data.get("errata") or []:
         entry = require_mapping(entry, path, "an erratum")

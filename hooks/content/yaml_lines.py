@@ -64,17 +64,17 @@ def suggest(options: list[str]) -> str:
     return ": did you mean " + " or ".join(f"'{option}'" for option in options) + "?"
 
 
-class LineDict(dict):
+class LineDict(dict[str | int, Any]):
     """A mapping that knows its own line and the line of each key."""
 
     line: int
     key_lines: dict[str, int]
 
-    def line_of(self, key: str) -> int:
-        return self.key_lines.get(key, self.line)
+    def line_of(self, key: str | int) -> int:
+        return self.key_lines.get(str(key), self.line)
 
 
-class LineList(list):
+class LineList(list[Any]):
     line: int
     item_lines: list[int]
 
@@ -164,7 +164,7 @@ def _check_events(text: str, path: Path) -> None:
     alias bomb is refused before anything is expanded."""
     depth = 0
     for event in yaml.parse(text, Loader=SAFE_LOADER):
-        line = event.start_mark.line + 1
+        line = event.start_mark.line + 1 if event.start_mark else None
         if isinstance(event, yaml.AliasEvent) or getattr(event, "anchor", None):
             raise ContentError(
                 path,
@@ -222,7 +222,7 @@ def line_of(value: Any, default: int | None = None) -> int | None:
 
 
 def require_mapping(value: Any, path: Path, what: str) -> LineDict:
-    if not isinstance(value, dict):
+    if not isinstance(value, LineDict):
         raise ContentError(
             path, line_of(value), f"{what} must be a mapping of keys to values ('key: value' lines)"
         )

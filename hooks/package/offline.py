@@ -26,6 +26,7 @@ import sys
 import time
 import zipfile
 from pathlib import Path
+from typing import TypedDict
 
 from hooks.package.pyodide_bundle import ARCHIVE_DATE
 from hooks.postprocess.search_index import ENTRY as SEARCH_ENTRY
@@ -56,6 +57,28 @@ log = logging.getLogger("mkdocs.hooks.package.offline")
 
 class OfflineError(RuntimeError):
     """A step of the offline support failed; the site generator shows the message and stops."""
+
+
+class Part(TypedDict):
+    """Files the service worker stores together, in one cache named after their hash."""
+
+    name: str
+    files: list[str]
+    bytes: int
+
+
+class PythonPart(Part):
+    integrity: dict[str, str]  # path -> its Subresource Integrity value(s)
+
+
+class OfflineManifest(TypedDict):
+    """What sw.js is given (self.__OFFLINE_MANIFEST in service_worker_template.mjs)."""
+
+    fallback: str
+    calculators: str
+    shell: Part
+    python: PythonPart
+    groups: dict[str, Part]
 
 
 def app_links(base: str) -> str:
@@ -91,7 +114,7 @@ def link_error_page(site_dir: Path) -> bool:
     return True
 
 
-def _part(name: str, site_dir: Path, files: list[str]) -> dict:
+def _part(name: str, site_dir: Path, files: list[str]) -> Part:
     """One cache's worth of files, named after a hash of their contents: a deploy that
     changes any of them gives the part a new cache, and the old one is deleted."""
     digest = hashlib.sha256()
@@ -129,7 +152,7 @@ def _stored(path: str) -> bool:
     )
 
 
-def offline_manifest(site_dir: Path) -> dict:
+def offline_manifest(site_dir: Path) -> OfflineManifest:
     """What the service worker stores, in three kinds of part (see
     hooks/package/service_worker_template.mjs): the shell, one group per top folder of pages, and
     Python. Paths are relative to the site root, where sw.js sits."""
@@ -161,7 +184,7 @@ def offline_manifest(site_dir: Path) -> dict:
     }
 
 
-def write_service_worker(site_dir: Path) -> dict:
+def write_service_worker(site_dir: Path) -> OfflineManifest:
     """Write site_dir/sw.js: the bundled template with the manifest filled in."""
     site_dir = Path(site_dir).resolve()
     if not TEMPLATE.is_file():

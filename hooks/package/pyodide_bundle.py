@@ -52,7 +52,7 @@ import subprocess
 import sys
 import tempfile
 import zipfile
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -87,6 +87,41 @@ DATA_MEMBER = "rules_core/data/systems.json"
 # The date of every member of the compiled archives: the earliest a zip can hold. A fixed
 # date, not the commit's, so that the bundle changes only when its sources do.
 ARCHIVE_DATE = (1980, 1, 1, 0, 0, 0)
+
+
+# For the type checker only, without importing `typing`: this module is also the child
+# process that compiles the standard library (compile_stdlib), and the bytes of the
+# typing.pyc it writes change when that process has imported typing itself (marshal shares
+# an object referenced from elsewhere): the same sources would no longer give the same bundle.
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any, TypedDict
+
+    class Traced(TypedDict):
+        """What the calculators' run in Pyodide loaded (trace_imports.mjs): each module with its
+        origin (a path in the standard library's zip or elsewhere, "built-in", "frozen", or
+        None), and the standard library zip's path."""
+
+        modules: dict[str, str | None]
+        stdlib: str
+
+    class Compressed(TypedDict):
+        """One file of the bundle gzipped beside it, as bundle.json lists it."""
+
+        name: str
+        file: str  # the gzipped file's name
+        bytes: int
+        sha256: str
+        size: int  # before compression
+        content_sha256: str
+
+    class Manifest(TypedDict):
+        """bundle.json, what the worker reads first."""
+
+        wasm: Compressed
+        stdlib: Compressed
+        wheel: Compressed
+        lock: dict[str, Any]  # pyodide-lock.json, in Pyodide's own format
 
 
 class BundleError(RuntimeError):
@@ -246,7 +281,7 @@ def core_imports(project: Path = ROOT) -> list[tuple[str, str]]:
     return found
 
 
-def trace_imports(stage: Path, project: Path = ROOT) -> dict:
+def trace_imports(stage: Path, project: Path = ROOT) -> Traced:
     """Run the calculators in Pyodide from `stage` (hooks/package/trace_imports.mjs): each
     module Python loaded, with its origin, and the standard library zip's path."""
     node = shutil.which("node")
@@ -263,7 +298,7 @@ def trace_imports(stage: Path, project: Path = ROOT) -> dict:
         output = result.stderr.strip().splitlines()
         detail = output[-1].strip() if output else "no output"
         raise BundleError(f"running the calculators in Pyodide failed: {detail}")
-    traced: dict = json.loads(result.stdout)
+    traced: Traced = json.loads(result.stdout)
     return traced
 
 
@@ -273,7 +308,7 @@ def _files_of(module: str) -> tuple[str, str]:
     return f"{path}.py", f"{path}/__init__.py"
 
 
-def stdlib_members(traced: Mapping) -> list[str]:
+def stdlib_members(traced: Traced) -> list[str]:
     """The standard library's files Python loaded, as members of its zip (sources)."""
     prefix = traced["stdlib"].rstrip("/") + "/"
     origins = traced["modules"].values()
@@ -285,7 +320,7 @@ def stdlib_members(traced: Mapping) -> list[str]:
 
 
 def check_cut(
-    imports: Iterable[tuple[str, str]], traced: Mapping, kept: Iterable[str], whole: Iterable[str]
+    imports: Iterable[tuple[str, str]], traced: Traced, kept: Iterable[str], whole: Iterable[str]
 ) -> None:
     """Stop the build when the rules core imports a module of Python's standard library
     (`whole`: the members of its zip) that the cut (`kept`) lacks, naming the module and
@@ -356,15 +391,16 @@ def _compile_stdlib(archive: Path) -> None:
                 continue
             module = Path(scratch) / "module.py"
             module.write_bytes(data)
-            compiled = py_compile.compile(
+            compiled = Path(scratch) / "module.pyc"
+            py_compile.compile(
                 str(module),
-                cfile=str(Path(scratch) / "module.pyc"),
+                cfile=str(compiled),
                 dfile=member.filename,
                 doraise=True,
                 optimize=2,
                 invalidation_mode=py_compile.PycInvalidationMode.UNCHECKED_HASH,
             )
-            target.writestr(f"{member.filename}c", Path(compiled).read_bytes())
+            target.writestr(f"{member.filename}c", compiled.read_bytes())
     staged.replace(archive)
 
 
@@ -393,7 +429,7 @@ def _sha256(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
 
-def _compressed(out_dir: Path, name: str) -> dict:
+def _compressed(out_dir: Path, name: str) -> Compressed:
     """Gzip one file of the bundle beside it; its entry of bundle.json."""
     content = (out_dir / name).read_bytes()
     # No name and no date in the header: the same content, the same bytes.
@@ -409,23 +445,25 @@ def _compressed(out_dir: Path, name: str) -> dict:
     }
 
 
-def _write_manifest(out_dir: Path, files: Mapping[str, dict]) -> dict:
+def _write_manifest(
+    out_dir: Path, wasm: Compressed, stdlib: Compressed, wheel: Compressed
+) -> Manifest:
     lock = json.loads((out_dir / LOCK_FILE).read_text(encoding="utf-8"))
-    manifest = {**files, "lock": lock}
+    manifest: Manifest = {"wasm": wasm, "stdlib": stdlib, "wheel": wheel, "lock": lock}
     (out_dir / MANIFEST).write_text(
         json.dumps(manifest, indent=1, sort_keys=True) + "\n", encoding="utf-8"
     )
     return manifest
 
 
-def compress_bundle(out_dir: Path) -> dict:
+def compress_bundle(out_dir: Path) -> Manifest:
     """Gzip the WebAssembly, the standard library and the wheel beside them, and write
     bundle.json: the lock file, and for each of the three its compressed file's name, size
     and SHA-256, and its content's size and SHA-256."""
     lock = json.loads((out_dir / LOCK_FILE).read_text(encoding="utf-8"))
-    wheel = lock["packages"][PACKAGE]["file_name"]
-    names = (("wasm", WASM), ("stdlib", STDLIB), ("wheel", wheel))
-    return _write_manifest(out_dir, {role: _compressed(out_dir, name) for role, name in names})
+    wasm, stdlib = _compressed(out_dir, WASM), _compressed(out_dir, STDLIB)
+    wheel = _compressed(out_dir, lock["packages"][PACKAGE]["file_name"])
+    return _write_manifest(out_dir, wasm, stdlib, wheel)
 
 
 def fix_archive_dates(archive: Path) -> None:
@@ -453,10 +491,10 @@ def reproducible(out_dir: Path) -> None:
     lock_path.write_text(json.dumps(lock, indent=2, sort_keys=True) + "\n", encoding="utf-8")
 
 
-def prune_lock(out_dir: Path) -> dict:
+def prune_lock(out_dir: Path) -> dict[str, Any]:
     """Keep in the lock file only the packages whose file the bundle holds."""
     lock_path = out_dir / LOCK_FILE
-    lock = json.loads(lock_path.read_text(encoding="utf-8"))
+    lock: dict[str, Any] = json.loads(lock_path.read_text(encoding="utf-8"))
     lock["packages"] = {
         name: entry
         for name, entry in lock["packages"].items()
@@ -540,17 +578,16 @@ def refresh_wheel(out_dir: Path = DEFAULT_OUT, project: Path = ROOT) -> list[Pat
     lock_path.write_text(json.dumps(lock, indent=2, sort_keys=True) + "\n", encoding="utf-8")
     # The cut standard library stays, where it has every module the core imports now; a
     # core that imports one it lacks gets the whole bundle, which traces the imports anew.
-    manifest = json.loads((out_dir / MANIFEST).read_text(encoding="utf-8"))
+    manifest: Manifest = json.loads((out_dir / MANIFEST).read_text(encoding="utf-8"))
     try:
-        traced = json.loads((out_dir / TRACE_FILE).read_text(encoding="utf-8"))
+        traced: Traced = json.loads((out_dir / TRACE_FILE).read_text(encoding="utf-8"))
         with zipfile.ZipFile(runtime_source() / STDLIB) as whole:
             check_cut(core_imports(project), traced, stdlib_members(traced), whole.namelist())
     except (OSError, BundleError):
         return bundle(out_dir, project=project)
     (out_dir / manifest["wheel"]["file"]).unlink(missing_ok=True)
-    manifest["wheel"] = _compressed(out_dir, entry["file_name"])
-    files = {role: manifest[role] for role in ("wasm", "stdlib", "wheel")}
-    _write_manifest(out_dir, files)
+    wheel = _compressed(out_dir, entry["file_name"])
+    _write_manifest(out_dir, manifest["wasm"], manifest["stdlib"], wheel)
     return bundle_files(out_dir)
 
 

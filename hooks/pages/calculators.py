@@ -12,6 +12,7 @@ from functools import cache
 from html import escape
 from html.parser import HTMLParser
 from pathlib import Path
+from typing import Any
 
 from markdown_it import MarkdownIt
 
@@ -45,13 +46,13 @@ def page_title(name: str, docs: Path = DOCS) -> str:
     )
 
 
-def default_system(calculator: Calculator) -> str:
+def default_system(calculator: Calculator[Any, Any]) -> str:
     """The system the form shows before anyone chooses one."""
     system = next((f for f in calculator.fields if f.kind == "system"), None)
     return system.default if system is not None else system_slugs()[0]
 
 
-def _attributes(calculator: Calculator, field: Field) -> str:
+def _attributes(calculator: Calculator[Any, Any], field: Field) -> str:
     """The field's class and the systems it applies to, from their rules data.
 
     A field that does not apply to the default system is hidden in the built page
@@ -198,9 +199,10 @@ def _group_block(calculator: str, group: str, fields: list[Field]) -> str:
     systems any of them applies to."""
     spec = CALCULATORS[calculator]
     listed = [spec.field_systems(field) for field in fields]
+    limited = [systems for systems in listed if systems is not None]
     attributes = 'class="calc-group"'
-    if all(systems is not None for systems in listed):
-        union = [s for s in system_slugs() if any(s in systems for systems in listed)]
+    if len(limited) == len(listed):  # every field applies to some systems only
+        union = [s for s in system_slugs() if any(s in systems for systems in limited)]
         hidden = "" if default_system(spec) in union else " hidden"
         attributes += f' data-systems="{escape(" ".join(union))}"{hidden}'
     blocks = "".join(_field_block(calculator, field) for field in fields)

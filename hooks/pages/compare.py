@@ -8,9 +8,11 @@ shows is computed by the rules core for each system with the same inputs.
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from html import escape
 from pathlib import Path
+from typing import Any
 
 from hooks.content.loader import System, resolve_target, target_hint
 from hooks.content.quotes import normalise, quote_problem, sentence_id
@@ -200,7 +202,7 @@ _ATTACK_FORM = {
 }
 
 
-def _result(concept: Concept, system: System) -> dict:
+def _result(concept: Concept, system: System) -> Mapping[str, Any]:
     """The concept's question put to the system's calculator."""
     # Odds only: no default damage roll, whose rules would only add noise here.
     defaults = {"damage": ""} if concept.calculator == "attack" else {}
@@ -216,7 +218,7 @@ def _result(concept: Concept, system: System) -> dict:
     return result
 
 
-def _answer(concept: Concept, system: System, result: dict) -> list[str]:
+def _answer(concept: Concept, system: System, result: Mapping[str, Any]) -> list[str]:
     """Under a system's quotes: the calculator's answer (the attack's stands in the form's
     table of answers instead), its interpretations, and a link to the calculator."""
     inputs = {"system": system.slug, **concept.inputs}
@@ -239,13 +241,15 @@ def _answer(concept: Concept, system: System, result: dict) -> list[str]:
     return [*lines, f"[Open in the calculator]({link})", ""]
 
 
-def _short_answer(result: dict) -> str:
+def _short_answer(result: Mapping[str, Any]) -> str:
     """The attack calculator's short answer (its summary, which every answer has: one from
     a system that lacks the rule says so), as the live page shows it."""
     return escape(result["summary"])
 
 
-def _live_form(concept: Concept, systems: dict[str, System], results: dict[str, dict]) -> list[str]:
+def _live_form(
+    concept: Concept, systems: dict[str, System], results: Mapping[str, Mapping[str, Any]]
+) -> list[str]:
     """The reader's own attack, answered for every system as they type: one table under
     the form, so a phone shows every system's answer beside the numbers."""
     values = {**_ATTACK_NUMBERS, **concept.inputs}
@@ -375,12 +379,14 @@ def compare_source(site_path: str, concepts: list[Concept]) -> str | None:
 
 
 def render_compare(
-    concepts: list[Concept], systems: dict[str, System], also: list[tuple[str, str, str]] = ()
-) -> tuple[dict[str, str], dict]:
+    concepts: list[Concept],
+    systems: dict[str, System],
+    also: Sequence[tuple[str, str, str]] = (),
+) -> tuple[dict[str, str], dict[str, list[str | dict[str, str]]]]:
     """Every comparison page, keyed by its path in the site, and the Compare nav section;
     `also` lists other pages of the section, as (title, path, summary)."""
     pages = {"compare/index.md": render_index(concepts, list(also))}
-    section: list = ["compare/index.md"]
+    section: list[str | dict[str, str]] = ["compare/index.md"]
     for concept in concepts:
         pages[f"compare/{concept.slug}.md"] = render_concept(concept, systems)
         # Navigation titles are printed as HTML by the theme: content is text.

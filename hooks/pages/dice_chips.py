@@ -21,6 +21,7 @@ from collections.abc import Collection
 from dataclasses import dataclass
 from fractions import Fraction
 
+from hooks.pages.linker import Rewrite
 from rules_core.calculators import CALCULATORS
 from rules_core.calculators.address import calculator_markdown_address
 from rules_core.dice import DiceError, Expression, parse
@@ -172,7 +173,7 @@ def chip_link(
     return f'[{chip.text}]({href} "{chip.summary}"){{ .dice-chip {attributes} }}'
 
 
-def dice_rewriter(system: str, root: str):
+def dice_rewriter(system: str, root: str) -> Rewrite:
     """A prose rewrite (see hooks.pages.linker.rewrite_prose) turning dice into chips;
     `root` leads from the page to the docs root."""
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import shutil
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -29,6 +29,7 @@ from hooks.pages.gm_screen import PAGE as GM_SCREEN_PAGE
 from hooks.pages.gm_screen import render_gm_screen, render_gm_screens
 from hooks.pages.sentences import Quote, quoted_sentences
 from hooks.pages.site import (
+    NavItem,
     edit_source,
     expand_systems_table,
     front_matter,
@@ -48,7 +49,7 @@ class GeneratedSite:
     systems: dict[str, System]
     compiled: dict[str, Any]  # each system's rules data, as compile_system() gives it
     pages: dict[str, str]  # docs-relative path -> Markdown
-    nav: list
+    nav: list[NavItem]
     quotes: dict[str, list[Quote]]  # docs-relative path -> the sentences cited on that page
     # docs-relative path -> the content file a contributor edits to change it (its edit button)
     sources: dict[str, str]
@@ -57,7 +58,7 @@ class GeneratedSite:
 def generate(
     root: Path,
     docs: Path,
-    home_nav: list | None = None,
+    home_nav: Sequence[NavItem] | None = None,
     publish_rules: Callable[[dict[str, Any]], None] | None = None,
 ) -> GeneratedSite:
     """Every page built from root/content, and the navigation around docs' own pages.

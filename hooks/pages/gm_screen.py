@@ -124,7 +124,7 @@ def _attack_rolls(attack: Attack) -> list[str]:
     return lines
 
 
-def _rolls(rules: dict, attack: Attack | None) -> list[str]:
+def _rolls(rules: Mapping[str, Any], attack: Attack | None) -> list[str]:
     lines = _attack_rolls(attack) if attack else []
     for roll in _roll_sections(rules):
         said = roll.roll
@@ -158,7 +158,7 @@ def _difficulty_rows(difficulties: Difficulties) -> list[tuple[str, str]]:
     return rows
 
 
-def _roll_sections(rules: dict) -> list[Checks | Saves]:
+def _roll_sections(rules: Mapping[str, Any]) -> list[Checks | Saves]:
     """The checks and saves sections the system has, typed."""
     sections: list[Checks | Saves] = []
     if rules.get("checks"):
@@ -168,7 +168,7 @@ def _roll_sections(rules: dict) -> list[Checks | Saves]:
     return sections
 
 
-def _difficulties(rules: dict) -> list[str]:
+def _difficulties(rules: Mapping[str, Any]) -> list[str]:
     lines = []
     for roll in _roll_sections(rules):
         difficulties = roll.difficulties
@@ -257,7 +257,7 @@ def _glossary(system: System, kind: str) -> list[str]:
 # --------------------------------------------------------------------------- dying
 
 
-def _dying(rules: dict) -> list[str]:
+def _dying(rules: Mapping[str, Any]) -> list[str]:
     if not rules.get("dying"):
         return []
     dying = Dying.of(rules["dying"])

@@ -10,13 +10,19 @@ from __future__ import annotations
 import json
 import re
 from collections import defaultdict
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from html import escape, unescape
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from hooks.content.loader import TABLE_PLACEHOLDER, Page, System, table_placeholders
+from hooks.content.loader import (
+    TABLE_PLACEHOLDER,
+    GlossaryEntry,
+    Page,
+    System,
+    table_placeholders,
+)
 from hooks.pages.dice_chips import dice_rewriter
 from hooks.pages.gm_screen import PAGE as GM_SCREEN_PAGE
 from hooks.pages.gm_screen import TITLE as GM_SCREEN_TITLE
@@ -40,6 +46,9 @@ from hooks.pages.tables import check_table, render_table
 from rules_core.calculators import CALCULATORS
 from rules_core.calculators.address import calculator_markdown_address
 
+if TYPE_CHECKING:  # an annotation only: at run time, compare would load rules_core.web too
+    from hooks.pages.compare import Concept
+
 TERMS_PAGE = "terms"  # each system's generated list of its glossary's terms
 SOURCE_PAGE = "source"  # each system's source, license and errata
 # A system's pages that restate or describe its text, beside the chapters that are the text:
@@ -47,6 +56,11 @@ SOURCE_PAGE = "source"  # each system's source, license and errata
 REFERENCE_PAGES = ("", TERMS_PAGE, GM_SCREEN_PAGE, SOURCE_PAGE)
 
 ROOT_FROM_PAGE = "../"  # a system's pages sit one folder below the root
+
+# An entry of the navigation, as mkdocs.yml's `nav` holds it: a page's path, or {title: a
+# page's path, or a section's entries}. Read-only types, so a section built as plain lists
+# and dicts of paths (the Compare section) is one.
+type NavItem = str | Mapping[str, str | Sequence[NavItem]]
 
 
 @dataclass(frozen=True)
@@ -109,7 +123,7 @@ def citations(value: Any) -> Iterator[dict[str, str]]:
 def section_links(
     compiled: Mapping[str, Any],
     page_titles: Mapping[str, str],
-    concepts: list,
+    concepts: list[Concept],
 ) -> dict[tuple[str, str, str], list[tuple[str, str]]]:
     """Links to add under each section heading: the calculators that cite the section (from
     each system's compiled rules data), named by their page's title (`page_titles`, by
@@ -244,7 +258,7 @@ def _landing(system: System) -> str:
 def _terms(system: System, shared: dict[str, str]) -> str:
     """The Terms page; `shared` gives the anchor of each term other systems define too
     (hooks/pages/shared_terms.py), which the entry links."""
-    by_kind: dict[str, list] = defaultdict(list)
+    by_kind: dict[str, list[GlossaryEntry]] = defaultdict(list)
     for entry in system.glossary:
         by_kind[entry.kind].append(entry)
     lines = [
@@ -258,7 +272,7 @@ def _terms(system: System, shared: dict[str, str]) -> str:
         "short definition shown on hover or tap.",
         "",
     ]
-    by_letter: dict[str, list] = defaultdict(list)
+    by_letter: dict[str, list[GlossaryEntry]] = defaultdict(list)
     for entry in sorted(system.glossary, key=lambda entry: entry.term.casefold()):
         initial = entry.term[:1].upper()
         by_letter[initial if initial.isalpha() else "#"].append(entry)
@@ -429,12 +443,12 @@ def describe(html: str) -> str | None:
     return None
 
 
-def navigation(systems: dict[str, System], home: list) -> list:
+def navigation(systems: dict[str, System], home: Sequence[NavItem]) -> list[NavItem]:
     """The nav: the hand-written pages first, then one tab per system. The theme prints
     navigation titles as HTML, and content is text: every title is escaped here."""
-    nav = list(home)
+    nav: list[NavItem] = list(home)
     for system in systems.values():
-        section: list = [{escape(system.title): f"{system.slug}/index.md"}]
+        section: list[NavItem] = [{escape(system.title): f"{system.slug}/index.md"}]
         section += [
             {escape(page.title): f"{system.slug}/{page.name}.md"} for page in system.pages.values()
         ]

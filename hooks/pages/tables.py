@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
@@ -58,9 +58,9 @@ def _show(value: Fraction) -> str:
     return str(value.numerator) if value.denominator == 1 else str(float(value))
 
 
-def _check_ability_modifier(table: Table) -> list[Mismatch]:
-    score = table.column_index(table.check["score"], table.check_line)
-    modifier = table.column_index(table.check["modifier"], table.check_line)
+def _check_ability_modifier(table: Table, check: Mapping[str, str]) -> list[Mismatch]:
+    score = table.column_index(check["score"], table.check_line)
+    modifier = table.column_index(check["modifier"], table.check_line)
     found = []
     for row, line in zip(table.rows, table.row_lines, strict=True):
         printed = _read(table, modifier, row, line, parse_number)
@@ -71,9 +71,9 @@ def _check_ability_modifier(table: Table) -> list[Mismatch]:
     return found
 
 
-def _check_cumulative(table: Table) -> list[Mismatch]:
-    step = table.column_index(table.check["step"], table.check_line)
-    total = table.column_index(table.check["total"], table.check_line)
+def _check_cumulative(table: Table, check: Mapping[str, str]) -> list[Mismatch]:
+    step = table.column_index(check["step"], table.check_line)
+    total = table.column_index(check["total"], table.check_line)
     found = []
     previous_total: Fraction | None = None
     previous_step: Fraction | None = None
@@ -105,8 +105,8 @@ def _check_cumulative(table: Table) -> list[Mismatch]:
     return found
 
 
-def _check_dice_average(table: Table) -> list[Mismatch]:
-    count = table.column_index(table.check["count"], table.check_line)
+def _check_dice_average(table: Table, check: Mapping[str, str]) -> list[Mismatch]:
+    count = table.column_index(check["count"], table.check_line)
     found = []
     for row, line in zip(table.rows, table.row_lines, strict=True):
         for index, column in enumerate(table.columns):
@@ -120,7 +120,8 @@ def _check_dice_average(table: Table) -> list[Mismatch]:
     return found
 
 
-CHECKS: dict[str, Callable[[Table], list[Mismatch]]] = {
+# Each reads the parameters of the table's check (hooks.content.tables.CHECK_PARAMETERS).
+CHECKS: dict[str, Callable[[Table, Mapping[str, str]], list[Mismatch]]] = {
     "ability-modifier": _check_ability_modifier,
     "cumulative": _check_cumulative,
     "dice-average": _check_dice_average,
@@ -135,16 +136,17 @@ CHECK_DESCRIPTIONS = {
 
 def check_table(table: Table) -> list[Mismatch]:
     """Recompute a checked table; every difference must be a recorded erratum and vice versa."""
-    if table.check is None:
+    check = table.check
+    if check is None:
         return []
     try:
-        mismatches = CHECKS[table.check["kind"]](table)
+        mismatches = CHECKS[check["kind"]](table, check)
     except _NotANumber as error:
         raise ContentError(
             table.path,
             error.line,
             f"column '{error.column}' holds '{error.cell}', but the build checks this table "
-            f"arithmetically ({CHECK_DESCRIPTIONS[table.check['kind']]}) and needs "
+            f"arithmetically ({CHECK_DESCRIPTIONS[check['kind']]}) and needs "
             f"{error.expected} there: write the cell as printed, in digits, or remove "
             "'check:' if the table is not arithmetic",
         ) from None

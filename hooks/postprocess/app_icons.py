@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 import sys
+from collections.abc import Iterable
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -17,7 +18,9 @@ SIZES = (192, 512)
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
 
 
-def render(source: Path = SOURCE, out_dir: Path = IMAGES, sizes=SIZES) -> list[Path]:
+def render(
+    source: Path = SOURCE, out_dir: Path = IMAGES, sizes: Iterable[int] = SIZES
+) -> list[Path]:
     from playwright.sync_api import sync_playwright
 
     svg = source.read_text(encoding="utf-8")

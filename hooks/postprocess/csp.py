@@ -85,7 +85,7 @@ class _StartTag(HTMLParser):
         self.feed(tag)
         self.close()
 
-    def handle_starttag(self, tag, attrs):
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         if not self.attributes:
             self.attributes = dict(attrs)
 
