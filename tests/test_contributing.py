@@ -346,7 +346,8 @@ def test_recipe_record_an_erratum(project: Path) -> None:
     assert "a note of the contributing test" in html
     before = text[: text.index(paragraph)]
     heading = re.findall(r"(?m)^#+ (.+)$", before)[-1]
-    anchor = re.search(r'<h[1-6][^>]* id="([^"]+)"[^>]*>' + re.escape(heading.split(" {#")[0]), html)
+    title = re.escape(heading.split(" {#")[0])
+    anchor = re.search(r'<h[1-6][^>]* id="([^"]+)"[^>]*>' + title, html)
     assert anchor, heading
     listed = (site / folder.name / "source" / "index.html").read_text(encoding="utf-8")
     assert f'href="../{name}/#{anchor[1]}"' in listed
