@@ -32,8 +32,10 @@ const watched = new WeakSet();
 new MutationObserver(() => {
   const result = document.querySelector(`#${CALCULATOR}-result`);
   if (!result || watched.has(result)) return;
-  watched.add(result);
+  // The result may be parsed before its figures are: a later mutation brings them.
   const built = result.querySelector(".calc-headline");
+  if (!built) return;
+  watched.add(result);
   const frame = () => {
     if (!result.isConnected || result.querySelector(".calc-headline") !== built) return;
     const shown = (element) => getComputedStyle(element).visibility !== "hidden";
