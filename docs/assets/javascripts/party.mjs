@@ -25,16 +25,17 @@
 // Safety: names are only ever text (textContent, form values), never markup.
 
 import { endAboveDock, headerBottom } from "./calculator-view.mjs";
+import { FIGHT_FORM_ROWS, FIGHT_MAX_ROWS, NAME_LENGTH, VALUE_LENGTH } from "./rules-core-limits.mjs";
 
 const STORE = "orr-party";
 const VERSION = 1;
 const STATS = ["bonus", "damage", "defense", "hp", "attacks"];
 const ROLLS = ["check", "save"]; // kept by the checks page, each only once typed there
-const MAX_MEMBERS = 12; // the fight's most rows: the most offered for one system
+// The fight's most rows, its name field's and any field's longest value are the rules
+// core's (rules-core-limits.mjs, written from the Python): the most offered for one system.
+const MAX_MEMBERS = FIGHT_MAX_ROWS;
 const MAX_KEPT = 10 * MAX_MEMBERS; // the most read back, every system's together
 const SYSTEM_LENGTH = 64; // a system's value in the form's select (a slug)
-const NAME_LENGTH = 40; // the fight's name field's (rules_core/calculators/fight.py)
-const VALUE_LENGTH = 200; // any field's (rules_core/fields.py)
 
 export function keptParty() {
   // The members kept, every system's, or none when nothing usable is kept.
@@ -632,7 +633,7 @@ class CheckChoices {
 
 // ---------------------------------------------------------------------- the encounter page
 
-const FORM_ROWS = 5; // the fight form's rows (rules_core/calculators/fight.py)
+const FORM_ROWS = FIGHT_FORM_ROWS; // the fight form's rows (rules-core-limits.mjs)
 
 class EncounterParty {
   // The encounter's "Fight odds for these monsters" (rules_core/calculators/encounter.py)
