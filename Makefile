@@ -79,6 +79,7 @@ lint: setup
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
 	$(VENV)/bin/mypy --strict rules_core
+	node_modules/.bin/tsc -p tsconfig.json
 
 test: setup lint
 	$(PY) -m pytest
