@@ -80,6 +80,7 @@ lint: setup
 	$(VENV)/bin/ruff format --check .
 	$(VENV)/bin/mypy --strict rules_core
 	node_modules/.bin/tsc -p tsconfig.json
+	node_modules/.bin/tsc -p hooks/package/tsconfig.json
 
 test: setup lint
 	$(PY) -m pytest
