@@ -12,9 +12,9 @@ code reads what the rules core declares, so that neither side holds a copy of th
   Python (a fight's rows, a name's and any value's length), a module the page imports.
 
 Both are committed (the site is built from the repository as it is, no build step for the
-JavaScript); `make setup` writes them again from the Python, a file left as it was when
-nothing changed, and tests/test_browser_seam.py fails where a committed one differs from
-what the Python declares now.
+JavaScript); `make setup` (its step `make seam`) writes them again from the Python, a
+file left as it was when nothing changed, and tests/test_browser_seam.py fails where a
+committed one differs from what the Python declares now.
 """
 
 from __future__ import annotations

@@ -440,7 +440,7 @@
   class PagefindSearch extends EventTarget {
     #latest = 0;
 
-    /** @param {{type: number, data?: any}} message one of Material's search messages */
+    /** @param {{type: number, data?: unknown}} message one of Material's search messages (QUERY's data: the words typed) */
     postMessage(message) {
       if (message.type === SETUP) {
         this.#reply({ type: READY });
@@ -449,7 +449,7 @@
         // A query typed over (the reader typed on) is dropped at its next step: its pages
         // are not fetched nor judged while the newest waits behind them.
         const superseded = () => asked !== this.#latest;
-        answer(message.data, superseded).then(
+        answer(/** @type {string} */ (message.data), superseded).then(
           (result) => {
             // An answer to a query typed over since is dropped: the newest one shows.
             if (superseded()) return;
