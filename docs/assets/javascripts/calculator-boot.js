@@ -29,7 +29,9 @@
     name: script.dataset.bundle,
   });
   // The page's calculators, imported as soon as Python has started, before it says so.
-  worker.postMessage({ prepare: JSON.parse(script.dataset.calculators || "[]") });
+  /** @type {import("./calculator-worker.mjs").ToWorker} */
+  var prepare = { prepare: JSON.parse(script.dataset.calculators || "[]") };
+  worker.postMessage(prepare);
   /** @type {MessageEvent<import("./calculator-worker.mjs").FromWorker>[]} */
   var early = [];
   worker.onmessage = function (event) {
