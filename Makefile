@@ -16,7 +16,7 @@ PYODIDE_BUNDLE := build/pyodide
 export SOURCE_DATE_EPOCH ?= $(shell git log -1 --format=%ct 2>/dev/null || echo 315532800)
 SW_TEMPLATE := build/sw-template.js
 
-.PHONY: setup data build serve test test-fast test-browser lint bench clean
+.PHONY: setup data seam build serve test test-fast test-browser lint bench clean
 
 $(VENV)/.installed: requirements.txt
 	@test -n "$(PYTHON313)" || { echo "Python 3.13 is needed (python3.13 on PATH or under ~/.pyenv)" >&2; exit 1; }
@@ -25,7 +25,7 @@ $(VENV)/.installed: requirements.txt
 	$(PY) -m pip install --quiet --requirement requirements.txt
 	touch $@
 
-setup: $(VENV)/.installed data node_modules/.package-lock.json $(PYODIDE_BUNDLE)/pyodide-lock.json \
+setup: $(VENV)/.installed data seam node_modules/.package-lock.json $(PYODIDE_BUNDLE)/pyodide-lock.json \
 		$(SW_TEMPLATE)
 
 # System rules are data in content/; the rules core reads them compiled to JSON.
@@ -35,6 +35,14 @@ $(RULES_DATA): $(VENV)/.installed $(CONTENT) hooks/content/rules_data.py hooks/c
 	$(PY) -m hooks.content.rules_data $@
 
 data: $(RULES_DATA)
+
+# What the page's JavaScript reads of the rules core (the worker's request and answer as
+# types/rules-core-web.d.ts, the limits both sides share as
+# docs/assets/javascripts/rules-core-limits.mjs), written from the Python. Both are
+# committed; a file that already holds it is left untouched (tests/test_browser_seam.py
+# fails where a committed one is stale).
+seam: $(VENV)/.installed
+	$(PY) -m hooks.package.browser_seam
 
 # The Pyodide runtime, rollup (to minify the service worker) and axe-core, pinned in
 # package-lock.json; the site serves Pyodide itself (no CDN). Not `npm ci`: the lock holds only
@@ -71,6 +79,8 @@ lint: setup
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
 	$(VENV)/bin/mypy --strict rules_core hooks
+	node_modules/.bin/tsc -p tsconfig.json
+	node_modules/.bin/tsc -p hooks/package/tsconfig.json
 
 test: setup lint
 	$(PY) -m pytest

@@ -4,6 +4,10 @@ The browser's worker (`handle_json`) and the build-time prerender (`handle`) bui
 same typed request as the command line, get the same answer and render it with the
 calculator's own renderer, so a page and the CLI cannot disagree. Every value that came
 from a user is escaped: no input ever becomes markup.
+
+What the page sends (`Request`) and gets back (`Answer`), and the worker's entry point
+(`Work`), are declared here once: the page's JavaScript reads them from
+types/rules-core-web.d.ts, which hooks/package/browser_seam.py writes from these classes.
 """
 
 from __future__ import annotations
@@ -12,7 +16,7 @@ import json
 import re
 from collections.abc import Mapping
 from html import escape
-from typing import Any
+from typing import Any, Literal, NotRequired, TypedDict
 
 from rules_core.calculators import CALCULATORS, html
 from rules_core.dice import DiceError
@@ -20,41 +24,129 @@ from rules_core.errors import NotDefined, RulesError
 from rules_core.requests import WHOLE, InputErrors, one_line
 from rules_core.steps import Steps, finish
 
-__all__ = ["Work", "handle", "handle_json"]
+__all__ = [
+    "Answer",
+    "Answered",
+    "Computed",
+    "Handled",
+    "Refused",
+    "Request",
+    "Work",
+    "handle",
+    "handle_json",
+]
+
+
+class Request(TypedDict):
+    """One calculation, as the page's worker sends it to `handle_json` (as JSON)."""
+
+    calculator: str
+    """The calculator's name, as rules_core.calculators lists it ("attack")."""
+    inputs: NotRequired[dict[str, str]]
+    """The form's values by field name, as the form holds them (a ticked box is "on"); a
+    field left out takes its default."""
+    base: NotRequired[str]
+    """The way from the page to the site root ("../../"), which the answer's links take."""
+
+
+class Answered(TypedDict):
+    """The question answered: its markup, and the same answer in short."""
+
+    ok: Literal[True]
+    html: str
+    """The answer as escaped HTML: its headline (`.calc-headline`), then the rest."""
+    summary: str
+    """The headline as plain text, for the Compare pages and screen readers: set as text,
+    never parsed."""
+    errors: dict[str, str]
+    """Empty: an answer refuses no value."""
+    message: str
+    """Empty; or, where the system's text does not define what was asked, that it does not
+    (the markup says so too, with what the text does say)."""
+    notes: NotRequired[dict[str, str]]
+    """Field name -> a sentence said beside that field with the answer, which it does not
+    hold up (a fight's row left out until it is complete)."""
+
+
+class Refused(TypedDict):
+    """The question not answered: what to change, each where it is to be changed."""
+
+    ok: Literal[False]
+    html: str
+    """Empty."""
+    summary: str
+    """Empty."""
+    errors: dict[str, str]
+    """Field name -> why its value is refused, one sentence."""
+    message: str
+    """What no field holds: the request as a whole (malformed, an unknown calculator), or,
+    `incomplete`, what the question still lacks."""
+    incomplete: NotRequired[Literal[True]]
+    """The question is not yet complete (a fight with no opponent yet): not an error."""
+    notes: NotRequired[dict[str, str]]
+    """Field name -> what that field would give the question not yet complete."""
+
+
+type Answer = Answered | Refused
+"""What `handle_json` answers a page: one calculation answered or refused."""
+
+
+class Computed(Answered):
+    """`handle`'s answer to its Python callers (the build, the tests): the answer and its
+    payload, the calculator's result as the command line's --json prints it."""
+
+    data: dict[str, Any]
+
+
+type Handled = Computed | Answer
+"""What `handle` answers: a computed answer with its payload, or an answer without one (the
+system's text does not define what was asked) or a refusal."""
 
 # The site root relative to a page ("", "../../", "/"): a path, never a scheme or a host.
 _BASE = re.compile(r"(?:/(?!/))?(?:[A-Za-z0-9._~-]+/)*")
 
 
-def _undefined(error: NotDefined, base: str) -> dict[str, Any]:
+def _undefined(error: NotDefined, base: str) -> Answered:
     links = "".join(html.citation_item(cited, base) for cited in error.citations)
     more = f"<p>What the text does say:</p><ul>{links}</ul>" if links else ""
     rendered = html.Rendered(
         html.headline("Not in this system's text"),
         f'<div class="calc-undefined"><p>{escape(str(error))}</p>{more}</div>',
     )
-    return {**_answered(rendered), "message": one_line(error)}
+    answered = _answered(rendered)
+    answered["message"] = one_line(error)
+    return answered
 
 
-def _answered(rendered: html.Rendered) -> dict[str, Any]:
+def _answered(rendered: html.Rendered) -> Answered:
     # The summary is the headline as plain text: the Compare pages and screen readers take
     # it as data (set as text, never parsed), not by looking for the headline's markup.
     summary = rendered.summary
     return {"ok": True, "html": rendered.markup, "summary": summary, "errors": {}, "message": ""}
 
 
-def _refused(errors: dict[str, str], notes: dict[str, str] | None = None) -> dict[str, Any]:
+def _refused(errors: dict[str, str], notes: dict[str, str] | None = None) -> Refused:
     """Values refused, each at its field; or, what the request still lacks as a whole
     (WHOLE: a fight with no opponent yet), the message, `incomplete`, and the notes beside
     the fields that would give it: said as a question not yet complete, not as an error."""
     fields = {name: message for name, message in errors.items() if name != WHOLE}
-    refused = {"ok": False, "html": "", "summary": "", "errors": fields, "message": ""}
+    refused: Refused = {"ok": False, "html": "", "summary": "", "errors": fields, "message": ""}
     if WHOLE in errors:
-        refused |= {"message": errors[WHOLE], "incomplete": True}
-    return refused | ({"notes": notes} if notes else {})
+        refused["message"] = errors[WHOLE]
+        refused["incomplete"] = True
+    if notes:
+        refused["notes"] = notes
+    return refused
 
 
-def handle(name: str, inputs: Mapping[str, Any], base: str = "") -> dict[str, Any]:
+def _refused_whole(message: str) -> Refused:
+    """The request refused as a whole: no field is the cause."""
+    refused = _refused({})
+    refused["message"] = message
+    return refused
+
+
+def handle(name: str, inputs: Mapping[str, object], base: str = "") -> Handled:
     """Compute one calculator. Never raises for bad input: errors come back as data.
 
     A field missing from `inputs` takes the form's default (the prerender sends none).
@@ -62,14 +154,14 @@ def handle(name: str, inputs: Mapping[str, Any], base: str = "") -> dict[str, An
     return finish(_handled(name, inputs, base))
 
 
-def _handled(name: str, inputs: Mapping[str, Any], base: str) -> Steps[dict[str, Any]]:
+def _handled(name: str, inputs: Mapping[str, object], base: str) -> Steps[Handled]:
     """`handle` in the calculator's steps."""
     calculator = CALCULATORS.get(name)
     if not _BASE.fullmatch(base):
         base = ""  # only the page's own relative root: no "javascript:" or other host
     if calculator is None:
-        return {**_refused({}), "message": f"Unknown calculator {name!r}."}
-    filled = {field.name: field.initial for field in calculator.fields}
+        return _refused_whole(f"Unknown calculator {name!r}.")
+    filled: dict[str, object] = {field.name: field.initial for field in calculator.fields}
     filled.update({key: value for key, value in inputs.items() if isinstance(key, str)})
     try:
         request = calculator.request.from_inputs(filled)
@@ -88,30 +180,55 @@ def _handled(name: str, inputs: Mapping[str, Any], base: str) -> Steps[dict[str,
         return _refused({where: one_line(error)})
     # Notes are said beside their fields with the answer; a request without any sends
     # none, so every other answer is as it was.
-    notes = request.notes()
-    return {**_answered(rendered), **({"notes": notes} if notes else {}), "data": answer.payload}
+    answered = _answered(rendered)
+    if notes := request.notes():
+        answered["notes"] = notes
+    return {**answered, "data": answer.payload}
 
 
-_MALFORMED = {**_refused({}), "message": "The request was malformed."}
+def _for_the_page(handled: Handled) -> Answer:
+    """The answer without its payload: the page shows the markup; the payload is for
+    Python callers."""
+    if "data" not in handled:
+        return handled
+    answer: Answered = {
+        "ok": True,
+        "html": handled["html"],
+        "summary": handled["summary"],
+        "errors": handled["errors"],
+        "message": handled["message"],
+    }
+    if "notes" in handled:
+        answer["notes"] = handled["notes"]
+    return answer
 
 
 def handle_json(request: str) -> str:
-    """One JSON request in, one JSON response out. Never raises."""
+    """One JSON request (a `Request`) in, one JSON answer (an `Answer`) out. Never raises."""
     return finish(_json_handled(request))
 
 
+def _read(request: str) -> Request:
+    """The request as the page sent it; one that is not a `Request` raises ValueError,
+    KeyError, TypeError, AttributeError or RecursionError (JSON nested too deep)."""
+    data = json.loads(request)
+    inputs = data.get("inputs", {})
+    if not isinstance(inputs, dict):
+        raise TypeError("inputs")
+    calculator, base = str(data["calculator"]), str(data.get("base", ""))
+    return {"calculator": calculator, "inputs": inputs, "base": base}
+
+
 def _json_handled(request: str) -> Steps[str]:
+    response: Answer
     try:
-        data = json.loads(request)
-        inputs = data.get("inputs", {})
-        if not isinstance(inputs, dict):
-            raise TypeError("inputs")
-        response = yield from _handled(str(data["calculator"]), inputs, str(data.get("base", "")))
-        response.pop("data", None)  # the page shows the markup; the payload is for Python callers
+        read = _read(request)
+        handled = yield from _handled(read["calculator"], read["inputs"], read["base"])
+        response = _for_the_page(handled)
     except (ValueError, KeyError, TypeError, AttributeError, RecursionError):
-        response = dict(_MALFORMED)
+        response = _refused_whole("The request was malformed.")
     except Exception as error:  # the worker must always get an answer
-        response = {**_MALFORMED, "message": f"Internal error: {one_line(error)}"}
+        response = _refused_whole(f"Internal error: {one_line(error)}")
     return json.dumps(response)
 
 
@@ -123,6 +240,13 @@ class Work:
     and let the page's messages in. `stop()` ends work whose question has changed: the
     rest is never computed. A calculator without steps answers in the first `step()`.
     """
+
+    done: int
+    """The steps done so far (a fight: its rounds worked out)."""
+    total: int
+    """The steps in all (0 until the work has said)."""
+    response: str
+    """The answer, an `Answer` as JSON, once `step()` has returned True; until then empty."""
 
     def __init__(self, request: str) -> None:
         self._steps = _json_handled(request)
@@ -141,4 +265,5 @@ class Work:
         return False
 
     def stop(self) -> None:
+        """End the work where it is: the rest is never computed."""
         self._steps.close()

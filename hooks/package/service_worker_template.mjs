@@ -22,15 +22,22 @@
 // (`integrity`), so a copy from another build can never be adopted. A navigation that
 // finds neither the network nor a stored page says "You are offline" for a page of the
 // site that is not stored, and shows 404.html for an address the site does not have.
+/**
+ * @typedef {import("../../types/offline-messages").OfflineRequest} OfflineRequest
+ * @typedef {import("../../types/offline-messages").OfflineStatus} OfflineStatus
+ * @typedef {import("../../types/offline-messages").OfflineReply} OfflineReply
+ */
 const MANIFEST = self.__OFFLINE_MANIFEST;
 const PREFIX = "open-rules-reference-";
 const scope = new URL(self.registration.scope);
 const parts = [MANIFEST.shell, MANIFEST.python, ...Object.values(MANIFEST.groups)];
 const cacheNames = new Set(parts.map((part) => PREFIX + part.name));
+/** @type {Map<string, OfflinePart>} */
 const owner = new Map(); // a file's path -> the part that stores it
 for (const part of parts) for (const path of part.files) owner.set(path, part);
 // A file's address -> its storing under way: two pages, or the worker's own fetch and a
 // page's message, never download one file twice at once.
+/** @type {Map<string, Promise<void>>} */
 const storing = new Map();
 
 self.addEventListener("install", (event) => {
@@ -49,17 +56,20 @@ self.addEventListener("activate", (event) => {
 });
 
 self.addEventListener("message", (event) => {
-  const { type, page } = event.data || {};
-  if (type === "SKIP_WAITING") return self.skipWaiting();
-  const reply = (status) => event.ports[0] && event.ports[0].postMessage(status);
-  const work = {
+  const { type, page } = /** @type {Partial<OfflineRequest & {page: string}>} */ (event.data || {});
+  if (type === "SKIP_WAITING") {
+    self.skipWaiting();
+    return;
+  }
+  const reply = (/** @type {OfflineReply} */ status) => event.ports[0] && event.ports[0].postMessage(status);
+  const work = /** @type {Record<string, (() => Promise<OfflineStatus>) | undefined>} */ ({
     // offline.mjs, on every page: keep this page's group (unless saving data), keep
     // Python if the calculators' worker loaded it, and say what is stored.
     STATUS: async () => {
       const group = groupOf(page);
       // Saving data, the page being read is still kept: it loaded before this worker
       // controlled it, so it is in the HTTP cache (no-cache: a 304, no second body).
-      if (group) await store(group, "no-cache", event.data.keep ? group.files : [pathOf(page)]);
+      if (group) await store(group, "no-cache", event.data.keep ? group.files : [pathOf(/** @type {string} */ (page))]);
       if (event.data.keep) {
         for (const other of Object.values(MANIFEST.groups)) await store(other, "no-cache");
       }
@@ -75,17 +85,22 @@ self.addEventListener("message", (event) => {
       await Promise.all([store(MANIFEST.python, "default"), pages && store(pages, "no-cache")]);
       return status(groupOf(page));
     },
-  }[type];
-  if (work) event.waitUntil(work().then(reply, (error) => reply({ error: String(error) })));
+  })[/** @type {string} */ (type)];
+  if (work) event.waitUntil(work().then(reply, (/** @type {unknown} */ error) => reply({ error: String(error) })));
 });
 
 self.addEventListener("fetch", (event) => {
   const request = event.request;
   if (request.method !== "GET" || !request.url.startsWith(scope.href)) return;
-  event.respondWith(respond(request, (kept) => event.waitUntil(kept)));
+  event.respondWith(respond(request, (/** @type {Promise<void>} */ kept) => event.waitUntil(kept)));
 });
 
 // keeping(promise): storing the response goes on after it is answered with.
+/**
+ * @param {Request} request
+ * @param {(storing: Promise<void>) => void} keeping
+ * @returns {Promise<Response>}
+ */
 async function respond(request, keeping) {
   const path = pathOf(request.url);
   const part = owner.get(path);
@@ -120,8 +135,8 @@ async function respond(request, keeping) {
 // The page shown offline for a page that is not stored: the site's own stylesheet, no
 // script, links to the stored sections. Built from the manifest's paths only.
 async function offlinePage() {
-  const escape = (text) =>
-    text.replace(/[&<>"]/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" })[c]);
+  const escape = (/** @type {string} */ text) =>
+    text.replace(/[&<>"]/g, (c) => /** @type {Record<string, string>} */ ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" })[c]);
   const sections = [];
   for (const [name, group] of Object.entries(MANIFEST.groups)) {
     const home = `${name}/index.html`;
@@ -147,17 +162,23 @@ ${icon ? `<link rel="icon" href="${escape(new URL(icon, scope).href)}">` : ""}
   });
 }
 
+/**
+ * @param {OfflinePart} part
+ * @param {string} path
+ */
 async function stored(part, path) {
   const cache = await caches.open(PREFIX + part.name);
   return Boolean(await cache.match(new URL(path, scope)));
 }
 
 // orcus/combat/?x=1 -> orcus/combat/index.html: the file the static server answers with.
+/** @param {string} url */
 function pathOf(url) {
   const path = decodeURIComponent(new URL(url).pathname.slice(scope.pathname.length));
   return path === "" || path.endsWith("/") ? `${path}index.html` : path;
 }
 
+/** @param {string | undefined} page */
 function groupOf(page) {
   if (!page || !page.startsWith(scope.href)) return null;
   const part = owner.get(pathOf(page));
@@ -167,6 +188,11 @@ function groupOf(page) {
 // Put the files of a part (all, or those given) that its cache lacks into it. `mode` is
 // the fetch cache mode: "only-if-cached" takes only what the HTTP cache holds and never
 // touches the network.
+/**
+ * @param {OfflinePart & {integrity?: Record<string, string>}} part
+ * @param {RequestCache} mode
+ * @param {string[]} [files]
+ */
 async function store(part, mode, files = part.files) {
   const cache = await caches.open(PREFIX + part.name);
   const held = new Set((await cache.keys()).map((request) => pathOf(request.url)));
@@ -179,6 +205,7 @@ async function store(part, mode, files = part.files) {
           if (await cache.match(address)) return; // stored meanwhile
           // Fetched by the address links use (orcus/combat/), which the HTTP cache knows.
           const fetched = new URL(path.replace(/(^|\/)index\.html$/, "$1"), scope);
+          /** @type {RequestInit} */
           const init = mode === "only-if-cached" ? { cache: mode, mode: "same-origin" } : { cache: mode };
           // Python's files must be this build's, wherever they come from.
           if (part.integrity) init.integrity = part.integrity[path];
@@ -195,16 +222,27 @@ async function store(part, mode, files = part.files) {
 }
 
 // One storing of a file at a time: a second asker waits for the first.
+/**
+ * @param {URL} address
+ * @param {() => Promise<void>} storeIt
+ * @returns {Promise<void>}
+ */
 function once(address, storeIt) {
   if (!storing.has(address.href)) {
     storing.set(address.href, storeIt().finally(() => storing.delete(address.href)));
   }
-  return storing.get(address.href);
+  return /** @type {Promise<void>} */ (storing.get(address.href));
 }
 
 // A Python file that passed on its way to the calculators' worker, kept only if it is this
 // build's (one of its SHA-256 values from the manifest), as a fetch with `integrity` would
 // check it: a damaged download is never kept.
+/**
+ * @param {Cache} cache
+ * @param {URL} address
+ * @param {string} path
+ * @param {Response} response
+ */
 async function putChecked(cache, address, path, response) {
   const bytes = await response.arrayBuffer();
   const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", bytes));
@@ -214,6 +252,7 @@ async function putChecked(cache, address, path, response) {
   await cache.put(address, new Response(bytes, { status, statusText, headers }));
 }
 
+/** @param {OfflinePart | null | undefined} part */
 async function complete(part) {
   if (!part) return false;
   const cache = await caches.open(PREFIX + part.name);
@@ -221,6 +260,10 @@ async function complete(part) {
   return part.files.every((path) => held.has(path));
 }
 
+/**
+ * @param {OfflinePart | null} group
+ * @returns {Promise<OfflineStatus>}
+ */
 async function status(group) {
   let pages = 0;
   let storedPages = 0;

@@ -13,6 +13,7 @@
 
 const LOCK = "data-md-scrolllock";
 
+/** @type {MutationObserver | null} */
 let waiting = null; // the wait for the lock's release of the last arrival, if any
 
 function arrivalTarget() {
@@ -24,6 +25,7 @@ function arrivalTarget() {
   }
 }
 
+/** @param {Element} target */
 function bringIntoView(target) {
   // After the frame is drawn: the theme's own scrolls of this arrival have happened.
   requestAnimationFrame(() => target.isConnected && target.scrollIntoView({ block: "start" }));
@@ -42,7 +44,7 @@ function arrive() {
   // an observer's callback runs after that task, so this scroll is the last.
   waiting = new MutationObserver(() => {
     if (document.body.hasAttribute(LOCK)) return;
-    waiting.disconnect();
+    /** @type {MutationObserver} */ (waiting).disconnect();
     waiting = null;
     bringIntoView(target);
   });
@@ -52,20 +54,22 @@ function arrive() {
 // Arrival by a link: the page of the link last tapped, or a fresh load that is not a
 // return. A return by Back or Forward cannot be told by "popstate": the theme's own jump to
 // the anchor is a click on a link to the hash, which fires one too.
-const pageOf = (url) => {
+const pageOf = (/** @type {string} */ url) => {
   const { pathname, hash } = new URL(url, location.href);
   return pathname + hash;
 };
+/** @type {string | null} */
 let tapped = null;
 document.addEventListener(
   "click",
   (event) => {
-    const link = event.target.closest?.("a[href]");
+    /** @type {HTMLAnchorElement | null | undefined} */
+    const link = /** @type {Element} */ (event.target).closest?.("a[href]");
     if (link) tapped = pageOf(link.href);
   },
   true,
 );
-const freshLoad = performance.getEntriesByType?.("navigation")[0]?.type !== "back_forward";
+const freshLoad = /** @type {PerformanceNavigationTiming | undefined} */ (performance.getEntriesByType?.("navigation")[0])?.type !== "back_forward";
 let first = true;
 function onPage() {
   const linked = first ? freshLoad : tapped === pageOf(location.href);

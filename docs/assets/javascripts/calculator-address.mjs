@@ -7,14 +7,19 @@ import { isReady } from "./calculator-client.mjs";
 const ADDRESS_IDLE_MS = 300;
 const HANDED_ADDRESS = "calculators-handed-address";
 
+/** @typedef {{addressEntries(): [name: string, value: string][]}} AddressSource */
+
+/** @type {() => AddressSource[]} */
 let sources = () => []; // the widgets on screen, each with addressEntries()
 let addressTimer = 0; // set while the address lags behind an edit
 let addressPath = ""; // the page whose edit it lags behind
 
+/** @param {() => AddressSource[]} widgets */
 export function setAddressSources(widgets) {
   sources = widgets;
 }
 
+/** @param {string} name */
 export function named(name) {
   // A selector for a control by name; the name is quoted as a CSS string, never markup.
   return `[name="${CSS.escape(name)}"]`;
@@ -28,6 +33,7 @@ export { initialValue } from "./calculator-loader.mjs";
 // after every answer, it slowed the answer to the next keystroke. So the address is written
 // once the edits pause for ADDRESS_IDLE_MS, and at once when the reader copies the link,
 // follows one or leaves the page, or while Python loads (no answer is coming yet).
+/** @param {string} path */
 export function addressLags(path) {
   clearTimeout(addressTimer);
   addressTimer = setTimeout(writeAddressNow, ADDRESS_IDLE_MS);
@@ -65,9 +71,10 @@ window.addEventListener("pagehide", () => {
 });
 
 export function recallHandedAddress() {
+  /** @type {{path: string, stale: string, fresh: string} | null} */
   let handed = null;
   try {
-    handed = JSON.parse(sessionStorage.getItem(HANDED_ADDRESS));
+    handed = JSON.parse(/** @type {string} */ (sessionStorage.getItem(HANDED_ADDRESS)));
     sessionStorage.removeItem(HANDED_ADDRESS);
   } catch {
     return;

@@ -12,7 +12,7 @@
 // (data-calc-address; calculators.css), never as one beside inputs it does not answer. An
 // address of the defaults (a link of the page's own inputs) keeps it readable throughout.
 (function () {
-  var script = document.currentScript;
+  var script = /** @type {HTMLScriptElement} */ (document.currentScript);
   var defaults = JSON.parse(script.dataset.defaults || "{}");
   var asked = false;
   new URLSearchParams(location.search).forEach(function (value, name) {
@@ -29,7 +29,10 @@
     name: script.dataset.bundle,
   });
   // The page's calculators, imported as soon as Python has started, before it says so.
-  worker.postMessage({ prepare: JSON.parse(script.dataset.calculators || "[]") });
+  /** @type {import("./calculator-worker.mjs").ToWorker} */
+  var prepare = { prepare: JSON.parse(script.dataset.calculators || "[]") };
+  worker.postMessage(prepare);
+  /** @type {MessageEvent<import("./calculator-worker.mjs").FromWorker>[]} */
   var early = [];
   worker.onmessage = function (event) {
     early.push(event);

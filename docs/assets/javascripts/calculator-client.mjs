@@ -2,24 +2,44 @@
 // navigation keeps this module), and ask() resolves with its answer to one request.
 // Where Python could not start, restart() tries again with a new worker.
 
+/**
+ * @typedef {import("./calculator-worker.mjs").FromWorker} FromWorker
+ * @typedef {import("./calculator-worker.mjs").Loading} Loading
+ * @typedef {import("./calculator-worker.mjs").FailureKind} FailureKind
+ * @typedef {import("./calculator-worker.mjs").Responded} Responded
+ * @typedef {import("./calculator-worker.mjs").Failed} Failed
+ * @typedef {{id: number, withdrawn: true}} Withdrawn The page withdrew the request.
+ * @typedef {Responded | Failed | Withdrawn} Reply What ask() resolves with.
+ * @typedef {{kind: FailureKind, detail: string, offline: boolean}} Failure Why Python could
+ *   not start, and whether the browser was offline then.
+ */
+
 // The site root, from where this file lives (assets/javascripts/ under the root): the
 // __config block Material wrote is relative to the first page of the visit only.
 const ROOT_PATH = new URL("../../", import.meta.url).pathname;
 
+/** @type {Map<number, (reply: Reply) => void>} */
 const pending = new Map(); // request id -> resolve: the promise its answer settles
+/** @type {Map<number, (done: number, total: number) => void>} */
 const progressOf = new Map(); // request id -> onProgress(done, total), until its answer
+/** @type {Set<() => void>} */
 const started = new Set(); // what to call once Python is ready, or could not start
+/** @type {Set<() => void>} */
 const loadingHeard = new Set(); // what to call as Python downloads and starts
 let nextId = 1;
+/** @type {Worker | null} */
 let worker = null;
 let ready = false;
 // Why Python could not start: {kind, detail} from calculator-worker.mjs, and whether the
 // browser was offline then.
+/** @type {Failure | null} */
 let failure = null;
 // How far Python has got while it loads: {done, total} bytes downloaded (total 0 until
 // the worker has said); null once it is ready or could not start.
+/** @type {Loading | null} */
 let loading = null;
 let bundle = "";
+/** @type {string[]} */
 let prepare = []; // the calculators of the page the worker was started for
 
 // calculator-boot.js, in the head of a calculator page opened directly, starts the worker
@@ -33,22 +53,29 @@ export function adopt() {
   return true;
 }
 
+/** @param {ParentNode} page */
 export function connect(page) {
   // Each widget names its build's Python bundle (hooks/pages/calculators.py): the worker's
   // name. After an instant navigation (no calculator-boot.js) this module starts it.
-  bundle = page.querySelector(".calc[data-bundle]")?.dataset.bundle ?? "";
-  prepare = [...page.querySelectorAll(".calc[data-calculator], .calc[data-compare]")].map(
-    (widget) => widget.dataset.calculator ?? widget.dataset.compare,
-  );
+  /** @type {HTMLElement | null} */
+  const named = page.querySelector(".calc[data-bundle]");
+  bundle = named?.dataset.bundle ?? "";
+  /** @type {NodeListOf<HTMLElement>} */
+  const widgets = page.querySelectorAll(".calc[data-calculator], .calc[data-compare]");
+  prepare = [...widgets].map((widget) => widget.dataset.calculator ?? widget.dataset.compare ?? "");
   if (!adopt()) start();
 }
 
+/**
+ * @param {Worker | null} [booted]
+ * @param {string} [name]
+ */
 function start(booted, name = bundle) {
   worker = booted ?? new Worker(new URL("./calculator-worker.mjs", import.meta.url), { type: "module", name });
   if (!booted) worker.postMessage({ prepare }); // the boot script says it for its own
   window.rulesCoreWorker = { worker, early: [] };
   worker.onmessage = onMessage;
-  loading = { done: 0, total: 0 }; // until the worker has said what it downloads
+  loading = { done: 0, total: 0, starting: false }; // until the worker has said what it downloads
   sayLoading();
 }
 
@@ -58,7 +85,7 @@ function start(booted, name = bundle) {
 export function restart() {
   if (!failure) return;
   const afresh = failure.kind === "damaged";
-  worker.terminate();
+  /** @type {Worker} */ (worker).terminate();
   for (const [id, resolve] of pending) resolve({ id, failed: "the calculator restarted" });
   pending.clear();
   progressOf.clear();
@@ -76,7 +103,7 @@ export const startFailure = () => failure;
 export function loadingText(state = loading) {
   if (!state) return "";
   if (!state.total) return "loading the calculators' Python…";
-  const mb = (bytes) => (bytes / 1e6).toFixed(1);
+  const mb = (/** @type {number} */ bytes) => (bytes / 1e6).toFixed(1);
   if (state.done < state.total && !state.starting) {
     return `downloading the calculators' Python, once per device: ${mb(state.done)} of ${mb(state.total)} MB`;
   }
@@ -85,6 +112,7 @@ export function loadingText(state = loading) {
 
 export const loadingState = () => loading;
 
+/** @param {() => void} callback */
 export function onLoading(callback) {
   // Called as Python downloads (at most every 0.1 s) and starts.
   loadingHeard.add(callback);
@@ -104,11 +132,18 @@ function sayLoading() {
   for (const callback of loadingHeard) callback();
 }
 
+/** @param {() => void} callback */
 export function onStarted(callback) {
   // Called once Python is ready (or failed to start), after each such message.
   started.add(callback);
 }
 
+/**
+ * @param {string} calculator
+ * @param {Record<string, string>} inputs
+ * @param {{onProgress?: (done: number, total: number) => void, signal?: AbortSignal}} [options]
+ * @returns {Promise<Reply>}
+ */
 export function ask(calculator, inputs, { onProgress, signal } = {}) {
   // Resolves with {response} (rules_core.web's JSON text) or {failed} (a message).
   // onProgress(done, total), if given, hears how far a long calculation has got (a fight:
@@ -116,13 +151,16 @@ export function ask(calculator, inputs, { onProgress, signal } = {}) {
   // aborts, the worker is told to drop the request (its work stops at its next step) and
   // the promise resolves with {withdrawn: true}: nothing else is heard of it.
   const id = nextId++;
+  /** @type {Promise<Reply>} */
   const answer = new Promise((resolve) => pending.set(id, resolve));
   if (onProgress) progressOf.set(id, onProgress);
-  worker.postMessage({ id, request: JSON.stringify({ calculator, inputs, base: siteBase() }) });
+  /** @type {import("../../../types/rules-core-web").Request} */
+  const request = { calculator, inputs, base: siteBase() };
+  post({ id, request: JSON.stringify(request) });
   signal?.addEventListener("abort", () => {
     const resolve = pending.get(id);
     if (!resolve) return; // answered already
-    worker.postMessage({ withdraw: id });
+    post({ withdraw: id });
     pending.delete(id);
     progressOf.delete(id);
     resolve({ id, withdrawn: true });
@@ -130,22 +168,29 @@ export function ask(calculator, inputs, { onProgress, signal } = {}) {
   return answer;
 }
 
+// To the worker, which connect() or adopt() has started before any request.
+/** @param {import("./calculator-worker.mjs").ToWorker} message */
+function post(message) {
+  /** @type {Worker} */ (worker).postMessage(message);
+}
+
+/** @param {MessageEvent<FromWorker>} event */
 function onMessage({ data }) {
-  if (data.loading) {
+  if ("loading" in data) {
     if (ready || failure) return; // a download still under way as the start ended
     loading = data.loading;
     sayLoading();
     return;
   }
-  if (data.ready || (data.failed && data.id === undefined)) {
-    ready ||= Boolean(data.ready);
-    failure = data.ready ? null : { kind: data.kind ?? "error", detail: data.failed, offline: !navigator.onLine };
+  if ("ready" in data || ("failed" in data && !("id" in data))) {
+    ready ||= "ready" in data;
+    failure = "ready" in data ? null : { kind: data.kind ?? "error", detail: data.failed, offline: !navigator.onLine };
     loading = null;
     sayLoading();
     for (const callback of started) callback();
     return;
   }
-  if (data.progress) {
+  if ("progress" in data) {
     progressOf.get(data.id)?.(...data.progress);
     return;
   }

@@ -6,28 +6,38 @@
 // The widgets that run Python: calculators and Compare answers.
 export const PYTHON_WIDGETS = ".calc[data-calculator], .calc[data-compare]";
 
+/** @typedef {HTMLInputElement | HTMLSelectElement} Control A field's control in a widget's form. */
+
 // A control's value as the page was built.
+/**
+ * @param {Control} control
+ * @returns {string | undefined} undefined only for a select without options
+ */
 export function initialValue(control) {
-  if (control.type === "checkbox") return control.defaultChecked ? "on" : "";
-  if (control.type === "hidden") return ""; // the situations: no box ticked
-  if (control.tagName === "SELECT") {
+  if (control instanceof HTMLSelectElement) {
     return ([...control.options].find((option) => option.defaultSelected) ?? control.options[0])?.value;
   }
+  if (control.type === "checkbox") return control.defaultChecked ? "on" : "";
+  if (control.type === "hidden") return ""; // the situations: no box ticked
   return control.defaultValue;
 }
 
 // Whether the address names inputs other than those the built results answer (the values
 // of the page's fields as built); a name no field has is never read.
+/** @param {ParentNode} page */
 function asksOtherInputs(page) {
   for (const [name, value] of new URLSearchParams(location.search)) {
     const named = PYTHON_WIDGETS.split(",").map((widget) => `${widget} [name="${CSS.escape(name)}"]`);
-    for (const control of page.querySelectorAll(named.join(","))) {
+    /** @type {NodeListOf<Control>} */
+    const controls = page.querySelectorAll(named.join(","));
+    for (const control of controls) {
       if (initialValue(control) !== value) return true;
     }
   }
   return false;
 }
 
+/** @param {Document} page */
 function onPage(page) {
   if (!page.querySelector(PYTHON_WIDGETS)) return;
   // The widgets' code binds a frame or two later, once imported: until then an address's

@@ -3,6 +3,17 @@
 
 import { named } from "./calculator-address.mjs";
 
+/**
+ * @typedef {import("./calculator-loader.mjs").Control} Control
+ * @typedef {import("../../../types/rules-core-web").Answer} Answer
+ * @typedef {{control: Control, text: string}} Placed A refusal's message, beside its field.
+ * @typedef {object} Refusal A refusal as placed on the page (showRefusal).
+ * @property {boolean} atField Whether a field on screen holds one of its messages.
+ * @property {Placed[]} placed The messages placed, in the refusal's order.
+ * @property {string} reason What the status line says: the refusal's own message and any
+ *   message no field on screen could hold.
+ */
+
 // A result still waiting for Python after this long is marked out of date; a quicker
 // answer replaces it before anyone could read the mark, so it would only flicker.
 const STALE_AFTER_MS = 150;
@@ -13,6 +24,10 @@ export class Staleness {
     this.timer = 0;
   }
 
+  /**
+   * @param {Element[] | Set<Element>} elements
+   * @param {{now?: boolean}} [options]
+   */
   mark(elements, { now = false } = {}) {
     clearTimeout(this.timer);
     const apply = () => elements.forEach((element) => element.classList.add("calc-result--stale"));
@@ -20,12 +35,14 @@ export class Staleness {
     else this.timer = setTimeout(apply, STALE_AFTER_MS);
   }
 
+  /** @param {Element[]} [elements] */
   clear(elements = []) {
     clearTimeout(this.timer);
     elements.forEach((element) => element.classList.remove("calc-result--stale"));
   }
 }
 
+/** @param {Element} section */
 export function clearFieldErrors(section) {
   for (const slot of section.querySelectorAll(".calc-error")) slot.textContent = "";
   for (const note of section.querySelectorAll(".calc-refusal-near")) note.remove();
@@ -35,8 +52,14 @@ export function clearFieldErrors(section) {
 // An answer's notes (rules_core.web: field -> sentence): said beside their fields in a
 // quieter voice than a refusal, with the answer, which they do not hold up (a fight's
 // row left out until it is complete). clearFieldErrors takes them off with the messages.
+/**
+ * @param {Element} section
+ * @param {HTMLFormElement} form
+ * @param {Record<string, string>} [notes]
+ */
 export function showNotes(section, form, notes = {}) {
   for (const [name, text] of Object.entries(notes)) {
+    /** @type {Control | null} */
     const control = form.querySelector(named(name));
     const slot = shownSlot(section, control?.id && `${control.id}-error`);
     if (!slot) continue;
@@ -48,19 +71,34 @@ export function showNotes(section, form, notes = {}) {
 }
 
 // The element of that id in the section, where it is on screen (not in a hidden part).
+/**
+ * @param {Element} section
+ * @param {string | null | undefined | false} id
+ */
 function shownSlot(section, id) {
+  /** @type {"" | null | undefined | false | HTMLElement} */
   const slot = id && section.querySelector("#" + CSS.escape(id));
   return slot && !slot.closest("[hidden]") ? slot : null;
 }
 
+/**
+ * @param {Element} section
+ * @param {HTMLFormElement} form
+ * @param {Pick<Answer, "errors" | "message">} refusal
+ * @param {(name: string, control: Control | null) => string | null | undefined} slotId
+ * @returns {Refusal}
+ */
 export function showRefusal(section, form, { errors = {}, message = "" }, slotId) {
   // Each message beside its field; slotId(name, control) names the element that holds it.
   // Returns whether a field holds one, the messages placed ({control, text}, in the
   // refusal's order), and the reason to show in the status line: the refusal's own
   // message and any message no field on screen could hold.
+  /** @type {string[]} */
   const unplaced = [];
+  /** @type {Placed[]} */
   const placed = [];
   for (const [name, text] of Object.entries(errors)) {
+    /** @type {Control | null} */
     const control = form.querySelector(named(name));
     const slot = shownSlot(section, slotId(name, control));
     if (slot) {
@@ -79,6 +117,12 @@ export function showRefusal(section, form, { errors = {}, message = "" }, slotId
 // bears the mark) holds as text in data-reason for the stylesheet to show. A question not
 // yet complete (`incomplete`: a fight with no opponent yet) is no error: it says what it
 // needs in place of the last answer's figures, which are not about it.
+/**
+ * @param {Element} element
+ * @param {HTMLElement | null} labelled
+ * @param {Pick<Refusal, "atField" | "reason">} refusal
+ * @param {boolean} [incomplete]
+ */
 export function markRefused(element, labelled, { atField, reason }, incomplete = false) {
   const mark = incomplete ? "calc-result--incomplete"
     : atField ? "calc-result--refused" : "calc-result--unanswered";
@@ -86,6 +130,7 @@ export function markRefused(element, labelled, { atField, reason }, incomplete =
   if ((incomplete || !atField) && labelled) labelled.dataset.reason = reason || "not answered";
 }
 
+/** @param {Element} element */
 export function unmarkRefused(element) {
   element.classList.remove("calc-result--refused", "calc-result--unanswered", "calc-result--incomplete");
   for (const said of element.querySelectorAll(".calc-refusal")) said.remove();
@@ -97,6 +142,12 @@ export function unmarkRefused(element) {
 // goes to the field; and beside the control the reader last changed, when that is not the
 // field of the first message (under a fight's row even where the control holds a message
 // of its own: a row lacking a value, where the first says the side it would give is missing).
+/**
+ * @param {Element} section
+ * @param {HTMLElement | null} headline
+ * @param {Pick<Refusal, "placed">} refusal
+ * @param {Control | undefined} edited
+ */
 export function sayRefusal(section, headline, { placed }, edited) {
   const [first] = placed ?? [];
   if (!first) return;
@@ -135,9 +186,15 @@ export function sayRefusal(section, headline, { placed }, edited) {
 // The other marked fields, said by where they are from what the reader sees ("2 more marked
 // below."): above the screen, below the docked answer, or in view. Said again as the page
 // scrolls, for as long as the refusal is on the page.
+/** @type {Map<HTMLElement, [Control[], HTMLElement | null]>} */
 const whereSaid = new Map(); // the sentence's span -> [its fields, the dock]
 let whereFrame = 0;
 
+/**
+ * @param {HTMLElement} span
+ * @param {Control[]} controls
+ * @param {HTMLElement | null} headline
+ */
 function sayWhereMore(span, controls, headline) {
   if (!whereSaid.size) addEventListener("scroll", sayWhereAgain, { passive: true });
   whereSaid.set(span, [controls, headline]);
@@ -155,6 +212,10 @@ function sayWhereAgain() {
   });
 }
 
+/**
+ * @param {Control[]} controls
+ * @param {HTMLElement | null} headline
+ */
 function whereMore(controls, headline) {
   const top = headerBottom();
   const end = endAboveDock(headline);
@@ -168,6 +229,10 @@ function whereMore(controls, headline) {
   return `${controls.length} more marked: ${where.map(([place, count]) => `${count} ${place}`).join(", ")}.`;
 }
 
+/**
+ * @param {Element} element
+ * @param {HTMLElement | null} headline
+ */
 function bringAboveDock(element, headline) {
   const end = endAboveDock(headline);
   const box = element.getBoundingClientRect();
@@ -187,24 +252,30 @@ const LINE = "calc-headline--line";
 // long for a quarter of the screen, it stays in its place under the form, whole.
 const UNDOCKED = "calc-status--undocked";
 
+/** @param {HTMLElement} result */
 export function fitDock(result) {
   const room = innerHeight - headerBottom();
+  /** @type {HTMLElement | null | undefined} */
   const status = result.parentElement?.querySelector(":scope > .calc-status");
   if (status) {
     status.classList.remove(UNDOCKED);
     if (status.offsetHeight > DOCK_SHARE * room) status.classList.add(UNDOCKED);
   }
+  /** @type {HTMLElement | null} */
   const headline = result.querySelector(".calc-headline");
   if (!headline) return;
   headline.classList.remove(LINE);
   if (headline.offsetHeight > DOCK_SHARE * room) headline.classList.add(LINE);
-  const docked = [...document.querySelectorAll(".calc-headline")]
+  /** @type {NodeListOf<HTMLElement>} */
+  const headlines = document.querySelectorAll(".calc-headline");
+  const docked = [...headlines]
     .filter((each) => getComputedStyle(each).bottom === "0px")
     .map((each) => each.offsetHeight);
   const height = docked.length ? Math.max(...docked) : 0;
   document.documentElement.style.setProperty("--calc-dock-height", `${height}px`);
 }
 
+/** @param {HTMLElement} result */
 export function keepDockFitted(result) {
   let pending = 0;
   const fit = () => {
@@ -217,9 +288,11 @@ export function keepDockFitted(result) {
   };
   // The classes it sets itself are no change: the answer's words and marks are, and the
   // widget's (its status, a failed start).
-  const section = result.parentElement;
+  const section = /** @type {HTMLElement} */ (result.parentElement);
   const watcher = new MutationObserver((changes) => {
-    const marks = (change) => change.attributeName !== "class" || [result, section].includes(change.target);
+    /** @param {MutationRecord} change */
+    const marks = (change) =>
+      change.attributeName !== "class" || change.target === result || change.target === section;
     if (changes.some(marks)) fit();
   });
   watcher.observe(section, {
@@ -235,6 +308,7 @@ export function keepDockFitted(result) {
 
 // Where what the reader sees ends: above the answer's headline where it is docked at the
 // foot of the screen (on a phone), else at the screen's foot.
+/** @param {Element | null | undefined} headline */
 export function endAboveDock(headline) {
   const docked = headline?.getBoundingClientRect();
   return docked && docked.bottom >= innerHeight - 1 ? docked.top : innerHeight;
@@ -245,6 +319,10 @@ export function headerBottom() {
   return document.querySelector(".md-header")?.getBoundingClientRect().bottom ?? 0;
 }
 
+/**
+ * @param {string} className
+ * @param {string} text
+ */
 function sentence(className, text) {
   const span = document.createElement("span");
   span.className = className;
@@ -255,6 +333,12 @@ function sentence(className, text) {
 // Where a note about another field goes beside an edited control: under a situation's
 // tile, under the row of fields it is in (a fight's combatant: the whole row's width, not
 // one narrow field's), or in the message slot of the control's own field.
+/**
+ * @param {Element} section
+ * @param {Control} control
+ * @param {boolean} intoSlot
+ * @returns {((note: Element) => void) | null}
+ */
 function besideOf(section, control, intoSlot) {
   const tile = control.closest(".calc-choices > .calc-check");
   if (tile) return (note) => tile.after(note);
@@ -264,6 +348,7 @@ function besideOf(section, control, intoSlot) {
   return slot ? (note) => slot.append(note) : null;
 }
 
+/** @param {Control} control */
 function labelOf(control) {
   const field = control.closest(".calc-field");
   const label = field?.querySelector(".calc-label") ?? control.closest("label") ?? control.labels?.[0];
@@ -273,9 +358,10 @@ function labelOf(control) {
 // The fix in the form's own words, where the message may use the command line's (a
 // choice's value, "melee", where the form shows its label, "Melee"). The button beside it
 // names the field.
+/** @param {Control} control */
 function fixOf(control) {
   const label = labelOf(control);
-  if (control.tagName === "SELECT") {
+  if (control instanceof HTMLSelectElement) {
     const others = [...control.options].filter((option) => option.value !== control.value && !option.hidden);
     if (!others.length || others.length > 4) return `Pick another ${label}.`;
     const names = others.map((option) => option.textContent.trim());
@@ -290,14 +376,19 @@ function fixOf(control) {
 // names its row too: "Go to Orc's defense" by the name typed in it, else by its legend,
 // "Go to Combatant 3's defense" (a name left blank, refused, or shared with another row).
 // Other fields are named by their label alone: "Go to Defense".
+/** @param {Control} control */
 function goToText(control) {
   const label = labelOf(control);
+  /** @type {HTMLFieldSetElement | null} */
   const row = control.closest("fieldset.calc-group");
-  if (!row || !nameFieldOf(row)) return `Go to ${label}`;
+  const nameField = row && nameFieldOf(row);
+  if (!row || !nameField) return `Go to ${label}`;
+  /** @param {Element} group */
   const legendOf = (group) => group.querySelector(":scope > legend")?.textContent.trim() ?? "";
+  /** @param {Element} group */
   const nameOf = (group) => nameFieldOf(group)?.value.trim() ?? "";
-  const name = nameFieldOf(row).getAttribute("aria-invalid") === "true" ? "" : nameOf(row);
-  const others = [...row.form.querySelectorAll("fieldset.calc-group")].filter(
+  const name = nameField.getAttribute("aria-invalid") === "true" ? "" : nameOf(row);
+  const others = [.../** @type {HTMLFormElement} */ (row.form).querySelectorAll("fieldset.calc-group")].filter(
     (group) => group !== row && nameFieldOf(group),
   );
   const shared = others.some((group) => nameOf(group) === name || legendOf(group) === name);
@@ -305,10 +396,15 @@ function goToText(control) {
   return who ? `Go to ${who}'s ${label.toLowerCase()}` : `Go to ${label}`;
 }
 
+/**
+ * @param {Element} group
+ * @returns {HTMLInputElement | null}
+ */
 function nameFieldOf(group) {
   return group.querySelector("input[name$='_name']");
 }
 
+/** @param {Control} control */
 function goButton(control) {
   const button = document.createElement("button");
   button.type = "button";
@@ -323,13 +419,21 @@ function goButton(control) {
 
 // The field brought to the middle of the screen (above a phone's docked answer, below the
 // header), unfolded if it was folded away, and focused: the next tap or key changes it.
+/** @param {Control} control */
 export function goToField(control) {
+  /** @type {HTMLElement} */
   const field = control.closest(".calc-field") ?? control;
-  for (let fold = field.closest("details"); fold; fold = fold.parentElement?.closest("details")) {
+  for (
+    let fold = /** @type {HTMLDetailsElement | null | undefined} */ (field.closest("details"));
+    fold;
+    fold = fold.parentElement?.closest("details")
+  ) {
     fold.open = true;
   }
   // A situations field is its boxes: the first ticked one, else the first shown.
-  const boxes = [...field.querySelectorAll("[data-situation]")].filter((box) => !box.closest("[hidden]"));
+  /** @type {NodeListOf<HTMLInputElement>} */
+  const situations = field.querySelectorAll("[data-situation]");
+  const boxes = [...situations].filter((box) => !box.closest("[hidden]"));
   const target = control.type === "hidden" ? (boxes.find((box) => box.checked) ?? boxes[0] ?? field) : control;
   (target === control ? field : target).scrollIntoView({ block: "center" });
   target.focus({ preventScroll: true });
@@ -343,11 +447,14 @@ export function goToField(control) {
 // words at 200 % text). The select stays the control (its picker, its label, its keys),
 // laid over the words of its choice, which follow its value however it is set: picked,
 // or set by the address, a switch of system or the party.
-const SELECT_VALUE = Object.getOwnPropertyDescriptor(HTMLSelectElement.prototype, "value");
+const SELECT_VALUE = /** @type {{get(this: HTMLSelectElement): string, set(this: HTMLSelectElement, value: string): void}} */ (
+  Object.getOwnPropertyDescriptor(HTMLSelectElement.prototype, "value")
+);
 
+/** @param {HTMLFormElement} form */
 export function showChoicesInFull(form) {
   for (const select of form.querySelectorAll("select")) {
-    if (select.parentElement.classList.contains("calc-select")) continue;
+    if (/** @type {HTMLElement} */ (select.parentElement).classList.contains("calc-select")) continue;
     const box = document.createElement("span");
     box.className = "calc-select";
     const shown = document.createElement("span");
@@ -379,6 +486,7 @@ export function markFirstLiveResult() {
   }
 }
 
+/** @param {Element} result */
 export function wrapTables(result) {
   // Material wraps the tables of a page in a scroll container once, when it loads; a
   // live result is new markup, so it gets the same wrapper, or the result would shift
@@ -394,6 +502,7 @@ export function wrapTables(result) {
   }
 }
 
+/** @param {HTMLElement} section */
 export function addCopyLink(section) {
   if (section.querySelector(".calc-copy")) return;
   const button = document.createElement("button");
@@ -403,6 +512,7 @@ export function addCopyLink(section) {
   const note = document.createElement("span");
   note.className = "calc-copied";
   note.setAttribute("role", "status");
+  let timer = 0; // until the note is taken off
   button.addEventListener("click", async () => {
     const address = location.href;
     let copied = false;
@@ -415,8 +525,8 @@ export function addCopyLink(section) {
       copied = copyByHand(address);
     }
     note.textContent = copied ? "Copied" : "Select the address to copy it";
-    clearTimeout(note.timer);
-    note.timer = setTimeout(() => (note.textContent = ""), 2500);
+    clearTimeout(timer);
+    timer = setTimeout(() => (note.textContent = ""), 2500);
   });
   const tools = document.createElement("div");
   tools.className = "calc-tools";
@@ -424,9 +534,10 @@ export function addCopyLink(section) {
   // Beside the widget's own heading; under the form of one the page's heading names.
   const title = section.querySelector(":scope > h2");
   if (title) title.after(tools);
-  else section.querySelector("form").after(tools);
+  else /** @type {HTMLFormElement} */ (section.querySelector("form")).after(tools);
 }
 
+/** @param {string} text */
 function copyByHand(text) {
   const field = document.createElement("textarea");
   field.value = text;

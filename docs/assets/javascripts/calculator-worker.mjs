@@ -16,6 +16,35 @@
 // that ends in " afresh" (a start tried again after a damaged download) fetches every file
 // past the browser's HTTP cache.
 
+// The messages between the page (calculator-client.mjs, calculator-boot.js) and this worker,
+// declared once here. The request and the answer inside them are rules_core.web's, whose
+// types are generated from the Python (types/rules-core-web.d.ts).
+/**
+ * @typedef {import("../../../types/rules-core-web").Work} Work
+ * @typedef {(request: string) => Work & {destroy(): void}} WorkClass rules_core.web.Work as
+ *   Pyodide gives it: called (not constructed) with a Request as JSON; each work a proxy
+ *   the worker destroys once done
+ *
+ * @typedef {{prepare: string[]}} Prepare The page's calculators, sent first.
+ * @typedef {{id: number, request: string}} Ask One request: a rules_core.web Request as JSON.
+ * @typedef {{withdraw: number}} Withdraw The page no longer wants the answer to request `id`.
+ * @typedef {Prepare | Ask | Withdraw} ToWorker What the page sends.
+ *
+ * @typedef {"download" | "damaged" | "error"} FailureKind Why Python could not start (see
+ *   StartFailure).
+ * @typedef {{done: number, total: number, starting: boolean}} Loading How far Python's
+ *   download has got, in bytes (total 0 until known); `starting` once Python starts.
+ * @typedef {{loading: Loading}} Downloading
+ * @typedef {{ready: true}} Ready Python and the rules core are loaded.
+ * @typedef {{failed: string, kind: FailureKind}} NotStarted Python could not start: no id.
+ * @typedef {{id: number, progress: [done: number, total: number]}} Progress How far a long
+ *   request has got (a fight: rounds done, rounds in all).
+ * @typedef {{id: number, response: string}} Responded The answer: a rules_core.web Answer as JSON.
+ * @typedef {{id: number, failed: string}} Failed The request could not be worked.
+ * @typedef {Downloading | Ready | NotStarted | Progress | Responded | Failed} FromWorker What the
+ *   worker sends.
+ */
+
 // Python with the rules core importable, from the bundle at indexURL; read(name, sha256)
 // gives a bundle file's bytes (sha256, where given, is the digest the lock file lists), and
 // `options` go to loadPyodide as they are. Exported for the Node tests and the build's
@@ -26,9 +55,15 @@
 // with loadPackage() would first import Python's packaging modules (tarfile, email,
 // importlib.metadata) to unpack it: about 0.1 s more before the first answer, in
 // bench_calculators.py's worker alone.
+/**
+ * @param {typeof import("pyodide").loadPyodide} loadPyodide
+ * @param {string} indexURL
+ * @param {(name: string, sha256?: string) => Promise<Uint8Array>} read
+ * @param {import("pyodide").PyodideConfig} [options]
+ */
 export async function startRulesCore(loadPyodide, indexURL, read, options = {}) {
-  const lockFile = read("pyodide-lock.json").then((bytes) =>
-    JSON.parse(new TextDecoder().decode(bytes)),
+  const lockFile = read("pyodide-lock.json").then(
+    (bytes) => /** @type {import("pyodide").Lockfile} */ (JSON.parse(new TextDecoder().decode(bytes))),
   );
   // Downloaded while Python starts up.
   const wheel = lockFile.then(async (lock) => {
@@ -50,6 +85,7 @@ export async function startRulesCore(loadPyodide, indexURL, read, options = {}) 
 }
 
 // The lock file's entry for the rules core's wheel.
+/** @param {import("pyodide").Lockfile} lock */
 export function wheelOf({ packages }) {
   const entry = Object.values(packages).find((found) => found.imports.includes("rules_core"));
   if (!entry) throw new Error("the bundle's lock file lists no rules_core wheel");
@@ -68,6 +104,12 @@ export const SLICE_MS = 20;
 // once), then its answer. Between steps, every SLICE_MS or so, pause() lets the worker's
 // messages in; once stopped() says the page withdrew the request, the work ends there and
 // nothing is posted. Exported for the Node tests.
+/**
+ * @param {WorkClass} Work
+ * @param {Ask} ask
+ * @param {(message: Progress | Responded) => void} post
+ * @param {{stopped?: () => boolean, now?: () => number, pause?: () => Promise<void>}} [options]
+ */
 export async function answer(
   Work,
   { id, request },
@@ -100,6 +142,7 @@ export async function answer(
 
 // The worker's next task: the page's messages posted meanwhile come first. (A message on a
 // channel of its own, not setTimeout, whose clamp for nested timers would add 4 ms a time.)
+/** @returns {Promise<void>} */
 function nextTask() {
   return new Promise((resolve) => {
     const { port1, port2 } = new MessageChannel();
@@ -116,6 +159,10 @@ function nextTask() {
 // but not as this build wrote it: cut short or altered on the way, or another build's) or
 // "error" (Python itself failed).
 export class StartFailure extends Error {
+  /**
+   * @param {FailureKind} kind
+   * @param {string} message
+   */
   constructor(kind, message) {
     super(message);
     this.kind = kind;
@@ -123,6 +170,29 @@ export class StartFailure extends Error {
 }
 
 const GZIP = [0x1f, 0x8b];
+
+/**
+ * One file of the bundle, as bundle.json lists it (hooks/package/pyodide_bundle.py).
+ * @typedef {object} BundleFile
+ * @property {string} file What the site serves: the file gzipped.
+ * @property {string} name Its name once decompressed, as Pyodide asks for it.
+ * @property {number} bytes The size of the file as served (gzipped).
+ * @property {number} size The size of its content.
+ * @property {string} sha256 The SHA-256 of the file as served.
+ * @property {string} content_sha256 The SHA-256 of its content.
+ *
+ * @typedef {object} Bundle What bundle.json holds: the lock file and the three files.
+ * @property {import("pyodide").Lockfile} lock
+ * @property {BundleFile} wasm
+ * @property {BundleFile} stdlib
+ * @property {BundleFile} wheel
+ *
+ * @typedef {object} Unpacked A file of the bundle as it arrives (unpack()).
+ * @property {ReadableStream<Uint8Array<ArrayBuffer>>} content
+ * @property {Promise<unknown>} arrived
+ * @property {Promise<void>} checked
+ * @property {(error: unknown) => Promise<unknown>} why
+ */
 
 // One file of the bundle as the server sent it: stored gzipped (pyodide_bundle.py), which
 // every static host serves as it is. Gives its content, decompressed as it arrives
@@ -138,16 +208,25 @@ const GZIP = [0x1f, 0x8b];
 // arrived is not the file (its digest differs, or it does not decompress): a truncated or
 // corrupted file is never given to Python. why(error) names the failure of a reader of
 // `content`.
+/**
+ * @param {Response} response
+ * @param {BundleFile} entry
+ * @param {{counted?: (bytes: number) => void, decoded?: (entry: BundleFile) => void, checks?: boolean}} [options]
+ * @returns {Promise<Unpacked>}
+ */
 export async function unpack(response, entry, { counted = () => {}, decoded = () => {}, checks = true } = {}) {
+  /** @type {Uint8Array<ArrayBuffer>[]} */
   const chunks = [];
+  /** @type {StartFailure | null} */
   let lost = null; // the connection's own failure, which is not the file's
-  const reader = response.body.getReader();
+  const reader = /** @type {ReadableStream<Uint8Array<ArrayBuffer>>} */ (response.body).getReader();
   const read = () =>
     reader.read().catch((error) => {
       lost = new StartFailure("download", `${entry.file}: ${error}`);
       throw lost;
     });
   // The first two bytes say whether the body is the stored file (gzip) or its content.
+  /** @type {Uint8Array<ArrayBuffer>[]} */
   const head = [];
   let ended = false;
   while (!ended && head.reduce((sum, chunk) => sum + chunk.byteLength, 0) < GZIP.length) {
@@ -159,13 +238,19 @@ export async function unpack(response, entry, { counted = () => {}, decoded = ()
   const gzipped = GZIP.every((byte, index) => start[index] === byte);
   if (!gzipped) decoded(entry);
   let whole = false; // every byte has arrived
-  let arrive;
+  /** @type {(value?: unknown) => void} */
+  let arrive = () => {};
   const arrived = new Promise((resolve) => (arrive = resolve)).then(() => (whole = true));
+  /**
+   * @param {ReadableStreamDefaultController<Uint8Array<ArrayBuffer>>} controller
+   * @param {Uint8Array<ArrayBuffer>} chunk
+   */
   const take = (controller, chunk) => {
     chunks.push(chunk);
     counted(chunk.byteLength);
     controller.enqueue(chunk);
   };
+  /** @type {ReadableStream<Uint8Array<ArrayBuffer>>} */
   const raw = new ReadableStream({
     start(controller) {
       if (start.byteLength) take(controller, start);
@@ -195,6 +280,7 @@ export async function unpack(response, entry, { counted = () => {}, decoded = ()
   // A reader of the content failed: the connection; else the file, when it does not
   // decompress (it stops short, or is altered); else, the file being this build's, the
   // browser itself.
+  /** @param {unknown} error */
   const why = async (error) => {
     if (error instanceof StartFailure) return error;
     if (lost) return lost;
@@ -204,6 +290,7 @@ export async function unpack(response, entry, { counted = () => {}, decoded = ()
   return { content, arrived, checked, why };
 }
 
+/** @param {Uint8Array<ArrayBuffer>[]} chunks */
 function joined(chunks) {
   const size = chunks.reduce((sum, chunk) => sum + chunk.byteLength, 0);
   const bytes = new Uint8Array(size);
@@ -215,9 +302,11 @@ function joined(chunks) {
   return bytes;
 }
 
+/** @param {ArrayBuffer} buffer */
 const hex = (buffer) => [...new Uint8Array(buffer)].map((byte) => byte.toString(16).padStart(2, "0")).join("");
 
 // The whole content of an unpacked file, once checked.
+/** @param {Unpacked} unpacked */
 export async function contentOf({ content, checked, why }) {
   try {
     const bytes = new Uint8Array(await new Response(content).arrayBuffer());
@@ -230,6 +319,7 @@ export async function contentOf({ content, checked, why }) {
 
 // The WebAssembly module of an unpacked file, compiled as it arrives, once checked: a
 // damaged file says so, rather than as a compile error.
+/** @param {Unpacked} unpacked */
 export async function moduleOf({ content, checked, why }) {
   const source = new Response(content, { headers: { "Content-Type": "application/wasm" } });
   try {
@@ -241,6 +331,10 @@ export async function moduleOf({ content, checked, why }) {
   }
 }
 
+/**
+ * @param {unknown} error
+ * @returns {FailureKind}
+ */
 function kindOf(error) {
   if (error instanceof StartFailure) return error.kind;
   // A module script that did not arrive (pyodide.mjs, pyodide.asm.js): a TypeError whose
@@ -255,14 +349,18 @@ function kindOf(error) {
 // the first failure ends the start, with its cause. `served` answers the addresses the
 // worker downloads itself (the WebAssembly, the standard library): Pyodide asks for them
 // by their own names, which the site does not serve.
+/** @param {Map<string, () => Promise<Response>>} served */
 function watchDownloads(served) {
-  let fail;
-  const failed = new Promise((resolve, reject) => (fail = reject));
+  /** @type {(error: unknown) => void} */
+  let fail = () => {};
+  /** @type {Promise<never>} */
+  const failed = new Promise((_, reject) => (fail = reject));
   failed.catch(() => {}); // told by the start it ends
   const fetchFromSite = self.fetch.bind(self);
   self.fetch = async (resource, init) => {
     const url = String(resource instanceof Request ? resource.url : resource);
-    if (served.has(url)) return served.get(url)();
+    const answer = served.get(url);
+    if (answer) return answer();
     try {
       const response = await fetchFromSite(resource, init);
       if (!response.ok) fail(new StartFailure("download", `${url}: ${response.status} ${response.statusText}`));
@@ -281,6 +379,7 @@ function watchDownloads(served) {
 const PROGRESS_EVERY_MS = 100;
 
 class Downloads {
+  /** @param {(message: Downloading) => void} post */
   constructor(post) {
     this.post = post;
     this.done = 0;
@@ -296,14 +395,15 @@ class Downloads {
     this.counted(0);
   }
 
+  /** @param {number} bytes */
   expect(bytes) {
     this.total += bytes;
   }
 
   // A host that sent a file decoded sends its content's size.
-  decoded = (entry) => this.expect(entry.size - entry.bytes);
+  decoded = (/** @type {BundleFile} */ entry) => this.expect(entry.size - entry.bytes);
 
-  counted = (bytes) => {
+  counted = (/** @type {number} */ bytes) => {
     if (this.ended) return;
     this.done += bytes;
     const now = performance.now();
@@ -315,8 +415,11 @@ class Downloads {
   };
 }
 
-const base64 = (hex) => btoa(String.fromCharCode(...hex.match(/../g).map((pair) => parseInt(pair, 16))));
+/** @param {string} hex */
+const base64 = (hex) =>
+  btoa(String.fromCharCode(.../** @type {string[]} */ (hex.match(/../g)).map((pair) => parseInt(pair, 16))));
 
+/** @param {string} name */
 function serve(name) {
   const [bundle, afresh] = name.split(" ");
   const indexURL = new URL(`../pyodide/${bundle}/`, import.meta.url).href;
@@ -329,13 +432,21 @@ function serve(name) {
   // does not serve: the worker answers them from what it downloaded.
   const wasmURL = `${indexURL}pyodide.asm.wasm`;
   const stdLibURL = `${indexURL}python_stdlib.zip`;
+  /** @type {Map<string, () => Promise<Response>>} */
   const served = new Map();
   const { failed, fail, fetchFromSite } = watchDownloads(served);
-  const downloads = new Downloads((message) => self.postMessage(message));
+  /** @param {FromWorker} message */
+  const post = (message) => self.postMessage(message);
+  const downloads = new Downloads(post);
+  /** @type {string[]} */
   const prepared = []; // the page's calculators ({prepare}), imported before "ready"
   // Once the start has failed, what is still downloading is dropped, and said no more.
   const dropped = new AbortController();
 
+  /**
+   * @param {string} url
+   * @param {string} [integrity]
+   */
   async function fetchChecked(url, integrity = "") {
     const { signal } = dropped;
     const response = await fetchFromSite(url, { cache, integrity, signal }).catch((error) => {
@@ -345,6 +456,7 @@ function serve(name) {
     return response;
   }
 
+  /** @param {BundleFile} entry */
   async function download(entry) {
     const integrity = checks ? "" : `sha256-${base64(entry.sha256)} sha256-${base64(entry.content_sha256)}`;
     const response = await fetchChecked(indexURL + entry.file, integrity);
@@ -353,9 +465,11 @@ function serve(name) {
 
   const handle = (async () => {
     if (!bundle || !/^[0-9a-f]+$/.test(bundle)) throw new Error("the page names no Python bundle");
+    /** @type {Promise<typeof import("pyodide")>} */
     const runtime = import(`${indexURL}pyodide.mjs`);
     runtime.catch(() => {}); // told where it is awaited, unless the start failed before
     // What this build serves, with the size and SHA-256 of each file (pyodide_bundle.py).
+    /** @type {Bundle} */
     const files = await (await fetchChecked(`${indexURL}bundle.json`)).json();
     for (const entry of [files.wasm, files.stdlib, files.wheel]) downloads.expect(entry.bytes);
     // The WebAssembly compiles as it downloads, before Pyodide's own script has arrived,
@@ -374,6 +488,7 @@ function serve(name) {
     for (const part of [module, stdlibBytes, wheel]) part.catch(fail);
     // A part that failed has ended the start already (fail): Pyodide, which would log its
     // own error for it, waits instead, until the page ends this worker.
+    /** @returns {Promise<never>} */
     const never = () => new Promise(() => {});
     served.set(stdLibURL, async () => new Response(await stdlibBytes.catch(never)));
     const standIn = new Response(null);
@@ -384,6 +499,7 @@ function serve(name) {
       const compiled = await module.catch(never);
       return { module: compiled, instance: await WebAssembly.instantiate(compiled, imports) };
     };
+    /** @param {string} name */
     const read = async (name) => {
       if (name === "pyodide-lock.json") return new TextEncoder().encode(JSON.stringify(files.lock));
       if (name === files.wheel.name) return wheel;
@@ -391,6 +507,7 @@ function serve(name) {
     };
     const { loadPyodide } = await runtime;
     const pyodide = await Promise.race([startRulesCore(loadPyodide, indexURL, read, { stdLibURL }), failed]);
+    /** @type {WorkClass} */
     const Work = pyodide.pyimport("rules_core.web").Work;
     const registry = pyodide.pyimport("rules_core.calculators").CALCULATORS;
     for (const name of prepared) registry.get(name)?.destroy(); // an unknown name: none
@@ -402,20 +519,23 @@ function serve(name) {
   })();
 
   handle.then(
-    () => self.postMessage({ ready: true }),
+    () => post({ ready: true }),
     (error) => {
       downloads.ended = true;
       dropped.abort();
-      self.postMessage({ failed: String(error), kind: kindOf(error) });
+      post({ failed: String(error), kind: kindOf(error) });
     },
   );
 
   // Requests are worked one at a time, in order; a withdrawn one is dropped from the queue,
   // or stopped at its next step if it is the one being worked.
+  /** @type {Ask[]} */
   const queue = [];
+  /** @type {Ask | null} */
   let working = null;
+  /** @type {Set<number>} */
   const withdrawn = new Set();
-  self.onmessage = ({ data }) => {
+  self.onmessage = (/** @type {MessageEvent<ToWorker>} */ { data }) => {
     if ("prepare" in data) {
       prepared.push(...data.prepare.map(String));
       return;
@@ -432,14 +552,14 @@ function serve(name) {
 
   async function workThrough() {
     while (queue.length) {
-      working = queue.shift();
+      working = /** @type {Ask} */ (queue.shift());
       const { id } = working;
       const stopped = () => withdrawn.has(id);
       try {
         const Work = await handle; // requests that come while Python loads wait for it
-        if (!stopped()) await answer(Work, working, (message) => self.postMessage(message), { stopped });
+        if (!stopped()) await answer(Work, working, post, { stopped });
       } catch (error) {
-        self.postMessage({ id, failed: String(error) });
+        post({ id, failed: String(error) });
       }
       withdrawn.delete(id);
     }
@@ -448,4 +568,4 @@ function serve(name) {
 }
 
 // As a worker only: the Node tests import startRulesCore and nothing runs.
-if (typeof WorkerGlobalScope !== "undefined") serve(self.name);
+if ("WorkerGlobalScope" in globalThis) serve(self.name);

@@ -47,6 +47,12 @@ import {
 import { offerParty } from "./party.mjs";
 import { placeQuestions } from "./situation-questions.mjs";
 
+/**
+ * @typedef {import("./calculator-loader.mjs").Control} Control
+ * @typedef {import("../../../types/rules-core-web").Answer} Answer
+ */
+
+/** @type {(Calculator | Comparison)[]} */
 let current = []; // the widgets of the page on screen
 setAddressSources(() => current);
 
@@ -56,7 +62,7 @@ onStarted(() => {
     else widget.onFailure();
   }
   if (isReady()) return; // settled once Python has answered
-  console.warn("The calculator could not start:", startFailure().detail);
+  console.warn("The calculator could not start:", startFailure()?.detail);
   settled();
 });
 
@@ -66,7 +72,9 @@ onStarted(() => {
 onLoading(() => {
   const said = loadingStatus();
   for (const widget of current) {
-    if (!isReady() && !startFailure() && widget.loadingSaid !== said) widget.sayLoading?.(said);
+    if (widget instanceof Calculator && !isReady() && !startFailure() && widget.loadingSaid !== said) {
+      widget.sayLoading(said);
+    }
   }
 });
 
@@ -79,15 +87,17 @@ function loadingStatus() {
   return step[0].toUpperCase() + step.slice(1);
 }
 
+/** @param {Document} page */
 export function bind(page) {
   connect(page);
   recallHandedAddress();
   // Marks are per page; an instant navigation keeps the visit's timeline.
   performance.clearMarks("calc-first-live-result");
-  current = [
-    ...[...page.querySelectorAll(".calc[data-calculator]")].map((s) => new Calculator(s)),
-    ...[...page.querySelectorAll(".calc[data-compare]")].map((s) => new Comparison(s)),
-  ];
+  /** @type {NodeListOf<HTMLElement>} */
+  const calculators = page.querySelectorAll(".calc[data-calculator]");
+  /** @type {NodeListOf<HTMLElement>} */
+  const comparisons = page.querySelectorAll(".calc[data-compare]");
+  current = [...[...calculators].map((s) => new Calculator(s)), ...[...comparisons].map((s) => new Comparison(s))];
   for (const widget of current) widget.start();
   const siblings = current.filter((widget) => widget instanceof Calculator);
   for (const widget of siblings) widget.siblings = siblings;
@@ -100,14 +110,31 @@ export function bind(page) {
 }
 
 class Calculator {
+  /** @param {HTMLElement} section a calculator's widget (hooks/pages/calculators.py) */
   constructor(section) {
     this.section = section;
-    this.name = section.dataset.calculator;
-    this.form = section.querySelector("form");
-    this.result = section.querySelector(".calc-result");
+    this.name = /** @type {string} */ (section.dataset.calculator);
+    this.form = /** @type {HTMLFormElement} */ (section.querySelector("form"));
+    this.result = /** @type {HTMLElement} */ (section.querySelector(".calc-result"));
+    /** @type {Calculator[]} */
     this.siblings = [this];
     this.staleness = new Staleness();
     this.answered = false; // whether Python has answered: until then, the built result shows
+    /** @type {string | undefined} the inputs the result shown answers, as JSON */
+    this.shownKey = undefined;
+    /** @type {string | undefined} the markup of the result shown, once Python has answered */
+    this.shownHtml = undefined;
+    /** @type {string | undefined} the inputs last asked, as JSON */
+    this.askedKey = undefined;
+    /** @type {AbortController | null} the request in flight */
+    this.inFlight = null;
+    /** @type {Control | undefined} the control the reader last changed */
+    this.edited = undefined;
+    /** @type {string | null | undefined} the system whose fields are shown */
+    this.shownSystem = undefined;
+    /** @type {string | undefined} what the status line says while Python loads */
+    this.loadingSaid = undefined;
+    this.path = ""; // the page this widget belongs to
   }
 
   start() {
@@ -130,8 +157,10 @@ class Calculator {
     showChoicesInFull(form);
     // A side of situations opened near the bottom of the screen scrolls up to show them
     // (opened by the reader: one the address opens leaves the page where it is).
-    for (const side of form.querySelectorAll("details.calc-side")) {
-      side.querySelector("summary").addEventListener("click", () => {
+    /** @type {NodeListOf<HTMLDetailsElement>} */
+    const sides = form.querySelectorAll("details.calc-side");
+    for (const side of sides) {
+      /** @type {HTMLElement} */ (side.querySelector("summary")).addEventListener("click", () => {
         requestAnimationFrame(() => {
           // On a phone the answer docked at the bottom covers the end of the screen.
           const end = endAboveDock(result.querySelector(".calc-headline"));
@@ -142,11 +171,13 @@ class Calculator {
       });
     }
     // A tap on the docked answer (on a phone) brings the full result into view.
+    /** @returns {HTMLElement | null} */
     const headline = () => result.querySelector(".calc-headline");
     result.addEventListener("click", (event) => {
       const docked = headline();
-      const details = docked?.nextElementSibling;
-      if (docked?.contains(event.target) && !event.target.closest("a") && details) {
+      const details = /** @type {HTMLElement | null | undefined} */ (docked?.nextElementSibling);
+      const target = /** @type {Element} */ (event.target);
+      if (docked?.contains(target) && !target.closest("a") && details) {
         // Scrolled to, the answer sticks at the top (at its own `top`, below Material's
         // header) and covers as much as its height, which grows with its words (three lines
         // of figures on a phone): what it opens starts below it, never under it.
@@ -161,6 +192,7 @@ class Calculator {
     this.markPending();
   }
 
+  /** @param {string} said */
   sayLoading(said) {
     this.loadingSaid = said;
     this.setStatus(said, true);
@@ -177,8 +209,9 @@ class Calculator {
     this.result.setAttribute("aria-busy", "false"); // no Python: the build-time result is final
   }
 
+  /** @param {Event} event an input or change of one of the form's controls */
   onEdit(event) {
-    const target = event.target;
+    const target = /** @type {Control} */ (event.target);
     // A field typed in says "change" once more as it loses focus, to a tap on the button a
     // refusal offers, say: the answer to those inputs is asked already, and asking again
     // would take the refusal, and its button, away under the tap.
@@ -191,6 +224,7 @@ class Calculator {
     // Widgets on one page share a field of the same name (the system, on the abilities page).
     for (const other of this.siblings) {
       if (other === this || !name || situations) continue;
+      /** @type {Control | null} */
       const twin = other.form.querySelector(named(name));
       if (twin && twin.value !== target.value) {
         twin.value = target.value;
@@ -203,13 +237,18 @@ class Calculator {
   }
 
   inputs(asBuilt = false) {
+    /** @type {Record<string, string>} */
     const values = {};
-    for (const field of this.form.querySelectorAll(".calc-field")) {
+    /** @type {NodeListOf<HTMLElement>} */
+    const fields = this.form.querySelectorAll(".calc-field");
+    for (const field of fields) {
       if (field.hidden) continue;
+      /** @type {Control | null} */
       const control = field.querySelector("[name]");
       if (!control) continue;
-      values[control.name] = asBuilt ? initialValue(control)
-        : control.type === "checkbox" ? (control.checked ? "on" : "")
+      // (A select of the form always has options: its value as built is a string.)
+      values[control.name] = asBuilt ? /** @type {string} */ (initialValue(control))
+        : control instanceof HTMLInputElement && control.type === "checkbox" ? (control.checked ? "on" : "")
         : control.value;
     }
     return values;
@@ -233,6 +272,7 @@ class Calculator {
     this.result.classList.toggle("calc-result--unasked", !matches && !this.answered);
   }
 
+  /** @param {Record<string, string>} [extra] */
   compute(extra = {}) {
     unmarkRefused(this.result);
     const inputs = this.inputs();
@@ -248,39 +288,51 @@ class Calculator {
       this.showProgress(); // the new request says its own progress, if it takes long
     }
     this.inFlight = new AbortController();
+    /** @type {(done: number, total: number) => void} */
     const onProgress = (done, total) => this.showProgress(done, total);
     // Only the newest request is ever answered here: each one before it was withdrawn.
-    askPython(this.name, { ...inputs, ...extra }, (response) => {
+    askPython(this.name, { ...inputs, ...extra }, (/** @type {Answer} */ response) => {
       this.inFlight = null;
       this.showProgress(); // the answer, a refusal or a failure: never left on "working"
       this.show(response, key);
     }, { onProgress, signal: this.inFlight.signal });
   }
 
+  /**
+   * @param {number} [done]
+   * @param {number} [total]
+   */
   showProgress(done, total) {
     // Said in the dock, where the out-of-date answer says it is being computed (the
     // headline's data-progress, shown by calculators.css): "working out round 4 of 10…".
     // Without arguments, taken off.
+    /** @type {HTMLElement | null} */
     const headline = this.result.querySelector(".calc-headline");
     if (!headline) return;
     if (done === undefined) delete headline.dataset.progress;
-    else headline.dataset.progress = `working out round ${Math.min(done + 1, total)} of ${total}…`;
+    else headline.dataset.progress = `working out round ${Math.min(done + 1, /** @type {number} */ (total))} of ${total}…`;
   }
 
+  /**
+   * @param {Answer} response
+   * @param {string} key the inputs it answers, as JSON
+   */
   show(response, key) {
     const { section, result } = this;
     clearFieldErrors(section);
+    /** @type {HTMLElement | null} */
+    const headline = result.querySelector(".calc-headline");
     if (!response.ok) {
       // The last good result stays visible, marked out of date; each message sits next
       // to its field, and what no field holds in the status line.
-      const refusal = showRefusal(section, this.form, response, (name, control) => control && `${control.id}-error`);
+      const refusal = showRefusal(section, this.form, response, (_, control) => control && `${control.id}-error`);
       // A question not yet complete (a fight with no opponent yet) says what it needs, and
       // beside the fields that would give it, what each counts: quietly, not as an error.
       showNotes(section, this.form, response.notes);
       if (refusal.reason) this.statusText().textContent = refusal.reason;
       this.staleness.mark([result], { now: true });
-      markRefused(result, result.querySelector(".calc-headline"), refusal, response.incomplete);
-      sayRefusal(section, result.querySelector(".calc-headline"), refusal, this.edited);
+      markRefused(result, headline, refusal, response.incomplete);
+      sayRefusal(section, headline, refusal, this.edited);
       result.setAttribute("aria-busy", "false");
       return;
     }
@@ -301,10 +353,12 @@ class Calculator {
       wrapTables(result);
       // As Material does with the whole page for instant navigation: links absolute, so
       // the live answer is the same markup as the built one it replaces.
-      for (const link of result.querySelectorAll("a[href]")) link.href = link.href;
+      for (const link of /** @type {NodeListOf<HTMLAnchorElement>} */ (result.querySelectorAll("a[href]"))) {
+        link.href = link.href;
+      }
       this.shownHtml = response.html;
       // Said once, in short, by screen readers: the answer's summary, not the whole result.
-      section.querySelector(".calc-announce").textContent = response.summary ?? "";
+      /** @type {HTMLElement} */ (section.querySelector(".calc-announce")).textContent = response.summary ?? "";
     }
     this.shownKey = key;
     this.markPending(); // the form as it is now: it may have moved on since the request
@@ -312,11 +366,15 @@ class Calculator {
   }
 
   showFieldsFor(asBuilt = false) {
+    /** @type {HTMLSelectElement | null} */
     const select = this.form.querySelector('[name="system"]');
     const system = select && (asBuilt ? initialValue(select) : select.value);
     this.shownSystem = system;
-    for (const element of this.form.querySelectorAll("[data-systems]")) {
-      element.hidden = system !== undefined && !element.dataset.systems.split(" ").includes(system);
+    /** @type {NodeListOf<HTMLElement>} */
+    const ofSystems = this.form.querySelectorAll("[data-systems]");
+    for (const element of ofSystems) {
+      const systems = /** @type {string} */ (element.dataset.systems).split(" ");
+      element.hidden = system !== undefined && !systems.includes(/** @type {string} */ (system));
     }
     this.collectSituations();
   }
@@ -327,15 +385,19 @@ class Calculator {
     const before = this.shownSystem;
     this.showFieldsFor();
     if (before === undefined || before === this.shownSystem) return;
-    sayCarried(this.form, this.shownSystem, carryOver(this.form, before, this.shownSystem));
+    const now = /** @type {string} */ (this.shownSystem);
+    sayCarried(this.form, now, carryOver(this.form, /** @type {string} */ (before), now));
     this.collectSituations();
   }
 
   collectSituations() {
     // Each situations field (the attack's; a fight's, one per side) is a hidden input that
     // holds the names of the boxes ticked in its own block.
-    const applies = (box) => box.checked && !box.closest("[data-systems]")?.hidden;
-    for (const hidden of this.form.querySelectorAll('input[type="hidden"]')) {
+    /** @param {HTMLInputElement} box */
+    const applies = (box) => box.checked && !(/** @type {HTMLElement | null} */ (box.closest("[data-systems]")))?.hidden;
+    /** @type {NodeListOf<HTMLInputElement>} */
+    const lists = this.form.querySelectorAll('input[type="hidden"]');
+    for (const hidden of lists) {
       hidden.value = [...boxesOf(hidden)]
         .filter(applies)
         .map((box) => box.dataset.situation)
@@ -344,8 +406,10 @@ class Calculator {
     placeQuestions(this.form);
     // A closed side still says how many of its situations are ticked.
     for (const side of this.form.querySelectorAll("details.calc-side")) {
-      const ticked = [...side.querySelectorAll("[data-situation]")].filter(applies).length;
-      side.querySelector(".calc-side-ticked").textContent = ticked ? ` · ${ticked} ticked` : "";
+      /** @type {NodeListOf<HTMLInputElement>} */
+      const boxes = side.querySelectorAll("[data-situation]");
+      const ticked = [...boxes].filter(applies).length;
+      /** @type {HTMLElement} */ (side.querySelector(".calc-side-ticked")).textContent = ticked ? ` · ${ticked} ticked` : "";
     }
   }
 
@@ -355,25 +419,32 @@ class Calculator {
     // comes first: a field or situation of another system is not read from the address,
     // or switching to that system would apply a value nobody chose on this screen.
     const params = new URLSearchParams(location.search);
+    /** @type {HTMLSelectElement | null} */
     const select = this.form.querySelector('[name="system"]');
-    const controls = [...this.form.querySelectorAll("[name]")];
-    if (select) controls.sort((a, b) => (b === select) - (a === select));
+    /** @type {NodeListOf<Control>} */
+    const named = this.form.querySelectorAll("[name]");
+    const controls = [...named];
+    if (select) controls.sort((a, b) => Number(b === select) - Number(a === select));
+    /** @param {Element} element */
     const ofChosen = (element) => !select || ofSystem(element, select.value);
     for (const control of controls) {
       if (control.type === "hidden" || !params.has(control.name)) continue; // situations: below
       if (!ofChosen(control)) continue;
-      const value = params.get(control.name);
-      if (control.type === "checkbox") control.checked = value === "on";
-      else if (control.tagName !== "SELECT") control.value = value;
-      else if ([...control.options].some((option) => option.value === value && ofChosen(option))) {
-        control.value = value;
-      }
+      const value = /** @type {string} */ (params.get(control.name));
+      if (control instanceof HTMLSelectElement) {
+        if ([...control.options].some((option) => option.value === value && ofChosen(option))) {
+          control.value = value;
+        }
+      } else if (control.type === "checkbox") control.checked = value === "on";
+      else control.value = value;
     }
-    for (const hidden of this.form.querySelectorAll('input[type="hidden"]')) {
+    /** @type {NodeListOf<HTMLInputElement>} */
+    const lists = this.form.querySelectorAll('input[type="hidden"]');
+    for (const hidden of lists) {
       if (!params.has(hidden.name)) continue;
-      const situations = params.get(hidden.name).split(",");
+      const situations = /** @type {string} */ (params.get(hidden.name)).split(",");
       for (const box of boxesOf(hidden)) {
-        box.checked = ofChosen(box) && situations.includes(box.dataset.situation);
+        box.checked = ofChosen(box) && situations.includes(/** @type {string} */ (box.dataset.situation));
         // What the address ticks is shown, not folded away.
         if (box.checked) box.closest("details.calc-side")?.setAttribute("open", "");
       }
@@ -384,19 +455,25 @@ class Calculator {
   addressEntries() {
     // The inputs that differ from the form as built: the address stays short, and an
     // address without them means the defaults.
+    /** @type {[string, string][]} */
     const entries = [];
     for (const [name, value] of Object.entries(this.inputs())) {
-      if (value !== initialValue(this.form.querySelector(named(name)))) entries.push([name, value]);
+      const control = /** @type {Control} */ (this.form.querySelector(named(name)));
+      if (value !== initialValue(control)) entries.push([name, value]);
     }
     return entries;
   }
 
   statusText() {
-    return this.section.querySelector(".calc-status-text");
+    return /** @type {HTMLElement} */ (this.section.querySelector(".calc-status-text"));
   }
 
+  /**
+   * @param {string} text
+   * @param {boolean} busy
+   */
   setStatus(text, busy) {
-    const status = this.section.querySelector(".calc-status");
+    const status = /** @type {HTMLElement} */ (this.section.querySelector(".calc-status"));
     status.classList.toggle("calc-status--busy", busy);
     if (text || !busy) this.statusText().textContent = text;
   }
@@ -405,20 +482,25 @@ class Calculator {
 // A Compare page: one attack (bonus, defense, damage) answered for every system side by
 // side, each by the attack calculator, through the same worker.
 class Comparison {
+  /** @param {HTMLElement} section a Compare page's widget (hooks/pages/compare.py) */
   constructor(section) {
     this.section = section;
-    this.form = section.querySelector("form");
-    this.answers = [...section.querySelectorAll(".compare-answer[data-system]")];
+    // The calculator that answers for each system (the attack's), as the widget names it.
+    this.calculator = /** @type {string} */ (section.dataset.compare);
+    this.form = /** @type {HTMLFormElement} */ (section.querySelector("form"));
+    /** @type {NodeListOf<HTMLElement>} */
+    const answers = section.querySelectorAll(".compare-answer[data-system]");
+    this.answers = [...answers];
     // Under each system's quotes, its "Open in the calculator", which carries the numbers:
     // found once, by the system it names.
-    this.links = new Map(
-      [...document.querySelectorAll('.compare a[href*="calculators/"]')].map((link) => [
-        new URL(link.href).searchParams.get("system"),
-        link,
-      ]),
-    );
+    /** @type {NodeListOf<HTMLAnchorElement>} */
+    const links = document.querySelectorAll('.compare a[href*="calculators/"]');
+    this.links = new Map([...links].map((link) => [new URL(link.href).searchParams.get("system"), link]));
     this.latest = 0;
     this.staleness = new Staleness();
+    /** @type {string | null} the numbers the answers shown answer, as JSON (null: mixed) */
+    this.shownKey = null;
+    this.path = ""; // the page this widget belongs to
   }
 
   start() {
@@ -431,7 +513,7 @@ class Comparison {
     addCopyLink(this.section);
     this.path = location.pathname;
     const params = new URLSearchParams(location.search);
-    for (const control of this.form.querySelectorAll("[name]")) {
+    for (const control of this.controls()) {
       const value = params.get(control.name);
       if (value !== null) control.value = value;
     }
@@ -445,8 +527,12 @@ class Comparison {
   showQuestion() {
     // The page's words above the form state the numbers asked: the reader's, as typed
     // (hooks/pages/compare.py marks each by its field), never the page's own once changed.
-    for (const number of document.querySelectorAll("[data-compare-number]")) {
-      const typed = this.form.querySelector(named(number.dataset.compareNumber))?.value.trim();
+    /** @type {NodeListOf<HTMLElement>} */
+    const numbers = document.querySelectorAll("[data-compare-number]");
+    for (const number of numbers) {
+      /** @type {HTMLInputElement | null} */
+      const field = this.form.querySelector(named(/** @type {string} */ (number.dataset.compareNumber)));
+      const typed = field?.value.trim();
       if (typed === undefined) continue;
       const signed = number.hasAttribute("data-signed") && /^\d/.test(typed);
       number.textContent = !typed ? "?" : signed ? "+" + typed : typed;
@@ -467,14 +553,20 @@ class Comparison {
     showStartFailure(this.section);
   }
 
+  /** @returns {HTMLInputElement[]} the form's numbers (text boxes) */
+  controls() {
+    return [...this.form.querySelectorAll("[name]")].map((control) => /** @type {HTMLInputElement} */ (control));
+  }
+
   addressEntries() {
-    return [...this.form.querySelectorAll("[name]")]
+    return this.controls()
       .filter((control) => control.value !== control.defaultValue)
-      .map((control) => [control.name, control.value]);
+      .map((control) => /** @type {[string, string]} */ ([control.name, control.value]));
   }
 
   compute() {
-    const inputs = Object.fromEntries(new FormData(this.form));
+    // Text boxes only: every value is a string.
+    const inputs = /** @type {Record<string, string>} */ (Object.fromEntries(new FormData(this.form)));
     const key = this.key();
     const id = ++this.latest;
     // A system's answer is marked out of date until its answer to these numbers arrives:
@@ -487,11 +579,12 @@ class Comparison {
     let refused = false;
     clearFieldErrors(this.section);
     this.answers.forEach(unmarkRefused);
-    const status = this.section.querySelector(".calc-status-text");
+    const status = /** @type {HTMLElement} */ (this.section.querySelector(".calc-status-text"));
     status.textContent = "";
     for (const answer of this.answers) {
-      const request = { ...inputs, system: answer.dataset.system };
-      askPython("attack", request, (response) => {
+      const system = /** @type {string} */ (answer.dataset.system);
+      const request = { ...inputs, system };
+      askPython(this.calculator, request, (/** @type {Answer} */ response) => {
         if (this.latest !== id) return;
         waiting.delete(answer);
         if (key !== this.shownKey) this.shownKey = null; // the answers shown are mixed now
@@ -505,7 +598,6 @@ class Comparison {
         } else {
           answer.textContent = response.summary; // the short answer, as data
           const parsed = new DOMParser().parseFromString(response.html, "text/html");
-          const system = answer.dataset.system;
           const link = this.links.get(system);
           if (link) {
             const url = new URL(link.href);
@@ -527,13 +619,20 @@ class Comparison {
   }
 }
 
+/**
+ * @param {string} system
+ * @param {Document} parsed the answer's markup
+ * @param {Element | null} before where the notes go when none is shown yet
+ */
 function fillNotes(system, parsed, before) {
   // Under the system's quotes, the interpretations its answer to these numbers rests on,
   // in place of those of the last answer.
   const shown = [...document.querySelectorAll(`.compare .calc-interpretation[data-system="${CSS.escape(system)}"]`)];
-  for (const note of parsed.querySelectorAll(".calc-interpretation")) {
+  /** @type {NodeListOf<HTMLElement>} */
+  const notes = parsed.querySelectorAll(".calc-interpretation");
+  for (const note of notes) {
     note.dataset.system = system;
-    (shown[0] ?? before).before(document.adoptNode(note));
+    /** @type {Element} */ (shown[0] ?? before).before(document.adoptNode(note));
   }
   shown.forEach((note) => note.remove());
 }
@@ -543,11 +642,12 @@ function fillNotes(system, parsed, before) {
 // place at the bottom of the screen (calculators.css). The out-of-date mark (calc--failed)
 // says so too, in place of "computing". The reason is never the raw error (the console
 // has it).
+/** @param {Element} section */
 function showStartFailure(section) {
-  const failure = startFailure();
+  const failure = /** @type {import("./calculator-client.mjs").Failure} */ (startFailure());
   const unstored = failure.kind === "download" && failure.offline; // nothing kept to start from
-  const status = section.querySelector(".calc-status");
-  const text = status.querySelector(".calc-status-text");
+  const status = /** @type {Element} */ (section.querySelector(".calc-status"));
+  const text = /** @type {Element} */ (status.querySelector(".calc-status-text"));
   status.classList.remove("calc-status--busy");
   // Figures for the default inputs stay readable, said to be those; beside other inputs
   // (a shared link) they stay hidden (calc-result--unasked), and the sentence says so.
@@ -557,6 +657,7 @@ function showStartFailure(section) {
     (unasked
       ? " No figures are shown for these inputs until it starts."
       : " The figures shown were computed when the site was built, for the default inputs.");
+  /** @type {HTMLButtonElement | null} */
   let button = status.querySelector(".calc-retry");
   if (!button) {
     button = document.createElement("button");
@@ -579,6 +680,10 @@ function showStartFailure(section) {
   section.classList.add("calc--failed");
 }
 
+/**
+ * @param {import("./calculator-client.mjs").FailureKind} kind
+ * @param {boolean} unstored
+ */
 function failureSentence(kind, unstored) {
   if (unstored && navigator.onLine) {
     return "The calculators are not stored on this device, and you are back online: they can be downloaded and stored now.";
@@ -593,6 +698,7 @@ function failureSentence(kind, unstored) {
   return "The calculator could not start in this browser. Reloading the page may help.";
 }
 
+/** @param {Element} section */
 function clearStartFailure(section) {
   section.classList.remove("calc--failed");
   section.querySelector(".calc-retry")?.remove();
@@ -607,10 +713,10 @@ function retryStart() {
   restart();
   for (const widget of current) {
     clearStartFailure(widget.section);
-    const status = widget.section.querySelector(".calc-status");
+    const status = /** @type {Element} */ (widget.section.querySelector(".calc-status"));
     status.classList.add("calc-status--busy");
-    status.querySelector(".calc-status-text").textContent = loadingStatus();
-    widget.markPending?.();
+    /** @type {Element} */ (status.querySelector(".calc-status-text")).textContent = loadingStatus();
+    if ("markPending" in widget) widget.markPending();
   }
 }
 
@@ -624,9 +730,19 @@ for (const change of ["online", "offline"]) {
 // Every request of the page's widgets: show(response) gets rules_core.web's reply, or, where
 // Python failed to answer, a refusal that says so. Once the first answer is shown, the visit
 // is settled.
+/**
+ * @param {string} calculator
+ * @param {Record<string, string>} inputs
+ * @param {(response: Answer) => void} show
+ * @param {{onProgress?: (done: number, total: number) => void, signal?: AbortSignal}} [options]
+ */
 function askPython(calculator, inputs, show, { onProgress, signal } = {}) {
   ask(calculator, inputs, { onProgress, signal })
-    .then((data) => (data.withdrawn ? null : data.failed ? failed(data.failed) : JSON.parse(data.response)))
+    .then((data) =>
+      "withdrawn" in data ? null
+      : "failed" in data ? failed(data.failed)
+      : /** @type {Answer} */ (JSON.parse(data.response)),
+    )
     // A reply that is not the core's JSON is a failure said in words, never "computing".
     .catch((error) => failed(String(error?.message ?? error)))
     .then((response) => {
@@ -636,8 +752,12 @@ function askPython(calculator, inputs, show, { onProgress, signal } = {}) {
     });
 }
 
+/**
+ * @param {string} why
+ * @returns {import("../../../types/rules-core-web").Refused}
+ */
 function failed(why) {
-  return { ok: false, errors: {}, message: "The calculation failed: " + why };
+  return { ok: false, html: "", summary: "", errors: {}, message: "The calculation failed: " + why };
 }
 
 function settled() {
@@ -650,10 +770,18 @@ function settled() {
 }
 
 // A situations field's hidden input (the names ticked) and its boxes share the field's block.
+/**
+ * @param {Element} hidden
+ * @returns {NodeListOf<HTMLInputElement> | []}
+ */
 function boxesOf(hidden) {
   return hidden.closest(".calc-field")?.querySelectorAll("[data-situation]") ?? [];
 }
 
+/**
+ * @param {Element} box
+ * @returns {HTMLInputElement | null}
+ */
 function listOf(box) {
   return box.closest(".calc-field")?.querySelector('input[type="hidden"]') ?? null;
 }

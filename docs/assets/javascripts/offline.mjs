@@ -18,6 +18,15 @@
 
 import { PYTHON_WIDGETS } from "./calculator-loader.mjs";
 
+/**
+ * @typedef {import("../../../types/offline-messages").OfflineRequest} OfflineRequest
+ * @typedef {import("../../../types/offline-messages").OfflineStatus} OfflineStatus
+ * @typedef {import("../../../types/offline-messages").OfflineFailure} OfflineFailure
+ * @typedef {Partial<OfflineStatus & OfflineFailure & {storing: true}>} Said What the footer
+ *   says: the service worker's reply (a status, or its failure), or that the site is being
+ *   stored, before the first reply.
+ */
+
 const root = new URL("../../", import.meta.url); // this file is assets/javascripts/offline.mjs
 
 if ("serviceWorker" in navigator && /^https?:$/.test(location.protocol)) {
@@ -32,13 +41,15 @@ if ("serviceWorker" in navigator && /^https?:$/.test(location.protocol)) {
 // load, and on a calculator page Python's download and start (the first live answer took
 // 1.5 times as long). calculators.mjs says when Python has answered, or could not start.
 function pageSettled() {
-  return new Promise((resolve) => {
+  /** @type {Promise<unknown>} */
+  const settled = new Promise((resolve) => {
     const python = document.querySelector(PYTHON_WIDGETS);
     if (python && document.documentElement.dataset.calculators !== "settled") {
       document.addEventListener("calculators-settled", resolve, { once: true });
-    } else if (document.readyState === "complete") resolve();
+    } else if (document.readyState === "complete") resolve(undefined);
     else window.addEventListener("load", resolve, { once: true });
   });
+  return settled;
 }
 
 function savingData() {
@@ -46,9 +57,14 @@ function savingData() {
 }
 
 // Ask the active service worker for something; resolves with its reply.
+/**
+ * @param {"STATUS" | "KEEP_PYTHON"} type
+ * @returns {Promise<Said>}
+ */
 async function ask(type) {
   const registration = await navigator.serviceWorker.ready;
   const channel = new MessageChannel();
+  /** @type {Promise<Said>} */
   const reply = new Promise((resolve) => {
     channel.port1.onmessage = (event) => resolve(event.data);
   });
@@ -56,7 +72,9 @@ async function ask(type) {
   // the Python it fetched (most of it from the HTTP cache), even if that was before the
   // service worker controlled the page.
   const pythonUsed = Boolean(window.rulesCoreWorker);
-  registration.active.postMessage({ type, page: location.href, keep: !savingData(), pythonUsed }, [
+  /** @type {OfflineRequest} */
+  const request = { type, page: location.href, keep: !savingData(), pythonUsed };
+  /** @type {ServiceWorker} */ (registration.active).postMessage(request, [
     channel.port2,
   ]);
   return reply;
@@ -108,6 +126,7 @@ function register() {
 }
 
 // The footer line: "Ready offline" and the calculators' button, replaced on each reply.
+/** @param {Said} status */
 function showStatus(status) {
   if (!status || status.error) return;
   const footer = document.querySelector(".md-footer-meta__inner");
@@ -146,11 +165,12 @@ function showStatus(status) {
   line.replaceChildren(...parts);
 }
 
+/** @param {number | undefined} bytes */
 function pythonButton(bytes) {
   const button = document.createElement("button");
   button.type = "button";
   button.className = "offline-status__python-button";
-  const label = `Make the calculators available offline (${(bytes / 1e6).toFixed(1)} MB)`;
+  const label = `Make the calculators available offline (${(/** @type {number} */ (bytes) / 1e6).toFixed(1)} MB)`;
   // Offline, the offer says what it needs (and says it again once connected).
   button.textContent = navigator.onLine ? label : `${label}: needs a connection`;
   button.addEventListener("click", async () => {
@@ -165,6 +185,7 @@ function pythonButton(bytes) {
   return button;
 }
 
+/** @param {() => void} onReload */
 function showPrompt(onReload) {
   if (document.getElementById("offline-update")) return;
   // Material's dialog (its "Copied to clipboard" toast): the theme's colours and place.

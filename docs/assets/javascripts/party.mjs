@@ -25,28 +25,52 @@
 // Safety: names are only ever text (textContent, form values), never markup.
 
 import { endAboveDock, headerBottom } from "./calculator-view.mjs";
+import { FIGHT_FORM_ROWS, FIGHT_MAX_ROWS, NAME_LENGTH, VALUE_LENGTH } from "./rules-core-limits.mjs";
+
+/**
+ * @typedef {object} Member One member of the party kept, as the fight's fields hold it.
+ * @property {string} name
+ * @property {string} [system] The form's system when its row was kept (none: kept before
+ *   members had one, offered for every system).
+ * @property {string} bonus
+ * @property {string} damage
+ * @property {string} defense
+ * @property {string} hp
+ * @property {string} attacks
+ * @property {string} [check] Kept by the checks page, once typed there.
+ * @property {string} [save] Kept by the checks page, once typed there.
+ *
+ * @typedef {{row: number, side?: string, count?: string, name?: string} & Partial<Record<Stat, string>>} Row
+ *   One combatant row of the fight's form: its number, each field's value by its name.
+ * @typedef {{name: string, form: HTMLFormElement, section: Element}} Widget A calculator
+ *   bound by calculators.mjs.
+ */
 
 const STORE = "orr-party";
 const VERSION = 1;
-const STATS = ["bonus", "damage", "defense", "hp", "attacks"];
-const ROLLS = ["check", "save"]; // kept by the checks page, each only once typed there
-const MAX_MEMBERS = 12; // the fight's most rows: the most offered for one system
+const STATS = /** @type {const} */ (["bonus", "damage", "defense", "hp", "attacks"]);
+/** @typedef {typeof STATS[number]} Stat */
+const ROLLS = /** @type {const} */ (["check", "save"]); // kept by the checks page, each only once typed there
+/** @typedef {typeof ROLLS[number]} Roll */
+// The fight's most rows, its name field's and any field's longest value are the rules
+// core's (rules-core-limits.mjs, written from the Python): the most offered for one system.
+const MAX_MEMBERS = FIGHT_MAX_ROWS;
 const MAX_KEPT = 10 * MAX_MEMBERS; // the most read back, every system's together
 const SYSTEM_LENGTH = 64; // a system's value in the form's select (a slug)
-const NAME_LENGTH = 40; // the fight's name field's (rules_core/calculators/fight.py)
-const VALUE_LENGTH = 200; // any field's (rules_core/fields.py)
 
+/** @returns {Member[]} */
 export function keptParty() {
   // The members kept, every system's, or none when nothing usable is kept.
+  /** @type {any} what storage holds, checked below before any of it is used */
   let kept;
   try {
-    kept = JSON.parse(localStorage.getItem(STORE));
+    kept = JSON.parse(/** @type {string} */ (localStorage.getItem(STORE)));
   } catch {
     return []; // storage refused (private mode) or not JSON
   }
   if (!kept || kept.version !== VERSION || !Array.isArray(kept.members)) return [];
-  const text = (value) => typeof value === "string" && value.length <= VALUE_LENGTH;
-  const usable = (member) =>
+  const text = (/** @type {unknown} */ value) => typeof value === "string" && value.length <= VALUE_LENGTH;
+  const usable = (/** @type {any} */ member) =>
     member && typeof member === "object" &&
     typeof member.name === "string" && member.name.trim() !== "" &&
     member.name.length <= NAME_LENGTH &&
@@ -56,7 +80,7 @@ export function keptParty() {
       (typeof member.system === "string" && member.system !== "" &&
         member.system.length <= SYSTEM_LENGTH));
   if (!kept.members.every(usable)) return [];
-  return kept.members.slice(0, MAX_KEPT).map((member) => ({
+  return kept.members.slice(0, MAX_KEPT).map((/** @type {Member} */ member) => ({
     name: member.name.trim(),
     ...(member.system === undefined ? {} : { system: member.system }),
     ...Object.fromEntries(STATS.map((stat) => [stat, member[stat]])),
@@ -64,47 +88,69 @@ export function keptParty() {
   }));
 }
 
+/**
+ * @param {HTMLFormElement} form
+ * @returns {string | undefined}
+ */
 function systemOf(form) {
   // The system the form has chosen now.
-  return form.querySelector('[name="system"]')?.value;
+  return /** @type {HTMLSelectElement | null} */ (form.querySelector('[name="system"]'))?.value;
 }
 
+/**
+ * @param {Member} member
+ * @param {string | undefined} system
+ */
 function forSystem(member, system) {
   // Kept for that system, or kept before members had one (then for any).
   return member.system === undefined || member.system === system;
 }
 
+/** @param {HTMLFormElement} form */
 function offered(form) {
   // The members a page offers: those kept for the system its form has chosen.
   const system = systemOf(form);
   return keptParty().filter((member) => forSystem(member, system)).slice(0, MAX_MEMBERS);
 }
 
+/**
+ * @param {HTMLFormElement} form
+ * @param {string | undefined} system
+ */
 function titleOf(form, system) {
   // A system as the form's select names it (its short title, as calculator-switch.mjs
   // says it), never its value; one the select lacks is "another system".
+  /** @type {HTMLSelectElement | null} */
   const select = form.querySelector('[name="system"]');
   const option = select && [...select.options].find((one) => one.value === system);
   return option ? (option.dataset.short ?? option.textContent.trim()) : "another system";
 }
 
+/**
+ * @param {HTMLFormElement} form
+ * @param {Member[]} members
+ */
 function otherSystems(form, members) {
   // The titles of the systems these members are kept for, other than the form's, in the
   // select's order (one the select lacks last), each once.
+  /** @type {HTMLSelectElement | null} */
   const select = form.querySelector('[name="system"]');
   const order = select ? [...select.options].map((option) => option.value) : [];
-  const place = (system) => (order.includes(system) ? order.indexOf(system) : order.length);
+  const place = (/** @type {string | undefined} */ system) =>
+    order.includes(/** @type {string} */ (system)) ? order.indexOf(/** @type {string} */ (system)) : order.length;
   const systems = [...new Set(members.map((member) => member.system))]
     .filter((system) => system !== undefined && system !== systemOf(form))
     .sort((a, b) => place(a) - place(b));
   return [...new Set(systems.map((system) => titleOf(form, system)))];
 }
 
+/** @param {string[]} words */
 function listed(words) {
   // "Orcus", "Orcus and 4e Core", "Orcus, 3d6 Combat and 4e Core".
   return words.length < 2 ? words.join("") : `${words.slice(0, -1).join(", ")} and ${words.at(-1)}`;
 }
 
+/** @param {HTMLFormElement} form */
 function keptElsewhere(form) {
   // The line said where the offer would be, when every member kept is of another system.
   const line = document.createElement("p");
@@ -113,12 +159,17 @@ function keptElsewhere(form) {
   return line;
 }
 
+/**
+ * @param {Partial<Member>} member
+ * @returns {{check?: string, save?: string}}
+ */
 function rollsOf(member) {
   // The check and save bonuses kept for a member: those typed (an empty one is none).
   const typed = ROLLS.filter((roll) => member[roll]);
   return Object.fromEntries(typed.map((roll) => [roll, member[roll]]));
 }
 
+/** @param {Member[]} members */
 function keep(members) {
   try {
     if (members.length) {
@@ -137,6 +188,7 @@ function keep(members) {
 // A fight row holds no check or save bonus, and a wrong number filled in would be worse
 // than none: the checks page fills only a bonus typed there for that member and that roll,
 // and otherwise says so beside the Bonus field.
+/** @param {Iterable<Widget>} widgets */
 export function offerParty(widgets) {
   for (const widget of widgets) {
     if (widget.name === "fight") new FightParty(widget.section, widget.form);
@@ -146,11 +198,16 @@ export function offerParty(widgets) {
   }
 }
 
+/**
+ * @param {HTMLFormElement} form
+ * @param {Record<string, string>} values
+ */
 function fill(form, values) {
   // Each field given its value as a reader's typing would: then its input event, once all
   // are set, so the first answer asked for already answers them all.
   const changed = [];
   for (const [name, value] of Object.entries(values)) {
+    /** @type {HTMLInputElement | HTMLSelectElement | null} */
     const control = form.querySelector(`[name="${CSS.escape(name)}"]`);
     if (!control || control.value === value) continue;
     control.value = value;
@@ -159,6 +216,10 @@ function fill(form, values) {
   for (const control of changed) control.dispatchEvent(new Event("input", { bubbles: true }));
 }
 
+/**
+ * @param {string} text
+ * @param {() => void} onTap
+ */
 function button(text, onTap) {
   const element = document.createElement("button");
   element.type = "button";
@@ -171,6 +232,12 @@ function button(text, onTap) {
 // One row of choices, "Attacker: Mira Bram": `title`, then a button per member, each
 // pressed or not (aria-pressed), that calls onTap(the member's index). Returns the row and
 // its buttons, in the members' order.
+/**
+ * @param {string} title
+ * @param {string} role
+ * @param {Member[]} members
+ * @param {(index: number) => void} onTap
+ */
 function choiceGroup(title, role, members, onTap) {
   const group = document.createElement("div");
   group.className = "calc-party-group";
@@ -193,8 +260,16 @@ function choiceGroup(title, role, members, onTap) {
 // ---------------------------------------------------------------------- the fight page
 
 class FightParty {
-  constructor(section, form) {
+  /**
+   * @param {Element} _section
+   * @param {HTMLFormElement} form
+   */
+  constructor(_section, form) {
     this.form = form;
+    /** @type {Member[] | null} what "Forget" forgot, offered back until something is kept */
+    this.forgotten = null;
+    /** @type {string | undefined} what the note says, as JSON */
+    this.shown = undefined;
     this.note = document.createElement("div");
     this.note.className = "calc-party";
     form.before(this.note);
@@ -203,12 +278,16 @@ class FightParty {
     this.show();
   }
 
+  /** @returns {Row[]} */
   rows() {
     // The form's combatant rows, each field's value by its name without the row's prefix.
     const rows = [];
     for (let row = 1; this.form.querySelector(`[name="c${row}_count"]`); row++) {
+      /** @type {Row & Record<string, string | number>} */
       const values = { row };
-      for (const control of this.form.querySelectorAll(`[name^="c${row}_"]`)) {
+      /** @type {NodeListOf<HTMLInputElement | HTMLSelectElement>} */
+      const controls = this.form.querySelectorAll(`[name^="c${row}_"]`);
+      for (const control of controls) {
         values[control.name.slice(`c${row}_`.length)] = control.value.trim();
       }
       rows.push(values);
@@ -216,13 +295,14 @@ class FightParty {
     return rows;
   }
 
+  /** @returns {Member[]} */
   namedParty() {
     // Each row's numbers, kept for the form's system, and the check and save bonuses the
     // checks page keeps for a member of that name: the rows rewrite this system's members,
     // never drop those. A member being renamed (a letter at a time: "Mira", "Mir",
     // "Miranda") keeps them too: a row whose name no member has takes those of the member
     // kept in its place, if no row has that name now.
-    const inFight = (row) => row.side === "party" && row.name && Number(row.count) >= 1;
+    const inFight = (/** @type {Row} */ row) => row.side === "party" && row.name && Number(row.count) >= 1;
     const system = systemOf(this.form);
     const saved = keptParty().filter((member) => forSystem(member, system));
     const rolls = new Map();
@@ -230,30 +310,32 @@ class FightParty {
       if (!rolls.has(member.name)) rolls.set(member.name, member);
     }
     const rows = this.rows().filter(inFight);
-    const names = rows.map((row) => row.name.slice(0, NAME_LENGTH));
+    const names = rows.map((row) => /** @type {string} */ (row.name).slice(0, NAME_LENGTH));
     const named = new Set(names.map((name) => name.trim()));
     return rows.map((row, place) => {
       const name = names[place];
       const renamed = saved[place] && !named.has(saved[place].name) ? saved[place] : {};
-      return {
+      return /** @type {Member} */ ({
         name,
         ...(system === undefined ? {} : { system }),
         ...Object.fromEntries(STATS.map((stat) => [stat, row[stat] ?? ""])),
         ...rollsOf(rolls.get(name.trim()) ?? renamed),
-      };
+      });
     });
   }
 
+  /** @param {Event} event */
   onEdit(event) {
     // An edit of a party row (or of a row's side) keeps the party's named rows as they now
     // are, as the members of the form's system: those kept for other systems stay as they
     // are. An edit of an opponent, or a party without names (the form as built), leaves
     // what is kept alone: only "Forget" forgets it. Another system chosen is shown.
-    if (event.target.name === "system") return this.show();
-    const edited = /^c(\d+)_(.*)$/.exec(event.target.name ?? "");
+    const target = /** @type {HTMLInputElement} */ (event.target);
+    if (target.name === "system") return this.show();
+    const edited = /^c(\d+)_(.*)$/.exec(target.name ?? "");
     if (!edited) return;
     const [, row, field] = edited;
-    const side = this.form.querySelector(`[name="c${row}_side"]`)?.value;
+    const side = /** @type {HTMLSelectElement | null} */ (this.form.querySelector(`[name="c${row}_side"]`))?.value;
     const party = this.namedParty();
     if ((side === "party" || field === "side") && party.length) {
       const system = systemOf(this.form);
@@ -262,6 +344,7 @@ class FightParty {
     this.show();
   }
 
+  /** @param {string} [said] */
   show(said = "") {
     const kept = keptParty();
     const system = systemOf(this.form);
@@ -271,7 +354,7 @@ class FightParty {
     // on "Forget" begins) would otherwise replace the button under the finger, and the tap
     // would be lost.
     const offersFill = !this.rows().some((row) => row.side === "party" && row.name);
-    const names = (members) => members.map((member) => member.name).join(", ");
+    const names = (/** @type {Member[]} */ members) => members.map((member) => member.name).join(", ");
     const elsewhere = otherSystems(this.form, others).map((title) => {
       const ofTitle = others.filter((member) => titleOf(this.form, member.system) === title);
       return `For ${title}: ${names(ofTitle)}.`;
@@ -332,6 +415,7 @@ class FightParty {
     }
   }
 
+  /** @param {Member[]} saved */
   fillParty(saved) {
     // The party first, one row a member, then the opponents' rows as they were; the rows
     // left over are emptied as the form has them when built (a count of 0).
@@ -339,7 +423,9 @@ class FightParty {
     const opponents = rows.filter((row) => row.side === "opponents" && Number(row.count) >= 1);
     const room = Math.max(rows.length - opponents.length, 0);
     const members = saved.slice(0, room).map((member) => ({ ...member, side: "party", count: "1" }));
+    /** @type {Record<string, string | number | undefined>[]} */
     const laid = [...members, ...opponents];
+    /** @type {Record<string, string | number>} */
     const values = {};
     rows.forEach(({ row }, index) => {
       const entry = laid[index] ?? { side: "opponents", count: "0" };
@@ -347,7 +433,7 @@ class FightParty {
         values[`c${row}_${field}`] = entry[field] || (field === "attacks" ? "1" : "");
       }
     });
-    fill(this.form, values);
+    fill(this.form, /** @type {Record<string, string>} */ (values));
     const left = saved.length - members.length;
     this.show(left ? `${left} not filled in: the form has ${rows.length} rows.` : "");
   }
@@ -356,15 +442,21 @@ class FightParty {
 // ---------------------------------------------------------------------- the attack page
 
 class AttackChoices {
-  constructor(section, form) {
+  /**
+   * @param {Element} _section
+   * @param {HTMLFormElement} form
+   */
+  constructor(_section, form) {
     this.form = form;
     if (!keptParty().length) return;
     this.block = document.createElement("div");
     this.block.className = "calc-party";
+    /** @type {{choice: HTMLButtonElement, values: Record<string, string>, tapped: boolean}[]} */
     this.choices = [];
     form.before(this.block);
     this.show();
-    const onEdit = (event) => (event.target.name === "system" ? this.show() : this.markChosen());
+    const onEdit = (/** @type {Event} */ event) =>
+      /** @type {HTMLInputElement} */ (event.target).name === "system" ? this.show() : this.markChosen();
     form.addEventListener("input", onEdit);
     form.addEventListener("change", onEdit);
   }
@@ -374,28 +466,33 @@ class AttackChoices {
     // systems the party is kept for.
     const system = systemOf(this.form);
     if (system === this.system) return;
+    /** @type {string | undefined} the system whose members are offered */
     this.system = system;
     const saved = offered(this.form);
     this.choices = [];
-    if (!saved.length) return this.block.replaceChildren(keptElsewhere(this.form));
-    this.block.replaceChildren(
+    const block = /** @type {HTMLDivElement} */ (this.block); // shown only where a party is kept
+    if (!saved.length) return block.replaceChildren(keptElsewhere(this.form));
+    block.replaceChildren(
       this.group("Attacker", saved, (member) => ({ bonus: member.bonus, damage: member.damage }),
         (filled) => this.openTarget(filled)),
       this.group("Target", saved, (member) => ({ defense: member.defense })),
     );
   }
 
+  /** @param {Element[]} filled the fields filled, as on screen */
   openTarget(filled) {
     // Who attacks is chosen: what is asked next is the target's state ("can Mira hit the
     // prone orc?"), so its situations unfold, each one tap away. What was filled stays on
     // the screen, the answer docked below it (on a phone): the page moves up only so far
     // as to bring the situations into view without taking the filled fields off it.
-    const side = [...this.form.querySelectorAll('details.calc-side[data-side="target"]')]
+    /** @type {NodeListOf<HTMLDetailsElement>} */
+    const folds = this.form.querySelectorAll('details.calc-side[data-side="target"]');
+    const side = [...folds]
       .find((fold) => !fold.hidden);
     if (!side) return;
     side.setAttribute("open", "");
     const end = endAboveDock(this.form.closest(".calc")?.querySelector(".calc-headline"));
-    const summary = side.querySelector("summary").getBoundingClientRect();
+    const summary = /** @type {HTMLElement} */ (side.querySelector("summary")).getBoundingClientRect();
     if (summary.bottom <= end) return; // on the screen already
     const top = headerBottom() + 8;
     const fields = filled.map((control) => control.closest(".calc-field") ?? control);
@@ -404,6 +501,12 @@ class AttackChoices {
     if (by > 0) scrollBy({ top: by });
   }
 
+  /**
+   * @param {string} title
+   * @param {Member[]} saved
+   * @param {(member: Member) => Record<string, string>} valuesOf
+   * @param {(filled: Element[]) => void} [then]
+   */
   group(title, saved, valuesOf, then = () => {}) {
     // One row of choices: "Attacker: Mira Bram", each a tap that fills its fields.
     const { group, choices } = choiceGroup(title, `the ${title.toLowerCase()}`, saved, (index) => {
@@ -411,8 +514,13 @@ class AttackChoices {
       fill(this.form, chosen.values);
       chosen.tapped = true;
       this.markChosen();
-      then(Object.keys(chosen.values).map((name) => this.form.querySelector(`[name="${name}"]`))
-        .filter((control) => control && !control.closest("[hidden]")));
+      then(
+        /** @type {Element[]} */ (
+          Object.keys(chosen.values)
+            .map((name) => this.form.querySelector(`[name="${name}"]`))
+            .filter((control) => control && !control.closest("[hidden]"))
+        ),
+      );
     });
     const offers = choices.map((choice, index) => ({ choice, values: valuesOf(saved[index]), tapped: false }));
     this.choices.push(...offers);
@@ -425,7 +533,8 @@ class AttackChoices {
     // hold a member's defense, as built, presses nothing.)
     for (const chosen of this.choices) {
       const holds = Object.entries(chosen.values).every(
-        ([name, value]) => this.form.querySelector(`[name="${name}"]`)?.value.trim() === value,
+        ([name, value]) =>
+          /** @type {HTMLInputElement | null} */ (this.form.querySelector(`[name="${name}"]`))?.value.trim() === value,
       );
       chosen.tapped &&= holds;
       chosen.choice.setAttribute("aria-pressed", String(chosen.tapped));
@@ -435,6 +544,11 @@ class AttackChoices {
 
 // ---------------------------------------------------------------------- the checks page
 
+/**
+ * @param {string} name
+ * @param {string} roll
+ * @param {string} state
+ */
 function notKept(name, roll, state) {
   return `${name}'s ${roll} bonus ${state}: type it here and it is kept for ${name}.`;
 }
@@ -445,24 +559,34 @@ class CheckChoices {
   // to be typed: typed there while the member is chosen, it is kept for that member and roll
   // (the member's system stays as it was kept). Only the members of the form's system are
   // offered: another system chosen, a member chosen that is not of it is released.
-  constructor(section, form) {
+  /**
+   * @param {Element} _section
+   * @param {HTMLFormElement} form
+   */
+  constructor(_section, form) {
     this.form = form;
-    this.bonus = form.querySelector('[name="bonus"]');
-    this.roll = form.querySelector('[name="roll"]');
+    // Found, or nothing is bound: every method below runs once both are.
+    this.bonus = /** @type {HTMLInputElement} */ (form.querySelector('[name="bonus"]'));
+    this.roll = /** @type {HTMLSelectElement} */ (form.querySelector('[name="roll"]'));
     if (!keptParty().length || !this.bonus || !this.roll) return;
+    /** @type {string | null} */
     this.chosen = null; // the name of the member chosen
+    /** @type {{name: string, choice: HTMLButtonElement}[]} */
     this.choices = [];
     this.rollShown = this.roll.value;
     this.filling = false;
+    /** @type {HTMLDivElement} */
     this.block = document.createElement("div");
     this.block.className = "calc-party";
     form.before(this.block);
     this.show();
-    const onSystem = (event) => event.target.name === "system" && this.onSystem();
+    const onSystem = (/** @type {Event} */ event) =>
+      /** @type {HTMLInputElement} */ (event.target).name === "system" && this.onSystem();
     form.addEventListener("input", onSystem);
     form.addEventListener("change", onSystem);
     // What is said about the chosen member's bonus, beside the Bonus field (its hint's
     // row, which that field has free), and read with it by a screen reader.
+    /** @type {HTMLSpanElement} */
     this.said = document.createElement("span");
     this.said.className = "calc-hint calc-party-beside";
     this.said.id = `${this.bonus.id}-party`;
@@ -477,8 +601,12 @@ class CheckChoices {
     this.roll.addEventListener("input", () => this.onRoll());
     // Where the system has group checks: the other members' kept check bonuses, offered
     // beside that field when every one of them has one, and said to be missing otherwise.
+    /** @type {HTMLElement | null} */
     this.groupField = form.querySelector('[name="group"]')?.closest(".calc-field") ?? null;
     if (this.groupField) {
+      /** @type {string | undefined} the others offered, as JSON */
+      this.othersShown = undefined;
+      /** @type {HTMLDivElement | undefined} */
       this.others = document.createElement("div");
       this.others.className = "calc-party calc-party-others";
       this.others.hidden = true;
@@ -491,6 +619,7 @@ class CheckChoices {
   show() {
     // "Roll for" and the members of the form's system, or the line saying which systems
     // the party is kept for.
+    /** @type {string | undefined} */
     this.system = systemOf(this.form);
     const saved = offered(this.form);
     this.choices = [];
@@ -518,7 +647,8 @@ class CheckChoices {
   offerOthers() {
     // Only for a check of a member chosen, with the group field on screen for the system.
     if (!this.others) return;
-    const shown = this.chosen !== null && this.roll.value === "check" && !this.groupField.hidden;
+    const groupField = /** @type {HTMLElement} */ (this.groupField); // there, as `others` is
+    const shown = this.chosen !== null && this.roll.value === "check" && !groupField.hidden;
     const others = shown ? offered(this.form).filter((member) => member.name !== this.chosen) : [];
     const key = JSON.stringify(others.map((member) => [member.name, member.check ?? null]));
     if (key === this.othersShown) return; // unchanged: its button stays under the finger
@@ -548,6 +678,7 @@ class CheckChoices {
     return offered(this.form).find((member) => member.name === this.chosen) ?? null;
   }
 
+  /** @param {string} name */
   choose(name) {
     // A tap on the member chosen releases it: what is typed then is no one's.
     if (this.chosen === name) {
@@ -571,7 +702,7 @@ class CheckChoices {
       this.say("");
       return;
     }
-    const roll = this.roll.value; // "save" or "check", as the words say it
+    const roll = /** @type {Roll} */ (this.roll.value); // "save" or "check", as the words say it
     if (!ROLLS.includes(roll)) return this.say("");
     const kept = member[roll];
     if (kept) {
@@ -590,6 +721,7 @@ class CheckChoices {
     this.bonus.select(); // what is typed replaces the number there, another's or none
   }
 
+  /** @param {Event} event */
   onTyped(event) {
     // The reader's own typing in Bonus, a member chosen: kept for that member and roll.
     // (The events of a fill, this one's or Back's, are not typing.)
@@ -598,7 +730,7 @@ class CheckChoices {
     const system = systemOf(this.form);
     const member = saved.find((one) => one.name === this.chosen && forSystem(one, system));
     if (!member) return;
-    const roll = this.roll.value;
+    const roll = /** @type {Roll} */ (this.roll.value);
     if (!ROLLS.includes(roll)) return;
     const typed = this.bonus.value.trim().slice(0, VALUE_LENGTH);
     if (typed) member[roll] = typed;
@@ -617,6 +749,7 @@ class CheckChoices {
     this.offerOthers();
   }
 
+  /** @param {string} text */
   say(text) {
     this.said.textContent = text; // names are text, never markup
     this.said.hidden = !text;
@@ -632,7 +765,7 @@ class CheckChoices {
 
 // ---------------------------------------------------------------------- the encounter page
 
-const FORM_ROWS = 5; // the fight form's rows (rules_core/calculators/fight.py)
+const FORM_ROWS = FIGHT_FORM_ROWS; // the fight form's rows (rules-core-limits.mjs)
 
 class EncounterParty {
   // The encounter's "Fight odds for these monsters" (rules_core/calculators/encounter.py)
@@ -641,6 +774,10 @@ class EncounterParty {
   // takes it instead: a row a member, the monsters' rows after them, and it says whom. The
   // party is in the fight's address, so the link opens, and a copy of it reproduces, the
   // fight of this party.
+  /**
+   * @param {Element} section
+   * @param {HTMLFormElement} form
+   */
   constructor(section, form) {
     this.form = form;
     this.result = section.querySelector(".calc-result");
@@ -651,7 +788,8 @@ class EncounterParty {
   }
 
   rewrite() {
-    const link = this.result.querySelector("a.calc-fight-link");
+    /** @type {HTMLAnchorElement | null} */
+    const link = /** @type {Element} */ (this.result).querySelector("a.calc-fight-link");
     if (!link || link.dataset.party !== undefined) return; // none, or rewritten already
     const members = offered(this.form);
     if (!members.length) return;
@@ -665,6 +803,7 @@ class EncounterParty {
     }
     const room = Math.max(MAX_MEMBERS - monsters.length, 0);
     const fighting = members.slice(0, room);
+    /** @type {Record<string, string | null | undefined>[]} */
     const rows = [
       ...fighting.map((member) => ({ ...member, side: "party", count: "1", attacks: member.attacks || "1" })),
       ...monsters,

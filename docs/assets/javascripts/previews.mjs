@@ -18,12 +18,15 @@ panel.className = "preview md-typeset";
 panel.id = "preview";
 panel.setAttribute("role", "dialog");
 panel.hidden = true;
+/** @type {HTMLElement | null} */
 let opener = null; // the word whose preview is open
 
 // A term link carries its definition as data (hooks/pages/linker.py), so the theme mounts no
 // tooltip per link when a page loads; a hovered or focused link gets it as its title, which
 // the browser shows and reads out.
+/** @param {Event} event */
 function titled(event) {
+  /** @type {HTMLAnchorElement | false | null} */
   const link = event.target instanceof Element && event.target.closest(".md-typeset a.term-link");
   if (link && !link.title) link.title = link.dataset.definition || "";
 }
@@ -37,16 +40,18 @@ if (window.document$) window.document$.subscribe(() => close(false));
 window.addEventListener(
   "click",
   (event) => {
+    /** @type {HTMLElement | false | null} */
     const trigger = event.target instanceof Element && event.target.closest(TRIGGERS);
     if (!trigger) return;
     if (event.ctrlKey || event.metaKey || event.shiftKey || event.altKey || event.button !== 0) return;
     // A mouse click on a link follows it; every other way of pressing opens the preview.
     const isLink = trigger.tagName === "A";
-    if (isLink && event.pointerType === "mouse") return;
+    const pointerType = /** @type {PointerEvent} */ (event).pointerType;
+    if (isLink && pointerType === "mouse") return;
     event.preventDefault();
     event.stopPropagation();
     if (opener === trigger) close(true);
-    else open(trigger, event.pointerType === "" || event.detail === 0);
+    else open(trigger, pointerType === "" || event.detail === 0);
   },
   true,
 );
@@ -64,6 +69,10 @@ document.addEventListener("pointerdown", (event) => {
   close(false);
 });
 
+/**
+ * @param {HTMLElement} trigger a term's link or a dice chip
+ * @param {boolean} fromKeyboard
+ */
 function open(trigger, fromKeyboard) {
   close(false);
   opener = trigger;
@@ -71,7 +80,8 @@ function open(trigger, fromKeyboard) {
   heading.className = "preview__title";
   heading.id = "preview-title";
   heading.textContent = trigger.textContent.trim();
-  panel.replaceChildren(heading, ...(trigger.classList.contains("dice-chip") ? dice(trigger) : term(trigger)));
+  const anchor = /** @type {HTMLAnchorElement} */ (trigger);
+  panel.replaceChildren(heading, ...(trigger.classList.contains("dice-chip") ? dice(trigger) : term(anchor)));
   panel.setAttribute("aria-labelledby", heading.id);
   if (!panel.isConnected) document.body.append(panel);
   panel.hidden = false;
@@ -79,10 +89,12 @@ function open(trigger, fromKeyboard) {
   trigger.setAttribute("aria-controls", panel.id);
   place(trigger);
   // The keyboard moves into the panel; a tap leaves the focus where it was.
+  /** @type {HTMLElement | null} */
   const first = panel.querySelector("a, button");
   if (fromKeyboard && first) first.focus();
 }
 
+/** @param {boolean} returnFocus */
 function close(returnFocus) {
   if (!opener) return;
   opener.setAttribute("aria-expanded", "false");
@@ -91,6 +103,7 @@ function close(returnFocus) {
   panel.hidden = true;
 }
 
+/** @param {HTMLAnchorElement} link */
 function term(link) {
   const definition = document.createElement("p");
   definition.textContent = link.dataset.definition || "";
@@ -101,20 +114,26 @@ function term(link) {
   return [definition, go];
 }
 
+/**
+ * @param {HTMLElement} chip a dice chip: a span, or a link to its calculator
+ * @returns {HTMLElement[]}
+ */
 function dice(chip) {
   const figures = document.createElement("p");
   figures.className = "preview__figures";
-  for (const [label, value] of [
+  /** @type {[string, string | undefined][]} */
+  const shown = [
     ["Min", chip.dataset.min],
     ["Average", chip.dataset.mean],
     ["Max", chip.dataset.max],
-  ]) {
+  ];
+  for (const [label, value] of shown) {
     const figure = document.createElement("span");
     const name = document.createElement("span");
     name.className = "preview__label";
     name.textContent = label;
     const number = document.createElement("strong");
-    number.textContent = value;
+    number.textContent = /** @type {string} */ (value); // a figure missing is shown as none
     figure.append(name, " ", number);
     figures.append(figure);
   }
@@ -131,10 +150,11 @@ function dice(chip) {
     const total = String(result.total);
     rolled.textContent = result.shown === total ? `Rolled ${total}` : `Rolled ${total} (${result.shown})`;
   });
+  /** @type {HTMLElement[]} */
   const parts = [figures, roll, rolled];
   if (chip.tagName === "A" && chip.dataset.calculator) {
     const go = document.createElement("a");
-    go.href = chip.href;
+    go.href = /** @type {HTMLAnchorElement} */ (chip).href;
     go.className = "preview__go";
     go.textContent = chip.dataset.calculator;
     parts.push(go);
@@ -144,6 +164,7 @@ function dice(chip) {
 
 // Roll a canonical expression such as "2d6+1d4kh1-2" or "1d%": uniform whole dice,
 // kept highest/lowest as written. Returns the total and the dice as rolled.
+/** @param {string} expression */
 function rollDice(expression) {
   const terms = expression.replace(/\s+/g, "").match(/[+-]?[^+-]+/g) || [];
   let total = 0;
@@ -179,6 +200,7 @@ function random() {
 }
 
 // Under the word, inside the viewport's width; above it when there is no room below.
+/** @param {Element} trigger */
 function place(trigger) {
   const box = trigger.getBoundingClientRect();
   const width = Math.min(panel.offsetWidth, document.documentElement.clientWidth - 16);

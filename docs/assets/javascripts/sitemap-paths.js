@@ -7,7 +7,7 @@
 // instant loading works on whatever host and port the site is served, across every page:
 // the calculators' Python stays loaded from a calculator to a rule and back.
 (() => {
-  const root = new URL("../../", document.currentScript.src);
+  const root = new URL("../../", /** @type {HTMLScriptElement} */ (document.currentScript).src);
   const parse = DOMParser.prototype.parseFromString;
   DOMParser.prototype.parseFromString = function (text, type) {
     const parsed = parse.call(this, text, type);
