@@ -56,9 +56,7 @@ from __future__ import annotations
 
 import argparse
 import functools
-import gzip
 import http.server
-import io
 import itertools
 import json
 import shutil
@@ -71,6 +69,7 @@ import time
 from pathlib import Path
 
 import yaml
+from bench_lighthouse import Gzipped
 from playwright.sync_api import Page, sync_playwright
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -152,32 +151,13 @@ SLOW_NETWORK = {
     "uploadThroughput": 750e3 / 8,
 }
 CPU_SLOWDOWN = 4
-# What GitHub Pages and the like compress; the rest (.wasm, .zip, .whl, .gz) is sent as it is.
-COMPRESSED_TYPES = (".html", ".css", ".js", ".mjs", ".json", ".xml", ".svg", ".webmanifest")
 
 
-class _Sent(http.server.SimpleHTTPRequestHandler):
-    """Text gzipped, the rest as stored; every body's size and the time it was sent."""
+class _Sent(Gzipped):
+    """Text gzipped, the rest as stored (as bench_lighthouse serves the site); every
+    body's size and the time it was sent."""
 
     sent: list[tuple[float, str, int]]
-
-    def log_message(self, format, *args):
-        pass
-
-    def send_head(self):
-        path = Path(self.translate_path(self.path))
-        if path.is_dir():
-            path = path / "index.html"
-        accepts = "gzip" in self.headers.get("Accept-Encoding", "")
-        if not (accepts and path.is_file() and path.suffix in COMPRESSED_TYPES):
-            return super().send_head()
-        body = gzip.compress(path.read_bytes(), 6)
-        self.send_response(200)
-        self.send_header("Content-Type", self.guess_type(str(path)))
-        self.send_header("Content-Encoding", "gzip")
-        self.send_header("Content-Length", str(len(body)))
-        self.end_headers()
-        return io.BytesIO(body)
 
     def copyfile(self, source, outputfile):
         data = source.read()

@@ -38,10 +38,13 @@ ROOT = Path(__file__).resolve().parent.parent
 SITE = ROOT / "site"
 LIGHTHOUSE = "lighthouse@12.2.3"
 RUNS = 3
+# What GitHub Pages and the like compress; the rest (.wasm, .zip, .whl, .gz) is sent as it is.
 COMPRESSED = (".html", ".css", ".js", ".mjs", ".json", ".xml", ".svg", ".webmanifest")
 
 
-class _Gzipped(http.server.SimpleHTTPRequestHandler):
+class Gzipped(http.server.SimpleHTTPRequestHandler):
+    """The site as a static host serves it: text gzipped, the rest as stored."""
+
     def log_message(self, format, *args):
         pass
 
@@ -118,7 +121,7 @@ def main() -> int:
     if not (SITE / "index.html").is_file():
         print("no built site: run `make build` first", file=sys.stderr)
         return 1
-    handler = functools.partial(_Gzipped, directory=str(SITE))
+    handler = functools.partial(Gzipped, directory=str(SITE))
     httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
     threading.Thread(target=httpd.serve_forever, daemon=True).start()
     base = f"http://127.0.0.1:{httpd.server_address[1]}/"
