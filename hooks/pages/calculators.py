@@ -33,6 +33,8 @@ DOCS = Path(__file__).resolve().parents[2] / "docs"
 # a Compare page's): a page holding one names the Python bundle.
 WIDGET = '<section class="calc"'
 _markdown = MarkdownIt("commonmark")
+# A page's title with no class of its own (one from attr_list is left as it is).
+_TITLE = re.compile(r"(<h1)(?=[\s>])(?![^>]*\sclass=)")
 
 
 @cache
@@ -334,6 +336,10 @@ def add_page_assets(html: str, base: str, bundle: str) -> str:
             "</script>"
         )
         html = html.replace(WIDGET, f'{WIDGET} data-bundle="{bundle}"')
+        # Its title is marked for less air under it (calculators.css), known as the title
+        # is read: a rule asking whether a calculator follows would hold only once the
+        # page has arrived that far, and on a slow network the page would jump up.
+        html = _TITLE.sub(r'\1 class="calc-page-title"', html, count=1)
     if 'class="compare"' in html:  # with its own numbers or not: its columns, its tabs
         styles.append("compare.css")
     if 'class="gm-screen"' in html:  # its three printed panels

@@ -1,0 +1,107 @@
+"""A calculator page arriving slowly, as on a phone's poor network: Chromium paints what it
+has parsed so far, and what it has painted must not move when the rest arrives. A style
+that depends on what comes later in the page (a title styled by `:has(> .calc)`, a table's
+columns sized by all its rows) moves the page under the reader's finger; on a fast network
+the whole page is parsed before the first paint, and no other test sees it."""
+
+from __future__ import annotations
+
+import functools
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from conftest import CALCULATOR_PAGES, Device, QuietServer, _QuietHandler
+from playwright.sync_api import Browser
+
+# A page's HTML, sent this many bytes at a time, with this pause between: about 50 KB a
+# second, a 3G connection; a paint between most pieces.
+PIECE = 1024
+PAUSE = 0.02
+
+# Every layout shift from the start, each with whether any element it moved lies outside
+# the calculator's widget (the page's title, the text under it, the navigation).
+WATCH_SHIFTS = """
+window.shifts = [];
+new PerformanceObserver((list) => {
+  for (const entry of list.getEntries()) {
+    const moved = (entry.sources || []).map((source) => source.node).filter(Boolean);
+    const element = (node) => (node.nodeType === 1 ? node : node.parentElement);
+    window.shifts.push({
+      value: entry.value,
+      outside: moved.some((node) => !element(node)?.closest(".calc")),
+      what: moved.map((node) => (element(node)?.outerHTML || "").slice(0, 120)),
+    });
+  }
+}).observe({ type: "layout-shift", buffered: true });
+"""
+
+
+class _SlowPages(_QuietHandler):
+    """Serves the site, its pages' HTML a piece at a time."""
+
+    def do_GET(self) -> None:
+        path = Path(self.translate_path(self.path))
+        if path.is_dir():
+            path = path / "index.html"
+        if path.suffix != ".html" or not path.is_file():
+            super().do_GET()
+            return
+        body = path.read_bytes()
+        self.send_response(200)
+        self.send_header("Content-Type", "text/html; charset=utf-8")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        for start in range(0, len(body), PIECE):
+            self.wfile.write(body[start : start + PIECE])
+            self.wfile.flush()
+            time.sleep(PAUSE)
+
+
+@pytest.fixture(scope="module")
+def slow_server(site: Path) -> Iterator[str]:
+    httpd = QuietServer(("127.0.0.1", 0), functools.partial(_SlowPages, directory=str(site)))
+    threading.Thread(target=httpd.serve_forever, daemon=True).start()
+    yield f"http://127.0.0.1:{httpd.server_address[1]}/"
+    httpd.shutdown()
+    httpd.server_close()
+
+
+def _shifts_while_arriving(browser: Browser, server: str, address: str) -> list[dict]:
+    """The layout shifts of a phone's visit to address, until Python's first answer."""
+    watched = Device(browser, server, "phone")
+    page = watched.page
+    page.add_init_script(WATCH_SHIFTS)
+    page.goto(server + address)
+    page.wait_for_function(
+        "() => performance.getEntriesByName('calc-first-live-result').length", timeout=60_000
+    )
+    page.wait_for_timeout(300)
+    shifts = page.evaluate("window.shifts")
+    watched.close()
+    return shifts
+
+
+def test_a_compare_page_arriving_slowly_never_moves(
+    browser: Browser, slow_server: str, site: Path
+) -> None:
+    """Nothing on a Compare page moves: its title, its question, its table of answers."""
+    pages = [
+        f"compare/{page.parent.name}/"
+        for page in sorted((site / "compare").glob("*/index.html"))
+        if "data-compare=" in page.read_text(encoding="utf-8")
+    ]
+    assert pages
+    for address in pages:
+        assert _shifts_while_arriving(browser, slow_server, address) == [], address
+
+
+@pytest.mark.parametrize("stem", sorted(CALCULATOR_PAGES))
+def test_a_calculator_page_arriving_slowly_keeps_its_title_and_text_still(
+    browser: Browser, slow_server: str, stem: str
+) -> None:
+    """The title and the text above a calculator stay where they were first painted."""
+    shifts = _shifts_while_arriving(browser, slow_server, f"calculators/{stem}/")
+    assert [shift for shift in shifts if shift["outside"]] == []
