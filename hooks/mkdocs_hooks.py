@@ -34,7 +34,7 @@ from mkdocs.livereload import LiveReloadServer
 from mkdocs.structure.files import File, Files
 from mkdocs.structure.nav import Navigation
 from mkdocs.structure.pages import Page
-from mkdocs.utils import CountHandler, clean_directory, get_markdown_title
+from mkdocs.utils import CountHandler, DuplicateFilter, clean_directory, get_markdown_title
 from mkdocs.utils.meta import get_data
 from mkdocs.utils.templates import TemplateContext
 from watchdog.events import (
@@ -140,14 +140,38 @@ class _Warnings(logging.Handler):
         _warnings.append(record.getMessage())
 
 
+class _OncePerBuild(logging.Filter):
+    """Each message of MkDocs' build once per build. MkDocs' own filter says each once per
+    process: under the dev server, a build as long as an earlier one to the hundredth of a
+    second ended without its "Documentation built in" line, and a warning an earlier build
+    gave was not said (nor shown on the page) when a later build gave it again."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.said: set[str] = set()
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        message = record.getMessage()
+        new = message not in self.said
+        self.said.add(message)
+        return new
+
+
+_once_per_build = _OncePerBuild()
+
+
 def on_startup(command: Literal["build", "gh-deploy", "serve"], dirty: bool) -> None:
     global _serving, _dirty
     _serving = command == "serve"
     _dirty = _serving and dirty
+    build_log = logging.getLogger("mkdocs.commands.build")
     if _dirty:
-        logging.getLogger("mkdocs.commands.build").addFilter(_DirtyWarning())
+        build_log.addFilter(_DirtyWarning())
     if _serving:
         logging.getLogger("mkdocs").addHandler(_Warnings())
+        for once in [f for f in build_log.filters if isinstance(f, DuplicateFilter)]:
+            build_log.removeFilter(once)
+            build_log.addFilter(_once_per_build)
 
 
 def _say_error(message: str) -> None:
@@ -182,6 +206,7 @@ def on_config(config: MkDocsConfig) -> MkDocsConfig:
     _expanded_before, _expanded = _expanded, {}
     _problem = None
     _warnings.clear()
+    _once_per_build.said.clear()  # a new build: its messages are new
     try:
         site = generate(
             ROOT,
