@@ -20,6 +20,7 @@ import pytest
 import yaml
 
 from hooks.content.rules_data import compile_all
+from hooks.package import pyodide_bundle
 from hooks.package.pyodide_bundle import bundle, bundle_id, refresh_wheel
 
 pytestmark = pytest.mark.site  # each test here builds the site or a copy of the project
@@ -102,24 +103,37 @@ def test_a_changed_rules_core_gets_a_new_folder(tmp_path: Path, changed: str) ->
     assert bundle_id(tmp_path / "bundle") != before
 
 
-def test_the_dev_servers_quick_wheel_is_the_bundles_own(tmp_path: Path) -> None:
-    """`make serve` rebuilds only the rules core's wheel after a rules.yml edit
+@pytest.mark.parametrize("edited", ["rules data", "rules core"])
+def test_the_dev_servers_quick_wheel_is_the_bundles_own(
+    tmp_path: Path, edited: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`make serve` rebuilds only the rules core's wheel after a rules.yml or rules core edit
     (refresh_wheel): the bundle it leaves is the one a whole new bundle of the edited sources
-    is, byte for byte, in a new folder."""
+    is, byte for byte, in a new folder. A rules data edit alone compiles nothing."""
     project = tmp_path / "project"
     shutil.copytree(ROOT / "rules_core", project / "rules_core")
     shutil.copy(ROOT / "pyproject.toml", project)
     shutil.copy(ROOT / "README.md", project)
     bundle(tmp_path / "before", project=project)
-    data = project / "rules_core" / "data" / "systems.json"
-    data.write_text(data.read_text("utf-8").replace('"critical"', '"critical" ', 1), "utf-8")
+    if edited == "rules data":
+        data = project / "rules_core" / "data" / "systems.json"
+        data.write_text(data.read_text("utf-8").replace('"critical"', '"critical" ', 1), "utf-8")
+        monkeypatch.setattr(pyodide_bundle, "compile_bundle", _not_compiled)
+    else:
+        module = project / "rules_core" / "mechanics" / "attacks.py"
+        module.write_text(module.read_text("utf-8") + "\n# edited\n", "utf-8")
     shutil.copytree(tmp_path / "before", tmp_path / "refreshed")
     refresh_wheel(tmp_path / "refreshed", project=project)
+    monkeypatch.undo()
     bundle(tmp_path / "whole", project=project)
     refreshed, whole = files_of(tmp_path / "refreshed"), files_of(tmp_path / "whole")
     assert refreshed.keys() == whole.keys()
     assert [name for name in whole if refreshed[name] != whole[name]] == []
     assert bundle_id(tmp_path / "refreshed") != bundle_id(tmp_path / "before")
+
+
+def _not_compiled(out_dir: Path) -> None:
+    raise AssertionError("a rules data edit compiled the wheel")
 
 
 MARKER = "from the second build"
