@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from difflib import get_close_matches
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -59,7 +60,8 @@ class Heading:
     line: int
 
 
-@dataclass
+# Read-only, and the same object while its text is the same (parse_page): compared by identity.
+@dataclass(frozen=True, eq=False)
 class Page:
     system: str
     name: str
@@ -128,6 +130,9 @@ def heading_anchor(inline_source: str) -> tuple[str, str]:
     return text, anchor
 
 
+# Under the dev server, a build parses only the pages whose text changed since the last:
+# a page is the same object while its text is the same (read-only once parsed).
+@lru_cache(maxsize=1024)
 def parse_page(system: str, name: str, path: Path, text: str) -> Page:
     check_markdown(text, path)
     tokens = _markdown.parse(text)

@@ -12,6 +12,7 @@ import re
 from collections import defaultdict
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from html import escape, unescape
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -154,8 +155,15 @@ def section_links(
 
 
 def term_matcher(system: System) -> TermMatcher:
+    return _term_matcher(tuple(system.glossary))
+
+
+# The same glossary gives the same matcher object, so that a page's linked prose, keyed on
+# it, is not linked again (_linked_prose) while neither changed.
+@lru_cache(maxsize=64)
+def _term_matcher(glossary: tuple[GlossaryEntry, ...]) -> TermMatcher:
     forms: dict[str, LinkTarget] = {}
-    for entry in system.glossary:
+    for entry in glossary:
         anchor = f"#{entry.see_anchor}" if entry.see_anchor else ""
         target = LinkTarget(
             key=entry.term,
@@ -170,6 +178,27 @@ def term_matcher(system: System) -> TermMatcher:
     return TermMatcher(forms)
 
 
+# Under the dev server, a build links the prose of only the pages whose text or glossary
+# changed since the last (a page and a matcher are the same objects while they are the same:
+# parse_page, _term_matcher).
+@lru_cache(maxsize=1024)
+def _linked_prose(slug: str, page: Page, matcher: TermMatcher) -> str:
+    """A page's prose with its dice and terms linked, and its definitions marked."""
+    # Dice first: a term is never linked inside a dice expression.
+    rewrite = combine(
+        dice_rewriter(slug, ROOT_FROM_PAGE),
+        GlossaryLinker(matcher, page.name),
+        DefinitionMarker(matcher, page.name),
+    )
+    return rewrite_prose(
+        page.text,
+        rewrite,
+        anchors_of_headings=[heading.anchor for heading in page.headings],
+        skip=lambda content: TABLE_PLACEHOLDER.match(content.strip()) is not None,
+        tokens=page.tokens,
+    )
+
+
 def render_page(
     system: System,
     page: Page,
@@ -177,20 +206,7 @@ def render_page(
     tables: dict[str, str],
     links: SectionLinks | None = None,
 ) -> str:
-    # Dice first: a term is never linked inside a dice expression.
-    rewrite = combine(
-        dice_rewriter(system.slug, ROOT_FROM_PAGE),
-        GlossaryLinker(matcher, page.name),
-        DefinitionMarker(matcher, page.name),
-    )
-    markdown = rewrite_prose(
-        page.text,
-        rewrite,
-        anchors_of_headings=[heading.anchor for heading in page.headings],
-        skip=lambda content: TABLE_PLACEHOLDER.match(content.strip()) is not None,
-        tokens=page.tokens,
-    )
-    lines = markdown.split("\n")
+    lines = _linked_prose(system.slug, page, matcher).split("\n")
     for name, line in table_placeholders(page):
         lines[line - 1] = tables[name]
     # Insert from the bottom up, so that the line numbers of the headings above still hold.
