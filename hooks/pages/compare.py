@@ -247,6 +247,14 @@ def _short_answer(result: Mapping[str, Any]) -> str:
     return escape(result["summary"])
 
 
+def _sizer(systems: dict[str, System]) -> str:
+    """Every system's name in the first row, unseen and unread (compare.css): the names'
+    column is as wide as its longest word from the first row on. Sized by the rows as they
+    came, it widened as a longer name arrived on a slow network, and the answers moved."""
+    names = " ".join(escape(system.short_title) for system in systems.values())
+    return f'<span class="compare-sizer" aria-hidden="true">{names}</span>'
+
+
 def _live_form(
     concept: Concept, systems: dict[str, System], results: Mapping[str, Mapping[str, Any]]
 ) -> list[str]:
@@ -269,9 +277,10 @@ def _live_form(
             parts.append(f'<input type="hidden" name="{escape(name)}" value="{escape(value)}">')
     # Each answer cell is refilled live (calculators.mjs) with the same short answer.
     rows = "".join(
-        f'<tr><th scope="row">{escape(system.short_title)}</th><td class="compare-answer" '
-        f'data-system="{escape(slug)}">{_short_answer(results[slug])}</td></tr>'
-        for slug, system in systems.items()
+        f'<tr><th scope="row">{escape(system.short_title)}{_sizer(systems) if row == 0 else ""}'
+        f'</th><td class="compare-answer" data-system="{escape(slug)}">'
+        f"{_short_answer(results[slug])}</td></tr>"
+        for row, (slug, system) in enumerate(systems.items())
     )
     return [
         '<section class="calc" data-compare="attack" aria-labelledby="compare-title">'
