@@ -55,6 +55,19 @@ def _calculators_by_page() -> dict[str, tuple[str, ...]]:
 
 CALCULATOR_PAGES = _calculators_by_page()
 
+
+def compare_pages(site: Path) -> list[str]:
+    """The Compare pages whose concept has the live widget (the reader's own numbers), found
+    in the built site."""
+    pages = [
+        f"compare/{page.parent.name}/"
+        for page in sorted((site / "compare").glob("*/index.html"))
+        if "data-compare=" in page.read_text(encoding="utf-8")
+    ]
+    assert pages, "no Compare page has the live widget"
+    return pages
+
+
 # The files of the Python bundle as the site serves them (hooks/package/pyodide_bundle.py):
 # gzipped, downloaded and decompressed by the calculators' worker.
 WASM_FILE = "pyodide.asm.wasm.gz"

@@ -8,23 +8,11 @@ import re
 from pathlib import Path
 from urllib.parse import parse_qs, urlsplit
 
-from conftest import ARTIFACTS, WHEEL_FILES, Device, settled_address
+from conftest import ARTIFACTS, WHEEL_FILES, Device, compare_pages, settled_address
 from playwright.sync_api import Browser, Page, expect
 
 from rules_core.systems import system_slugs
 from rules_core.web import handle
-
-
-def _compare_pages(site: Path) -> list[str]:
-    """The Compare pages whose concept has the live widget, found in the built site."""
-    pages = [
-        f"compare/{page.parent.name}/"
-        for page in sorted((site / "compare").glob("*/index.html"))
-        if "data-compare=" in page.read_text(encoding="utf-8")
-    ]
-    assert pages, "no Compare page has the live widget"
-    return pages
-
 
 # The reader's own attack, typed into a Compare page's form.
 TYPED = {"bonus": "+7", "defense": "18", "damage": "2d8+4"}
@@ -68,7 +56,7 @@ def test_compare_answers_every_system_with_the_readers_numbers(
 ) -> None:
     watched = Device(browser, server, "phone")
     page = watched.page
-    page.goto(server + _compare_pages(site)[0])
+    page.goto(server + compare_pages(site)[0])
     answers = page.locator(".compare-answer[data-system]")
     systems = [answers.nth(i).get_attribute("data-system") for i in range(answers.count())]
     assert len(systems) == len(system_slugs())
@@ -120,7 +108,7 @@ def test_compare_interpretations_follow_the_readers_numbers(
     watched = Device(browser, server, "phone")
     page = watched.page
     changed = 0
-    for path in _compare_pages(site):
+    for path in compare_pages(site):
         page.goto(server + path)
         _wait_compare_live(page)
         question = _asked(page)
@@ -145,7 +133,7 @@ def test_the_question_above_the_form_states_the_readers_numbers(
     reader types their own numbers, those, and no longer the page's own."""
     watched = Device(browser, server, "phone")
     page = watched.page
-    page.goto(server + _compare_pages(site)[0])
+    page.goto(server + compare_pages(site)[0])
     _wait_compare_live(page)
     question = page.locator(".calc[data-compare]").locator("xpath=preceding-sibling::p[1]")
     asked = _asked(page)
@@ -193,7 +181,7 @@ def test_a_compare_page_asking_its_own_question_keeps_its_answers_still(
     page = watched.page
     page.add_init_script(WATCH_MARKS)
     watched.context.new_cdp_session(page).send("Emulation.setCPUThrottlingRate", {"rate": 4})
-    page.goto(server + _compare_pages(site)[0])
+    page.goto(server + compare_pages(site)[0])
     _wait_compare_live(page)
     page.wait_for_timeout(500)
     assert page.evaluate("[window.markedStale, window.shifted]") == [0, 0]
@@ -208,7 +196,7 @@ def test_a_refused_question_marks_each_answer_with_where_to_look(
     though nothing computes. The fixed bonus brings every answer back."""
     watched = Device(browser, server, "phone")
     page = watched.page
-    page.goto(server + _compare_pages(site)[0])
+    page.goto(server + compare_pages(site)[0])
     _wait_compare_live(page)
     answers = page.locator(".compare-answer[data-system]")
     page.fill("#compare-bonus", "seven")
@@ -233,7 +221,7 @@ def test_a_compare_page_whose_python_cannot_start_says_so_at_each_answer(
     context = browser.new_context()
     context.route(WHEEL_FILES, lambda route: route.abort())
     page = context.new_page()
-    page.goto(server + _compare_pages(site)[0] + "?bonus=5")
+    page.goto(server + compare_pages(site)[0] + "?bonus=5")
     expect(page.locator(".calc[data-compare] .calc-status-text")).to_contain_text(
         "The calculator could not start", timeout=60_000
     )

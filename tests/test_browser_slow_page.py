@@ -13,7 +13,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from conftest import CALCULATOR_PAGES, Device, QuietServer, _QuietHandler
+from conftest import CALCULATOR_PAGES, Device, QuietServer, _QuietHandler, compare_pages
 from playwright.sync_api import Browser
 
 # A page's HTML, sent this many bytes at a time, with this pause between: about 50 KB a
@@ -84,23 +84,11 @@ def _shifts_while_arriving(browser: Browser, server: str, address: str) -> list[
     return shifts
 
 
-def _compare_concepts(site: Path) -> list[str]:
-    """The Compare pages with the reader's own numbers (a live table of answers)."""
-    concepts = [
-        page.parent.name
-        for page in sorted((site / "compare").glob("*/index.html"))
-        if "data-compare=" in page.read_text(encoding="utf-8")
-    ]
-    assert concepts
-    return concepts
-
-
 def test_a_compare_page_arriving_slowly_never_moves(
     browser: Browser, slow_server: str, site: Path
 ) -> None:
     """Nothing on a Compare page moves: its title, its question, its table of answers."""
-    pages = [f"compare/{concept}/" for concept in _compare_concepts(site)]
-    for address in pages:
+    for address in compare_pages(site):
         assert _shifts_while_arriving(browser, slow_server, address) == [], address
 
 
@@ -121,7 +109,7 @@ def test_a_compare_tables_columns_are_set_by_its_first_row(
     text, where the column is the widest share of the screen."""
     watched = Device(browser, server, "phone")
     page = watched.page
-    page.goto(server + "compare/" + _compare_concepts(site)[0] + "/")
+    page.goto(server + compare_pages(site)[0])
     widths = page.evaluate("""() => {
       const th = document.querySelector(".compare-answers th");
       const width = () => th.getBoundingClientRect().width;

@@ -475,11 +475,17 @@ def fix_archive_dates(archive: Path) -> None:
     staged = archive.with_name(archive.name + ".tmp")
     with zipfile.ZipFile(archive) as source, zipfile.ZipFile(staged, "w") as target:
         for member in source.infolist():
-            fixed = zipfile.ZipInfo(member.filename, date_time=ARCHIVE_DATE)
-            fixed.compress_type = member.compress_type
-            fixed.external_attr = member.external_attr
-            target.writestr(fixed, source.read(member))
+            target.writestr(_dated(member), source.read(member))
     staged.replace(archive)
+
+
+def _dated(member: zipfile.ZipInfo) -> zipfile.ZipInfo:
+    """A member as the compiled archives hold it: dated ARCHIVE_DATE, compressed and with
+    the attributes it had."""
+    fixed = zipfile.ZipInfo(member.filename, date_time=ARCHIVE_DATE)
+    fixed.compress_type = member.compress_type
+    fixed.external_attr = member.external_attr
+    return fixed
 
 
 def reproducible(out_dir: Path) -> None:
@@ -580,10 +586,7 @@ def _swap_data(compiled: Path, fresh: Path, target: Path) -> None:
         for member in kept.infolist():
             name = member.filename
             source = new if _unchanged_by_compiling(name) else kept
-            fixed = zipfile.ZipInfo(name, date_time=ARCHIVE_DATE)
-            fixed.compress_type = member.compress_type
-            fixed.external_attr = member.external_attr
-            swapped.writestr(fixed, source.read(name))
+            swapped.writestr(_dated(member), source.read(name))
 
 
 def refresh_wheel(out_dir: Path = DEFAULT_OUT, project: Path = ROOT) -> list[Path]:
