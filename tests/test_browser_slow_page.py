@@ -21,17 +21,23 @@ from playwright.sync_api import Browser
 PIECE = 1024
 PAUSE = 0.02
 
-# Every layout shift from the start, each with whether any element it moved lies outside
-# the calculator's widget (the page's title, the text under it, the navigation).
+# Every layout shift from the start, each with when it was (ms from the navigation) and
+# whether any element it moved lies outside the calculator's widget (the page's title, the
+# text under it, the navigation), or in the widget above its answer (its form, Copy link,
+# the party's note, the status line).
 WATCH_SHIFTS = """
 window.shifts = [];
 new PerformanceObserver((list) => {
   for (const entry of list.getEntries()) {
     const moved = (entry.sources || []).map((source) => source.node).filter(Boolean);
     const element = (node) => (node.nodeType === 1 ? node : node.parentElement);
+    const aboveAnswer = (node) =>
+      !node.matches(".calc") && node.closest(".calc") && !node.closest(".calc-result");
     window.shifts.push({
+      at: entry.startTime,
       value: entry.value,
       outside: moved.some((node) => !element(node)?.closest(".calc")),
+      above_answer: moved.some((node) => element(node) && aboveAnswer(element(node))),
       what: moved.map((node) => (element(node)?.outerHTML || "").slice(0, 120)),
     });
   }
@@ -70,7 +76,8 @@ def slow_server(site: Path) -> Iterator[str]:
 
 
 def _shifts_while_arriving(browser: Browser, server: str, address: str) -> list[dict]:
-    """The layout shifts of a phone's visit to address, until Python's first answer."""
+    """The layout shifts of a phone's visit to address, until Python's first answer, each
+    marked `arrived` where the page's HTML had all arrived (DOMContentLoaded) by then."""
     watched = Device(browser, server, "phone")
     page = watched.page
     page.add_init_script(WATCH_SHIFTS)
@@ -79,7 +86,10 @@ def _shifts_while_arriving(browser: Browser, server: str, address: str) -> list[
         "() => performance.getEntriesByName('calc-first-live-result').length", timeout=60_000
     )
     page.wait_for_timeout(300)
-    shifts = page.evaluate("window.shifts")
+    shifts = page.evaluate("""() => {
+      const arrived = performance.getEntriesByType("navigation")[0].domContentLoadedEventStart;
+      return window.shifts.map((shift) => ({ ...shift, arrived: shift.at >= arrived }));
+    }""")
     watched.close()
     return shifts
 
@@ -99,6 +109,18 @@ def test_a_calculator_page_arriving_slowly_keeps_its_title_and_text_still(
     """The title and the text above a calculator stay where they were first painted."""
     shifts = _shifts_while_arriving(browser, slow_server, f"calculators/{stem}/")
     assert [shift for shift in shifts if shift["outside"]] == []
+
+
+@pytest.mark.parametrize("stem", sorted(CALCULATOR_PAGES))
+def test_a_calculator_stays_still_while_its_code_and_python_arrive(
+    browser: Browser, slow_server: str, stem: str
+) -> None:
+    """Once the page has arrived, nothing above the answer moves: the widget's code adds no
+    room for what it binds (Copy link, the party's note, built in with theirs), and each
+    line the status says while Python loads fits the line the build's took. (While the
+    form itself arrives, a row grows as its second field comes: that is not asserted.)"""
+    shifts = _shifts_while_arriving(browser, slow_server, f"calculators/{stem}/")
+    assert [shift for shift in shifts if shift["arrived"] and shift["above_answer"]] == []
 
 
 def test_a_compare_tables_columns_are_set_by_its_first_row(

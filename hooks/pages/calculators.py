@@ -232,6 +232,22 @@ def render_form(name: str) -> str:
     return f'<form class="calc-form" novalidate>{"".join(parts)}</form>'
 
 
+# Built into the widget, with the room it takes, rather than added by its code once that
+# has arrived: on a slow network the form and the answer under it would move down. It is
+# unseen until the code has bound it (calculators.css, calc:not([data-bound])).
+COPY_LINK = (
+    '<div class="calc-tools"><button type="button" class="calc-copy">Copy link</button>'
+    '<span class="calc-copied" role="status"></span></div>'
+)
+
+# What a calculator that keeps the party says above its form (party.mjs) while nothing is
+# kept on this device: built in for the same reason.
+_PARTY_NOTES = {
+    "fight": '<div class="calc-party"><p>Named party rows are kept on this device, for the '
+    "attack and checks calculators.</p></div>",
+}
+
+
 def render_calculator(name: str, base: str, titled: bool = True) -> str:
     """The whole widget as one block of HTML (no blank lines, so Markdown keeps it raw).
 
@@ -246,15 +262,21 @@ def render_calculator(name: str, base: str, titled: bool = True) -> str:
     if not result["ok"]:
         raise ValueError(f"the default inputs of '{name}' do not compute: {result}")
     title = escape(calculator.title)
+    # The Copy link button beside the widget's own heading; without one (the page's
+    # heading names it), under the form.
     if titled:
-        opening = f'aria-labelledby="{name}-title"><h2 id="{name}-title">{title}</h2>'
+        opening = f'aria-labelledby="{name}-title"><h2 id="{name}-title">{title}</h2>{COPY_LINK}'
+        form = render_form(name)
     else:
         opening = f'aria-label="{title}">'
+        form = render_form(name) + COPY_LINK
     return (
         f'<section class="calc" data-calculator="{name}" {opening}'
-        f"{render_form(name)}"
+        f"{_PARTY_NOTES.get(name, '')}{form}"
+        # One line on a phone, as each line the widget's code says there while Python
+        # loads (calculators.mjs): the answer under it never moves as the status changes.
         f'<p class="calc-status" role="status"><span class="calc-status-text">'
-        f"Results for the default inputs, computed when the site was built.</span>"
+        f"Computed when the site was built.</span>"
         f'<span class="calc-announce"></span></p>'
         # Marked as the build's answer (calculators.css says so) until Python's replaces it.
         f'<div class="calc-result calc-result--built" id="{name}-result">{result["html"]}</div>'

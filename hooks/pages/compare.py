@@ -25,6 +25,7 @@ from hooks.content.yaml_lines import (
     load_yaml,
     one_of,
 )
+from hooks.pages.calculators import COPY_LINK
 from rules_core.calculators import CALCULATORS
 from rules_core.calculators.address import calculator_markdown_address
 from rules_core.web import handle
@@ -284,7 +285,7 @@ def _live_form(
     )
     return [
         '<section class="calc" data-compare="attack" aria-labelledby="compare-title">'
-        '<h2 id="compare-title">Your numbers</h2>'
+        f'<h2 id="compare-title">Your numbers</h2>{COPY_LINK}'
         f'<form class="calc-form" novalidate>{"".join(parts)}</form>'
         f'<table class="compare-answers"><tbody>{rows}</tbody></table>'
         '<p class="calc-status" role="status"><span class="calc-status-text"></span></p>'

@@ -502,16 +502,15 @@ export function wrapTables(result) {
   }
 }
 
+// The widget's Copy link button, built in beside its heading or under its form
+// (hooks/pages/calculators.py, COPY_LINK), copies the page's address, inputs and all.
 /** @param {HTMLElement} section */
-export function addCopyLink(section) {
-  if (section.querySelector(".calc-copy")) return;
-  const button = document.createElement("button");
-  button.type = "button";
-  button.className = "calc-copy";
-  button.textContent = "Copy link";
-  const note = document.createElement("span");
-  note.className = "calc-copied";
-  note.setAttribute("role", "status");
+export function bindCopyLink(section) {
+  /** @type {HTMLButtonElement | null} */
+  const button = section.querySelector(".calc-copy");
+  const note = /** @type {HTMLElement | null} */ (section.querySelector(".calc-copied"));
+  if (!button || !note || button.dataset.bound !== undefined) return;
+  button.dataset.bound = "";
   let timer = 0; // until the note is taken off
   button.addEventListener("click", async () => {
     const address = location.href;
@@ -528,13 +527,6 @@ export function addCopyLink(section) {
     clearTimeout(timer);
     timer = setTimeout(() => (note.textContent = ""), 2500);
   });
-  const tools = document.createElement("div");
-  tools.className = "calc-tools";
-  tools.append(button, note);
-  // Beside the widget's own heading; under the form of one the page's heading names.
-  const title = section.querySelector(":scope > h2");
-  if (title) title.after(tools);
-  else /** @type {HTMLFormElement} */ (section.querySelector("form")).after(tools);
 }
 
 /** @param {string} text */

@@ -31,7 +31,7 @@ import {
 import { carryOver, ofSystem, sayCarried } from "./calculator-switch.mjs";
 import {
   Staleness,
-  addCopyLink,
+  bindCopyLink,
   clearFieldErrors,
   endAboveDock,
   keepDockFitted,
@@ -78,13 +78,17 @@ onLoading(() => {
   }
 });
 
+// Each fits a phone's line, as the build's does (hooks/pages/calculators.py): the answer
+// under it never moves as it changes. How much has arrived, and that it is downloaded once,
+// is said where the answer is read (calculator-client.mjs, loadingText).
 function loadingStatus() {
   const state = loadingState();
   if (!state) return "Loading the calculators' Python…";
+  if (state.total && state.done < state.total && !state.starting) {
+    return `Downloading the calculators' Python (${(state.total / 1e6).toFixed(1)} MB)…`;
+  }
   const text = loadingText(state);
-  const downloading = text.startsWith("downloading");
-  const step = downloading ? `${text.split(":")[0]} (${(state.total / 1e6).toFixed(1)} MB)…` : text;
-  return step[0].toUpperCase() + step.slice(1);
+  return text[0].toUpperCase() + text.slice(1);
 }
 
 /** @param {Document} page */
@@ -103,6 +107,8 @@ export function bind(page) {
   for (const widget of siblings) widget.siblings = siblings;
   // The party kept on this device, kept and offered where a calculator takes its numbers.
   offerParty(siblings);
+  // What the build put in for the widget's code to work is shown (calculators.css).
+  for (const widget of current) widget.section.dataset.bound = "";
   // Each result now says for itself whether it answers the inputs on screen.
   document.documentElement.removeAttribute("data-calc-address");
   if (isReady()) current.forEach((widget) => widget.onReady());
@@ -152,7 +158,7 @@ class Calculator {
     form.addEventListener("change", (event) => this.onEdit(event));
     const roll = this.section.querySelector(".calc-roll");
     if (roll) roll.addEventListener("click", () => this.compute({ rolled: "on" }));
-    addCopyLink(this.section);
+    bindCopyLink(this.section);
     keepDockFitted(result);
     showChoicesInFull(form);
     // A side of situations opened near the bottom of the screen scrolls up to show them
@@ -510,7 +516,7 @@ class Comparison {
       this.compute();
       addressLags(this.path);
     });
-    addCopyLink(this.section);
+    bindCopyLink(this.section);
     this.path = location.pathname;
     const params = new URLSearchParams(location.search);
     for (const control of this.controls()) {

@@ -261,18 +261,20 @@ function choiceGroup(title, role, members, onTap) {
 
 class FightParty {
   /**
-   * @param {Element} _section
+   * @param {Element} section
    * @param {HTMLFormElement} form
    */
-  constructor(_section, form) {
+  constructor(section, form) {
     this.form = form;
     /** @type {Member[] | null} what "Forget" forgot, offered back until something is kept */
     this.forgotten = null;
     /** @type {string | undefined} what the note says, as JSON */
     this.shown = undefined;
-    this.note = document.createElement("div");
-    this.note.className = "calc-party";
-    form.before(this.note);
+    // The note is built in above the form, saying what it says while nothing is kept
+    // (hooks/pages/calculators.py): it takes its room as the page arrives.
+    this.note = /** @type {HTMLElement} */ (section.querySelector(".calc-party"));
+    /** @type {Node[]} what the note says while nothing is kept */
+    this.unkept = [...this.note.childNodes].map((node) => node.cloneNode(true));
     form.addEventListener("input", (event) => this.onEdit(event));
     form.addEventListener("change", (event) => this.onEdit(event));
     this.show();
@@ -378,9 +380,7 @@ class FightParty {
       return;
     }
     if (!kept.length) {
-      line.textContent =
-        "Named party rows are kept on this device, for the attack and checks calculators.";
-      this.note.replaceChildren(line);
+      this.note.replaceChildren(...this.unkept.map((node) => node.cloneNode(true)));
       return;
     }
     // This system's members first; those of the others named by their systems, kept as
