@@ -98,9 +98,12 @@ class QuietServer(http.server.ThreadingHTTPServer):
         pass
 
 
-def serve(directory: Path) -> http.server.ThreadingHTTPServer:
-    """A static server for directory on a free port of 127.0.0.1, in a daemon thread."""
-    handler = functools.partial(_QuietHandler, directory=str(directory))
+def serve(
+    directory: Path, handler_class: type[_QuietHandler] = _QuietHandler
+) -> http.server.ThreadingHTTPServer:
+    """A static server for directory on a free port of 127.0.0.1, in a daemon thread;
+    handler_class, where given, serves it some other way (a page slowly)."""
+    handler = functools.partial(handler_class, directory=str(directory))
     httpd = QuietServer(("127.0.0.1", 0), handler)
     threading.Thread(target=httpd.serve_forever, daemon=True).start()
     return httpd

@@ -6,14 +6,12 @@ the whole page is parsed before the first paint, and no other test sees it."""
 
 from __future__ import annotations
 
-import functools
-import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from conftest import CALCULATOR_PAGES, Device, QuietServer, _QuietHandler, compare_pages
+from conftest import CALCULATOR_PAGES, Device, _QuietHandler, compare_pages, serve
 from playwright.sync_api import Browser
 
 # A page's HTML, sent this many bytes at a time, with this pause between: about 50 KB a
@@ -68,8 +66,7 @@ class _SlowPages(_QuietHandler):
 
 @pytest.fixture(scope="module")
 def slow_server(site: Path) -> Iterator[str]:
-    httpd = QuietServer(("127.0.0.1", 0), functools.partial(_SlowPages, directory=str(site)))
-    threading.Thread(target=httpd.serve_forever, daemon=True).start()
+    httpd = serve(site, _SlowPages)
     yield f"http://127.0.0.1:{httpd.server_address[1]}/"
     httpd.shutdown()
     httpd.server_close()
