@@ -100,23 +100,16 @@ def test_a_compare_page_arriving_slowly_never_moves(
 
 
 @pytest.mark.parametrize("stem", sorted(CALCULATOR_PAGES))
-def test_a_calculator_page_arriving_slowly_keeps_its_title_and_text_still(
+def test_a_calculator_page_arriving_slowly_keeps_still(
     browser: Browser, slow_server: str, stem: str
 ) -> None:
-    """The title and the text above a calculator stay where they were first painted."""
-    shifts = _shifts_while_arriving(browser, slow_server, f"calculators/{stem}/")
-    assert [shift for shift in shifts if shift["outside"]] == []
-
-
-@pytest.mark.parametrize("stem", sorted(CALCULATOR_PAGES))
-def test_a_calculator_stays_still_while_its_code_and_python_arrive(
-    browser: Browser, slow_server: str, stem: str
-) -> None:
-    """Once the page has arrived, nothing above the answer moves: the widget's code adds no
+    """The title and the text above a calculator stay where they were first painted. Once
+    the page has arrived, nothing above the answer moves either: the widget's code adds no
     room for what it binds (Copy link, the party's note, built in with theirs), and each
     line the status says while Python loads fits the line the build's took. (While the
     form itself arrives, a row grows as its second field comes: that is not asserted.)"""
     shifts = _shifts_while_arriving(browser, slow_server, f"calculators/{stem}/")
+    assert [shift for shift in shifts if shift["outside"]] == []
     assert [shift for shift in shifts if shift["arrived"] and shift["above_answer"]] == []
 
 

@@ -104,11 +104,16 @@ export function loadingText(state = loading) {
   if (!state) return "";
   if (!state.total) return "loading the calculators' Python…";
   const mb = (/** @type {number} */ bytes) => (bytes / 1e6).toFixed(1);
-  if (state.done < state.total && !state.starting) {
+  if (isDownloading(state)) {
     return `downloading the calculators' Python, once per device: ${mb(state.done)} of ${mb(state.total)} MB`;
   }
   return "starting the calculators' Python…";
 }
+
+// Whether Python is still downloading: its size is known, and not all of it has arrived
+// before Python starts.
+/** @param {Loading} state */
+export const isDownloading = (state) => state.total > 0 && state.done < state.total && !state.starting;
 
 export const loadingState = () => loading;
 

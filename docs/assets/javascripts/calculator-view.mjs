@@ -509,8 +509,7 @@ export function bindCopyLink(section) {
   /** @type {HTMLButtonElement | null} */
   const button = section.querySelector(".calc-copy");
   const note = /** @type {HTMLElement | null} */ (section.querySelector(".calc-copied"));
-  if (!button || !note || button.dataset.bound !== undefined) return;
-  button.dataset.bound = "";
+  if (!button || !note) return;
   let timer = 0; // until the note is taken off
   button.addEventListener("click", async () => {
     const address = location.href;

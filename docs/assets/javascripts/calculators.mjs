@@ -20,6 +20,7 @@ import {
 import {
   ask,
   connect,
+  isDownloading,
   isReady,
   loadingState,
   loadingText,
@@ -84,7 +85,7 @@ onLoading(() => {
 function loadingStatus() {
   const state = loadingState();
   if (!state) return "Loading the calculators' Python…";
-  if (state.total && state.done < state.total && !state.starting) {
+  if (isDownloading(state)) {
     return `Downloading the calculators' Python (${(state.total / 1e6).toFixed(1)} MB)…`;
   }
   const text = loadingText(state);
