@@ -25,7 +25,7 @@ $(VENV)/.installed: requirements.txt
 	$(PY) -m pip install --quiet --requirement requirements.txt
 	touch $@
 
-setup: $(VENV)/.installed data seam node_modules/.package-lock.json $(PYODIDE_BUNDLE)/pyodide-lock.json \
+setup: $(VENV)/.installed data seam node_modules/.package-lock.json $(PYODIDE_BUNDLE)/rules_core.snapshot \
 		$(SW_TEMPLATE)
 
 # System rules are data in content/; the rules core reads them compiled to JSON.
@@ -54,11 +54,13 @@ node_modules/.package-lock.json: package-lock.json package.json
 	touch $@
 
 # Pyodide's runtime files, the standard library cut to what the calculators import (found
-# by running them in Node, as the worker runs them) and the compiled rules_core wheel,
-# served as the indexURL.
-$(PYODIDE_BUNDLE)/pyodide-lock.json: $(VENV)/.installed node_modules/.package-lock.json $(RULES_DATA) \
+# by running them in Node, as the worker runs them), the compiled rules_core wheel and a
+# snapshot of Python with them loaded, served as the indexURL. The snapshot is the target:
+# the dev server's quick rebuild of the wheel drops it, so the next setup makes it anew.
+$(PYODIDE_BUNDLE)/rules_core.snapshot: $(VENV)/.installed node_modules/.package-lock.json $(RULES_DATA) \
 		$(RULES_CORE_SOURCES) pyproject.toml hooks/package/pyodide_bundle.py \
-		hooks/package/trace_imports.mjs docs/assets/javascripts/calculator-worker.mjs
+		hooks/package/trace_imports.mjs hooks/package/make_snapshot.mjs \
+		docs/assets/javascripts/calculator-worker.mjs
 	$(PY) -m hooks.package.pyodide_bundle $(PYODIDE_BUNDLE)
 
 # The service worker, minified once; each build fills in its file list.

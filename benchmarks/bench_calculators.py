@@ -13,9 +13,11 @@
    Bare is Pyodide as npm ships it (pyodide.asm.wasm, pyodide.asm.js and its whole standard
    library, compiled to bytecode as the site served it before it was cut), under
    bench-pyodide/, the same for any build measured. Each run uses a fresh browser context,
-   so nothing is cached; the median of RUNS. Between the two, the calculators' own worker
-   alone on an empty page (its downloads, Python, the wheel, the import, a first answer)
-   splits the gap into Python's own start and the page around it. Below them all, a
+   so nothing is cached; the median of RUNS. The calculators' worker restores Python from
+   the bundle's snapshot where the connection is fast, as it is here: how many runs did is
+   said. Between the two, the calculators' own worker alone on an empty page (its
+   downloads, Python restored or started, the wheel, a first answer) splits the gap into
+   Python's own start and the page around it. Below them all, a
    worker that only calls `loadPyodide()`: the floor of any page that runs Python off its
    main thread, as the calculators must to keep the page responsive.
 3. Latency: from an input change to the updated result, for ordinary inputs (target:
@@ -637,7 +639,8 @@ def cold_start(browser, bases: dict[str, str]) -> dict[str, dict[str, float]]:
     """The cold start of each build, their runs interleaved: a machine whose load changes
     during the benchmark weighs on every build alike."""
     runs: dict[str, dict[str, list[float]]] = {
-        label: {"calculator": [], "worker": [], "bare_worker": [], "bare": []} for label in bases
+        label: {"calculator": [], "worker": [], "bare_worker": [], "bare": [], "restored": []}
+        for label in bases
     }
     for _ in range(RUNS):
         for label, base in bases.items():
@@ -648,12 +651,35 @@ def cold_start(browser, bases: dict[str, str]) -> dict[str, dict[str, float]]:
                 ("bare", empty_page_ms, f"{base}bench-empty.html"),
             ):
                 context = browser.new_context()
-                runs[label][name].append(measure(context.new_page(), url))
+                page = context.new_page()
+                page.add_init_script(WATCH_READY)
+                runs[label][name].append(measure(page, url))
+                if name == "calculator":
+                    runs[label]["restored"].append(float(page.evaluate(RESTORED)))
                 context.close()
     return {
-        label: {name: statistics.median(times) for name, times in measured.items()}
+        label: {
+            **{name: statistics.median(times) for name, times in measured.items()},
+            "restored": sum(measured["restored"]),
+        }
         for label, measured in runs.items()
     }
+
+
+# Whether the calculators' worker restored Python from the bundle's snapshot: it says so
+# once ready ({ready: true, snapshot}); a build before the snapshot says nothing of it.
+WATCH_READY = """
+window.pythonReady = null;
+const PageWorker = window.Worker;
+window.Worker = function (url, options) {
+  const worker = new PageWorker(url, options);
+  worker.addEventListener("message", ({ data }) => {
+    if (data && data.ready) window.pythonReady = data;
+  });
+  return worker;
+};
+"""
+RESTORED = "window.pythonReady?.snapshot === true"
 
 
 def print_cold_start(label: str, figures: dict[str, float]) -> None:
@@ -661,6 +687,7 @@ def print_cold_start(label: str, figures: dict[str, float]) -> None:
     bare, bare_worker = figures["bare"], figures["bare_worker"]
     print(f"  {label}:")
     print(f"    first live result (attack page), median of {RUNS}: {calculator:8.0f} ms")
+    print(f"      Python restored from the snapshot in {figures['restored']:.0f} of {RUNS} runs")
     print(f"    the calculators' worker alone on an empty page: {worker:8.0f} ms")
     print(f"    bare loadPyodide() in a worker, median:         {bare_worker:8.0f} ms")
     print(f"    bare loadPyodide() on an empty page, median:    {bare:8.0f} ms")

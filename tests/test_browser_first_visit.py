@@ -1,11 +1,15 @@
 """A calculator's first visit on a phone: how far Python's download has got is said where
 the answer is read, all the way; a link of the page's own inputs keeps the build-time
 answer readable from the first frame, marked as the build's; and a compressed file of
-Python that arrives damaged ends in a sentence with its fix, "Try again", which works."""
+Python that arrives damaged ends in a sentence with its fix, "Try again", which works.
+
+Where the connection is fast, Python is restored from the bundle's snapshot; on a phone's
+network the snapshot is never downloaded; one that arrives damaged is done without."""
 
 from __future__ import annotations
 
 import gzip
+import hashlib
 import json
 import re
 import time
@@ -24,6 +28,30 @@ PROGRESS = re.compile(
 )
 # Once the WebAssembly and the standard library are in, while the rules core still comes.
 STARTING = "starting the calculators' Python…"
+SNAPSHOT_FILE = json.loads(MANIFEST.read_text(encoding="utf-8"))["snapshot"]["file"]
+
+# What the calculators' worker said once Python was ready: window.pythonReady, with
+# `snapshot` true where it was restored from the snapshot.
+WATCH_READY = """
+window.pythonReady = null;
+const PageWorker = window.Worker;
+window.Worker = function (url, options) {
+  const worker = new PageWorker(url, options);
+  worker.addEventListener("message", ({ data }) => {
+    if (data && data.ready) window.pythonReady = data;
+  });
+  return worker;
+};
+"""
+
+
+def _snapshot_requests(page: Page) -> list[str]:
+    """The addresses of the snapshot the page's worker asks for, from now on."""
+    asked: list[str] = []
+    page.on(
+        "request", lambda request: request.url.endswith(SNAPSHOT_FILE) and asked.append(request.url)
+    )
+    return asked
 
 
 def _first_calculator() -> tuple[str, str]:
@@ -166,6 +194,8 @@ def test_a_throttled_first_visit_says_how_far_python_has_got_throughout(
             "uploadThroughput": 93_750,
         },
     )
+    page.add_init_script(WATCH_READY)
+    snapshots = _snapshot_requests(page)
     page.goto(f"{server}calculators/{stem}/{query}", wait_until="commit")
     result = page.locator(f"#{calculator}-result")
     said: list[tuple[float, str]] = []
@@ -200,6 +230,80 @@ def test_a_throttled_first_visit_says_how_far_python_has_got_throughout(
     assert longest < 1.0, [(at, text) for at, text in said if "Python" not in text][:10]
     assert screenshot_taken
     wait_live(page, calculator)
+    # A phone's network never downloads the snapshot: Python starts from what it needs.
+    assert snapshots == []
+    assert page.evaluate("window.pythonReady") == {"ready": True, "snapshot": False}
+    watched.close()
+
+
+def test_a_fast_first_visit_restores_python_from_the_snapshot(
+    browser: Browser, server: str
+) -> None:
+    """Unthrottled, as on a wired connection: the worker downloads the snapshot once and
+    Python is restored from it; the answer is the live one for the link's inputs."""
+    stem, calculator, query = _other_inputs_link()
+    watched = Device(browser, server, "phone")
+    page = watched.page
+    page.add_init_script(WATCH_READY)
+    snapshots = _snapshot_requests(page)
+    page.goto(f"{server}calculators/{stem}/{query}")
+    wait_live(page, calculator)
+    expect(page.locator(f"#{calculator}-result")).not_to_contain_class("calc-result--built")
+    assert page.evaluate("window.pythonReady") == {"ready": True, "snapshot": True}
+    assert len(snapshots) == 1, snapshots
+    watched.close()
+
+
+@pytest.mark.parametrize("how", ["truncated", "corrupted"])
+def test_a_damaged_snapshot_is_done_without(browser: Browser, server: str, how: str) -> None:
+    """The snapshot arrives cut short or altered: Python starts as it would without it,
+    and the calculator answers, saying nothing of a file it did not need."""
+    stem, calculator, query = _other_inputs_link()
+    watched = Device(browser, server, "phone")
+    page = watched.page
+    page.add_init_script(WATCH_READY)
+    snapshots = _snapshot_requests(page)
+    watched.context.route(f"**/{SNAPSHOT_FILE}", _damage(how))
+    page.goto(f"{server}calculators/{stem}/{query}")
+    wait_live(page, calculator)
+    expect(page.locator(".calc--failed")).to_have_count(0)
+    assert page.evaluate("window.pythonReady") == {"ready": True, "snapshot": False}
+    assert len(snapshots) == 1, snapshots
+    watched.close()
+
+
+def test_a_snapshot_python_does_not_restore_from_is_done_without(
+    browser: Browser, server: str
+) -> None:
+    """The build's own snapshot, whole, that this runtime will not restore (restores can
+    fail in Pyodide): Python starts as it would without it, rather than wait for ever."""
+    stem, calculator, query = _other_inputs_link()
+    watched = Device(browser, server, "phone")
+    page = watched.page
+    page.add_init_script(WATCH_READY)
+    content = bytes(1 << 20)  # no memory Python can run from
+    unfit = gzip.compress(content, mtime=0)
+    manifest = json.loads(MANIFEST.read_text(encoding="utf-8"))
+    manifest["snapshot"].update(
+        bytes=len(unfit),
+        sha256=hashlib.sha256(unfit).hexdigest(),
+        size=len(content),
+        content_sha256=hashlib.sha256(content).hexdigest(),
+    )
+    watched.context.route(
+        "**/bundle.json",
+        lambda route: route.fulfill(body=json.dumps(manifest), content_type="application/json"),
+    )
+    watched.context.route(
+        f"**/{SNAPSHOT_FILE}",
+        lambda route: route.fulfill(body=unfit, content_type="application/gzip"),
+    )
+    snapshots = _snapshot_requests(page)
+    page.goto(f"{server}calculators/{stem}/{query}")
+    wait_live(page, calculator)
+    expect(page.locator(".calc--failed")).to_have_count(0)
+    assert page.evaluate("window.pythonReady") == {"ready": True, "snapshot": False}
+    assert len(snapshots) == 1, snapshots
     watched.close()
 
 

@@ -55,7 +55,7 @@ from hooks.package.offline import (
     write_service_worker,
     write_zip,
 )
-from hooks.package.pyodide_bundle import bundle_files, bundle_id
+from hooks.package.pyodide_bundle import COMPRESSED_SUFFIX, SNAPSHOT, bundle_files, bundle_id
 from hooks.pages.site import site_root
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -207,9 +207,13 @@ def test_the_service_worker_stores_each_file_in_one_part(site: Path) -> None:
     for folder, part in groups.items():
         assert part["files"] and all(name.startswith(f"{folder}/") for name in part["files"])
     assert {"orcus", "into-the-unknown", manifest["calculators"]} <= set(groups)
-    # Python, and only Python, waits until it is used or asked for.
+    # Python, and only Python, waits until it is used or asked for; its snapshot, which
+    # only speeds up a start on a fast connection, is not stored.
     served = f"assets/pyodide/{bundle_id(ROOT / 'build' / 'pyodide')}"
     bundle = {f"{served}/{path.name}" for path in bundle_files(ROOT / "build" / "pyodide")}
+    snapshot = {name for name in bundle if name.endswith(f"{SNAPSHOT}{COMPRESSED_SUFFIX}")}
+    assert len(snapshot) == 1 and not snapshot & set(listed)
+    bundle -= snapshot
     assert set(python["files"]) == bundle
     assert python["bytes"] == sum((site / name).stat().st_size for name in bundle)
     assert not any(name.startswith("assets/pyodide/") for name in shell["files"])
@@ -420,7 +424,7 @@ ServiceWorkerContainer.prototype.register = function (...args) {
 
 
 def test_a_first_calculator_visit_fetches_python_once_and_keeps_it(
-    browser: Browser, counting: CountingServer, tmp_path: Path
+    browser: Browser, counting: CountingServer, tmp_path: Path, site: Path
 ) -> None:
     """In a browser profile with a disk cache, as a reader's browser has: the service
     worker keeps the very files the calculators' worker fetched."""
@@ -438,9 +442,12 @@ def test_a_first_calculator_visit_fetches_python_once_and_keeps_it(
     report("first visit to a calculator page", counting)
     bodies = counting.python_bodies()
     served = f"{PYTHON}{bundle_id(ROOT / 'build' / 'pyodide')}/"
-    assert set(bodies) == {
-        f"{served}{path.name}" for path in bundle_files(ROOT / "build" / "pyodide")
+    bundle = {f"{served}{path.name}" for path in bundle_files(ROOT / "build" / "pyodide")}
+    stored = {
+        f"/{name}" for name in sw_manifest((site / "sw.js").read_text("utf-8"))["python"]["files"]
     }
+    # Every file Python needs; the snapshot too where the worker found the connection fast.
+    assert stored <= set(bodies) <= bundle
     assert max(bodies.values()) == 1, bodies  # each Python file fetched once
     # The site is stored once Python has answered, not beside its download, start and answer.
     assert page.evaluate("window.registeredWhen") == "answered"
@@ -455,7 +462,7 @@ def test_a_first_calculator_visit_fetches_python_once_and_keeps_it(
 
 
 def test_the_calculators_are_made_available_offline_on_request(
-    browser: Browser, counting: CountingServer
+    browser: Browser, counting: CountingServer, site: Path
 ) -> None:
     watched = Watched(browser, counting.origin, width=375)
     page = watched.page
@@ -468,7 +475,8 @@ def test_the_calculators_are_made_available_offline_on_request(
     button.click()
     expect(footer_status(page)).to_contain_text("Calculators available offline", timeout=60_000)
     bodies = counting.python_bodies()
-    assert len(bodies) == len(bundle_files(ROOT / "build" / "pyodide"))
+    manifest = sw_manifest((site / "sw.js").read_text(encoding="utf-8"))
+    assert sorted(bodies) == sorted(f"/{name}" for name in manifest["python"]["files"])
     assert max(bodies.values()) == 1, bodies
 
     watched.context.set_offline(True)

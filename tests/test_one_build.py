@@ -9,6 +9,7 @@ only prose changes no Python file, so no reader downloads Python again for it.
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import shutil
@@ -21,7 +22,14 @@ import yaml
 
 from hooks.content.rules_data import compile_all
 from hooks.package import pyodide_bundle
-from hooks.package.pyodide_bundle import bundle, bundle_id, refresh_wheel
+from hooks.package.pyodide_bundle import (
+    COMPRESSED_SUFFIX,
+    MANIFEST,
+    SNAPSHOT,
+    bundle,
+    bundle_id,
+    refresh_wheel,
+)
 
 pytestmark = pytest.mark.site  # each test here builds the site or a copy of the project
 
@@ -109,7 +117,9 @@ def test_the_dev_servers_quick_wheel_is_the_bundles_own(
 ) -> None:
     """`make serve` rebuilds only the rules core's wheel after a rules.yml or rules core edit
     (refresh_wheel): the bundle it leaves is the one a whole new bundle of the edited sources
-    is, byte for byte, in a new folder. A rules data edit alone compiles nothing."""
+    is, byte for byte, in a new folder, but for Python's snapshot, which it drops (the
+    snapshot holds the rules core it was made with). A rules data edit alone compiles
+    nothing."""
     project = tmp_path / "project"
     shutil.copytree(ROOT / "rules_core", project / "rules_core")
     shutil.copy(ROOT / "pyproject.toml", project)
@@ -127,6 +137,11 @@ def test_the_dev_servers_quick_wheel_is_the_bundles_own(
     monkeypatch.undo()
     bundle(tmp_path / "whole", project=project)
     refreshed, whole = files_of(tmp_path / "refreshed"), files_of(tmp_path / "whole")
+    manifest = json.loads(whole.pop(MANIFEST))
+    del manifest["snapshot"]
+    assert json.loads(refreshed.pop(MANIFEST)) == manifest
+    for name in (SNAPSHOT, f"{SNAPSHOT}{COMPRESSED_SUFFIX}"):
+        assert whole.pop(name)
     assert refreshed.keys() == whole.keys()
     assert [name for name in whole if refreshed[name] != whole[name]] == []
     assert bundle_id(tmp_path / "refreshed") != bundle_id(tmp_path / "before")

@@ -28,7 +28,7 @@ import zipfile
 from pathlib import Path
 from typing import TypedDict
 
-from hooks.package.pyodide_bundle import ARCHIVE_DATE
+from hooks.package.pyodide_bundle import ARCHIVE_DATE, COMPRESSED_SUFFIX, SNAPSHOT
 from hooks.postprocess.search_index import ENTRY as SEARCH_ENTRY
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -43,7 +43,9 @@ CALCULATORS = "calculators"  # the folder of the calculator pages, stored with P
 FALLBACK = "404.html"  # what an offline navigation to an unknown address shows
 # Not stored for offline use: source maps and the compressed sitemap are for tools, not
 # readers. sitemap.xml is stored: instant navigation reads it on every page load.
-UNSTORED_SUFFIXES = (".map", ".xml.gz")
+# Nor is Python's snapshot: some 5.6 MB that only speed up a start, fetched where the
+# connection is fast; offline, Python starts from the files that are stored.
+UNSTORED_SUFFIXES = (".map", ".xml.gz", f"{SNAPSHOT}{COMPRESSED_SUFFIX}")
 # The search's stemmers for other languages: the theme loads them only for a site whose
 # search language is not English.
 UNSTORED_FOLDERS = ("assets/javascripts/lunr/",)

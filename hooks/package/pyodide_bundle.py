@@ -14,7 +14,7 @@
    module the cut lacks (an import inside a function that no calculator reached);
 5. compiles the cut to .pyc as `python -OO` does (no docstrings, no asserts) and the
    wheel as `pyodide py-compile` does (which rewrites the lock file to the compiled
-   wheel), members stored, not deflated: each archive is compressed whole (step 7), which
+   wheel), members stored, not deflated: each archive is compressed whole (step 8), which
    is smaller, and Python reads a stored member without inflating it. Bytecode, not
    sources: compressed, the cut is 1.0 MB as bytecode against 0.63 MB as sources, about
    2 s more on a phone's 1.6 Mbps, and saves compiling every module at each start, 1.1 s
@@ -24,8 +24,12 @@
    (SOURCE_DATE_EPOCH set for the compile step) and one fixed date for every member of the
    compiled archives, so the same sources give the same bytes, and a deploy that changes
    only pages changes no file here;
-7. gzips the WebAssembly, the standard library and the wheel (`NAME.gz`, served as they
-   are by any static host: a file, not a Content-Encoding) and writes `bundle.json`, what
+7. makes a memory snapshot of Python (`rules_core.snapshot`, hooks/package/make_snapshot.mjs)
+   from the finished files, every calculator having answered for every system: a worker
+   on a fast connection starts from it instead of starting Python and importing the core;
+8. gzips the WebAssembly, the standard library, the wheel and the snapshot (`NAME.gz`,
+   served as they are by any static host: a file, not a Content-Encoding) and writes
+   `bundle.json`, what
    the worker reads first: the lock file, and each compressed file's size and SHA-256,
    before and after decompression. The worker decompresses them as they arrive
    (DecompressionStream) and checks each against its SHA-256.
@@ -83,6 +87,10 @@ TRACE_FILE = "stdlib-trace.json"
 COMPILED_FROM = "rules_core-compiled-from.sha256"
 COMPRESSED_SUFFIX = ".gz"
 TRACE = Path(__file__).with_name("trace_imports.mjs")
+MAKE_SNAPSHOT = Path(__file__).with_name("make_snapshot.mjs")
+# Python's memory with the rules core loaded (make_snapshot.mjs): what the worker starts
+# from where the connection is fast enough to fetch it (calculator-worker.mjs).
+SNAPSHOT = "rules_core.snapshot"
 # The rules core's command line, which the site never runs (and its argparse with it).
 COMMAND_LINE = ("rules_core.cli", "rules_core.__main__")
 PACKAGE = "rules-core"  # the lock file's (normalised) name
@@ -98,7 +106,7 @@ ARCHIVE_DATE = (1980, 1, 1, 0, 0, 0)
 # an object referenced from elsewhere): the same sources would no longer give the same bundle.
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import Any, TypedDict
+    from typing import Any, NotRequired, TypedDict
 
     class Traced(TypedDict):
         """What the calculators' run in Pyodide loaded (trace_imports.mjs): each module with its
@@ -124,6 +132,7 @@ if TYPE_CHECKING:
         wasm: Compressed
         stdlib: Compressed
         wheel: Compressed
+        snapshot: NotRequired[Compressed]  # absent once refresh_wheel has changed the wheel
         lock: dict[str, Any]  # pyodide-lock.json, in Pyodide's own format
 
 
@@ -284,25 +293,37 @@ def core_imports(project: Path = ROOT) -> list[tuple[str, str]]:
     return found
 
 
-def trace_imports(stage: Path, project: Path = ROOT) -> Traced:
-    """Run the calculators in Pyodide from `stage` (hooks/package/trace_imports.mjs): each
-    module Python loaded, with its origin, and the standard library zip's path."""
+def _run_node(script: Path, args: list[str], doing: str) -> str:
+    """Run one of the bundle's Node scripts (`doing` says what for); its standard output."""
     node = shutil.which("node")
     if node is None:
-        raise BundleError("Node is needed to find what the calculators import: run `make setup`")
+        raise BundleError(f"Node is needed for {doing}: run `make setup`")
     result = subprocess.run(
-        [node, TRACE, stage, json.dumps(core_modules(project))],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        check=False,
+        [node, script, *args], cwd=ROOT, capture_output=True, text=True, check=False
     )
     if result.returncode != 0:
         output = result.stderr.strip().splitlines()
         detail = output[-1].strip() if output else "no output"
-        raise BundleError(f"running the calculators in Pyodide failed: {detail}")
-    traced: Traced = json.loads(result.stdout)
+        raise BundleError(f"{doing} failed: {detail}")
+    return result.stdout
+
+
+def trace_imports(stage: Path, project: Path = ROOT) -> Traced:
+    """Run the calculators in Pyodide from `stage` (hooks/package/trace_imports.mjs): each
+    module Python loaded, with its origin, and the standard library zip's path."""
+    output = _run_node(
+        TRACE, [str(stage), json.dumps(core_modules(project))], "running the calculators in Pyodide"
+    )
+    traced: Traced = json.loads(output)
     return traced
+
+
+def make_snapshot(stage: Path) -> Path:
+    """Python's memory once every calculator has answered for every system, from the
+    finished files of `stage` (hooks/package/make_snapshot.mjs): the same files, the same
+    bytes. Made after the archives are final: Python keeps their tables of contents."""
+    _run_node(MAKE_SNAPSHOT, [str(stage), str(stage / SNAPSHOT)], "making Python's snapshot")
+    return stage / SNAPSHOT
 
 
 def _files_of(module: str) -> tuple[str, str]:
@@ -449,10 +470,16 @@ def _compressed(out_dir: Path, name: str) -> Compressed:
 
 
 def _write_manifest(
-    out_dir: Path, wasm: Compressed, stdlib: Compressed, wheel: Compressed
+    out_dir: Path,
+    wasm: Compressed,
+    stdlib: Compressed,
+    wheel: Compressed,
+    snapshot: Compressed | None = None,
 ) -> Manifest:
     lock = json.loads((out_dir / LOCK_FILE).read_text(encoding="utf-8"))
     manifest: Manifest = {"wasm": wasm, "stdlib": stdlib, "wheel": wheel, "lock": lock}
+    if snapshot:
+        manifest["snapshot"] = snapshot
     (out_dir / MANIFEST).write_text(
         json.dumps(manifest, indent=1, sort_keys=True) + "\n", encoding="utf-8"
     )
@@ -460,13 +487,14 @@ def _write_manifest(
 
 
 def compress_bundle(out_dir: Path) -> Manifest:
-    """Gzip the WebAssembly, the standard library and the wheel beside them, and write
-    bundle.json: the lock file, and for each of the three its compressed file's name, size
-    and SHA-256, and its content's size and SHA-256."""
+    """Gzip the WebAssembly, the standard library, the wheel and the snapshot beside them,
+    and write bundle.json: the lock file, and for each of them its compressed file's name,
+    size and SHA-256, and its content's size and SHA-256."""
     lock = json.loads((out_dir / LOCK_FILE).read_text(encoding="utf-8"))
     wasm, stdlib = _compressed(out_dir, WASM), _compressed(out_dir, STDLIB)
     wheel = _compressed(out_dir, lock["packages"][PACKAGE]["file_name"])
-    return _write_manifest(out_dir, wasm, stdlib, wheel)
+    snapshot = _compressed(out_dir, SNAPSHOT) if (out_dir / SNAPSHOT).is_file() else None
+    return _write_manifest(out_dir, wasm, stdlib, wheel, snapshot)
 
 
 def fix_archive_dates(archive: Path) -> None:
@@ -524,7 +552,8 @@ def bundle_files(out_dir: Path = DEFAULT_OUT) -> list[Path]:
     if not manifest_path.is_file():
         raise BundleError(f"no Pyodide bundle in {out_dir}: run `make setup`")
     manifest = json.loads(manifest_path.read_text(encoding="utf-8"))
-    compressed = sorted(manifest[role]["file"] for role in ("wasm", "stdlib", "wheel"))
+    roles = ("wasm", "stdlib", "wheel", "snapshot")
+    compressed = sorted(manifest[role]["file"] for role in roles if role in manifest)
     names = [*SCRIPTS, MANIFEST, *compressed]
     files = [out_dir / name for name in names]
     missing = [path.name for path in files if not path.is_file()]
@@ -599,7 +628,8 @@ def refresh_wheel(out_dir: Path = DEFAULT_OUT, project: Path = ROOT) -> list[Pat
     `pip wheel` runs, compiled by `pyodide py-compile` as compile_bundle runs it, dated as
     `reproducible` dates it, gzipped as compress_bundle does, and its lock file entry and
     bundle.json take the new digests (its name, its imports and dependencies are the
-    project's and do not change)."""
+    project's and do not change). The snapshot, which holds the old rules core, is dropped:
+    the worker starts Python without it until the next whole bundle (`make setup`)."""
     from flit_core.wheel import make_wheel_in
 
     out_dir = Path(out_dir)
@@ -647,6 +677,9 @@ def refresh_wheel(out_dir: Path = DEFAULT_OUT, project: Path = ROOT) -> list[Pat
         except (OSError, BundleError):
             return bundle(out_dir, project=project)
     (out_dir / manifest["wheel"]["file"]).unlink(missing_ok=True)
+    # The snapshot holds the rules core it was made with: it goes with that wheel.
+    for name in (SNAPSHOT, f"{SNAPSHOT}{COMPRESSED_SUFFIX}"):
+        (out_dir / name).unlink(missing_ok=True)
     wheel = _compressed(out_dir, entry["file_name"])
     _write_manifest(out_dir, manifest["wasm"], manifest["stdlib"], wheel)
     return bundle_files(out_dir)
@@ -678,6 +711,7 @@ def bundle(
         compile_bundle(stage)
         prune_lock(stage)
         reproducible(stage)
+        make_snapshot(stage)
         compress_bundle(stage)
         bundle_files(stage)
         if out_dir.exists():

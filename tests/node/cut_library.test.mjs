@@ -7,6 +7,9 @@
 //   worker's own `answer`: each response is CPython's (rules_core.web.handle_json), string
 //   for string. The calculators and systems come from the rules core's registry and its
 //   compiled data, never from here.
+// - So does Python restored from the bundle's snapshot (hooks/package/make_snapshot.mjs),
+//   as the worker restores it; each restore has random numbers of its own.
+// - The worker fetches the snapshot only where the WebAssembly arrives fast (pace).
 // - The worker's `unpack` gives each compressed file's content, byte for byte; a file cut
 //   short, altered, or from another build fails as "damaged", a connection that drops as
 //   "download"; a host that sent the file decoded is read as it is.
@@ -24,11 +27,11 @@ const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 const BUNDLE = path.join(ROOT, "build", "pyodide");
 const PYTHON = path.join(ROOT, ".venv", "bin", "python");
 const WHOLE_STDLIB = path.join(ROOT, "node_modules", "pyodide", "python_stdlib.zip");
-const { startRulesCore, answer, unpack, contentOf, StartFailure } = await import(
+const { startRulesCore, answer, unpack, contentOf, StartFailure, pace, SNAPSHOT_PACE } = await import(
   pathToFileURL(path.join(ROOT, "docs", "assets", "javascripts", "calculator-worker.mjs")).href
 );
 const MANIFEST = JSON.parse(readFileSync(path.join(BUNDLE, "bundle.json"), "utf8"));
-const ROLES = ["wasm", "stdlib", "wheel"];
+const ROLES = ["wasm", "stdlib", "wheel", "snapshot"];
 
 // Every calculator for every system, and every field refused, as CPython answers them.
 const REQUESTS_AND_ANSWERS = `
@@ -63,15 +66,34 @@ function cpython(script) {
 const expected = cpython(REQUESTS_AND_ANSWERS);
 expected.catch(() => {}); // reported by the test that awaits it
 
-async function cutPython() {
+// Python on the cut library as the worker starts it; restored from the bundle's snapshot
+// with `{_loadSnapshot}` in options.
+async function cutPython(options = {}) {
   if (!existsSync(path.join(BUNDLE, "bundle.json"))) {
     throw new Error(`no Pyodide bundle in ${BUNDLE}: run \`make setup\``);
   }
   const { loadPyodide } = await import(pathToFileURL(path.join(BUNDLE, "pyodide.mjs")).href);
   // No stdLibURL: Pyodide reads the bundle's own python_stdlib.zip, the cut the site serves.
-  return startRulesCore(loadPyodide, BUNDLE + path.sep, async (name) =>
-    new Uint8Array(readFileSync(path.join(BUNDLE, name))),
-  );
+  const read = async (name) => new Uint8Array(readFileSync(path.join(BUNDLE, name)));
+  return startRulesCore(loadPyodide, BUNDLE + path.sep, read, options);
+}
+
+const restoredPython = () => cutPython({ _loadSnapshot: readFileSync(path.join(BUNDLE, MANIFEST.snapshot.name)) });
+
+// Every request of `expected`, worked by the worker's `answer`, checked against CPython's.
+async function answersAsCPython(t, pyodide) {
+  const { calculators, systems, requests, answers } = await expected;
+  assert.ok(calculators.length >= 10 && systems.length >= 2, `${calculators} ${systems}`);
+  const Work = pyodide.pyimport("rules_core.web").Work;
+  for (const [id, request] of requests.entries()) {
+    await t.test(request, async () => {
+      const posted = [];
+      await answer(Work, { id, request }, (message) => posted.push(message));
+      assert.equal(posted.at(-1).response, answers[id]);
+    });
+  }
+  const answered = answers.filter((response) => JSON.parse(response).ok).length;
+  assert.ok(answered >= calculators.length * systems.length, `only ${answered} answers`);
 }
 
 // The number of members of a zip archive, from its end-of-central-directory record.
@@ -90,18 +112,51 @@ test("every calculator answers for every system on the cut standard library, as 
   const pyodide = await cutPython();
   // The command line's parser is not in it: the site never runs the command line.
   assert.throws(() => pyodide.runPython("import argparse"), /ModuleNotFoundError/);
-  const { calculators, systems, requests, answers } = await expected;
-  assert.ok(calculators.length >= 10 && systems.length >= 2, `${calculators} ${systems}`);
-  const Work = pyodide.pyimport("rules_core.web").Work;
-  for (const [id, request] of requests.entries()) {
-    await t.test(request, async () => {
-      const posted = [];
-      await answer(Work, { id, request }, (message) => posted.push(message));
-      assert.equal(posted.at(-1).response, answers[id]);
-    });
+  await answersAsCPython(t, pyodide);
+});
+
+test("Python restored from the snapshot answers every calculator for every system, as in CPython", async (t) => {
+  const pyodide = await restoredPython();
+  // Restored, not started: the rules core is loaded before anything asks for it.
+  assert.equal(pyodide.runPython("'rules_core.web' in __import__('sys').modules"), true);
+  await answersAsCPython(t, pyodide);
+});
+
+test("each Python restored from the snapshot has random numbers of its own", async () => {
+  const draws = [];
+  for (const _ of [1, 2]) {
+    const pyodide = await restoredPython();
+    draws.push(pyodide.runPython("import random; [random.random() for _ in range(4)]").toJs());
   }
-  const answered = answers.filter((response) => JSON.parse(response).ok).length;
-  assert.ok(answered >= calculators.length * systems.length, `only ${answered} answers`);
+  // Not the snapshot's (random.seed(0), make_snapshot.mjs), and not each other's.
+  const snapshots = (await cutPython()).runPython("import random; random.seed(0); [random.random() for _ in range(4)]").toJs();
+  assert.notDeepEqual(draws[0], snapshots);
+  assert.notDeepEqual(draws[1], snapshots);
+  assert.notDeepEqual(draws[0], draws[1]);
+});
+
+test("the snapshot is fetched only where the WebAssembly arrives fast", async () => {
+  let clock = 0;
+  const now = () => clock;
+  const quick = pace({ bytes: 1000, ms: 50 }, now);
+  quick.counted(400);
+  clock = 30;
+  quick.counted(700);
+  assert.equal(await quick.fast, true);
+  clock = 0;
+  const slow = pace({ bytes: 1000, ms: 50 }, now);
+  slow.counted(400);
+  clock = 60;
+  slow.counted(700);
+  assert.equal(await slow.fast, false);
+  // A download that stalls is slow once its time has passed, whatever comes after.
+  const stalled = pace({ bytes: 1000, ms: 20 });
+  stalled.counted(10);
+  assert.equal(await stalled.fast, false);
+  // At the slowest pace that fetches it, the snapshot takes less than a second, less than
+  // it saves on a phone: a snapshot grown past that would slow the start it speeds up.
+  const slowest = SNAPSHOT_PACE.bytes / SNAPSHOT_PACE.ms; // bytes per millisecond
+  assert.ok(MANIFEST.snapshot.bytes / slowest < 1000, `${MANIFEST.snapshot.bytes} bytes`);
 });
 
 // A Response whose body comes in chunks of `size` bytes, as a network sends it.

@@ -35,7 +35,8 @@
  * @typedef {{done: number, total: number, starting: boolean}} Loading How far Python's
  *   download has got, in bytes (total 0 until known); `starting` once Python starts.
  * @typedef {{loading: Loading}} Downloading
- * @typedef {{ready: true}} Ready Python and the rules core are loaded.
+ * @typedef {{ready: true, snapshot: boolean}} Ready Python and the rules core are loaded;
+ *   `snapshot`: restored from the bundle's snapshot (see SNAPSHOT_PACE), not started.
  * @typedef {{failed: string, kind: FailureKind}} NotStarted Python could not start: no id.
  * @typedef {{id: number, progress: [done: number, total: number]}} Progress How far a long
  *   request has got (a fight: rounds done, rounds in all).
@@ -80,7 +81,13 @@ export async function startRulesCore(loadPyodide, indexURL, read, options = {}) 
   });
   const { path, bytes } = await wheel;
   pyodide.FS.writeFile(path, bytes);
-  pyodide.pyimport("sys").path.append(path);
+  if (options._loadSnapshot) {
+    // Restored (see SNAPSHOT_PACE): the wheel is on Python's path already, and Python's
+    // random numbers are the snapshot's, the same for every reader until reseeded here.
+    pyodide.pyimport("random").seed();
+  } else {
+    pyodide.pyimport("sys").path.append(path);
+  }
   return pyodide;
 }
 
@@ -181,11 +188,13 @@ const GZIP = [0x1f, 0x8b];
  * @property {string} sha256 The SHA-256 of the file as served.
  * @property {string} content_sha256 The SHA-256 of its content.
  *
- * @typedef {object} Bundle What bundle.json holds: the lock file and the three files.
+ * @typedef {object} Bundle What bundle.json holds: the lock file and the files.
  * @property {import("pyodide").Lockfile} lock
  * @property {BundleFile} wasm
  * @property {BundleFile} stdlib
  * @property {BundleFile} wheel
+ * @property {BundleFile} [snapshot] Python's memory with the rules core loaded (absent from a
+ *   bundle whose wheel the dev server rebuilt)
  *
  * @typedef {object} Unpacked A file of the bundle as it arrives (unpack()).
  * @property {ReadableStream<Uint8Array<ArrayBuffer>>} content
@@ -415,6 +424,43 @@ class Downloads {
   };
 }
 
+// Python's snapshot (bundle.json `snapshot`, made by hooks/package/make_snapshot.mjs) is
+// Python's memory once the rules core has answered every calculator for every system:
+// restored, Python answers without starting itself or importing the core, which saves
+// about half a second on a desktop and some 2 s on a phone four times slower
+// (bench_calculators.py). But it is some 5.6 MB on top of the 4.1 MB Python needs, so it
+// is fetched only where it arrives in about what it saves: where the WebAssembly's first
+// SNAPSHOT_PACE.bytes arrive within SNAPSHOT_PACE.ms of its first byte (8 MB/s and more:
+// a wired or fast wireless connection, or the browser's cache; counted as this thread
+// reads them: from a local server, in bursts of up to 2 MB, up to 0.1 s apart). A phone's
+// mobile network never downloads it. Where it does not arrive, is damaged or
+// is not restored, Python starts without it. The service worker does not keep it
+// (offline.py): offline, Python starts from the files it keeps.
+export const SNAPSHOT_PACE = { bytes: 2_000_000, ms: 250 };
+
+// Whether a download is fast (see SNAPSHOT_PACE): `counted(n)` hears each chunk's size as
+// it arrives; `fast` resolves as soon as it is known: true once `bytes` have arrived
+// within `ms` of the first, false once `ms` have passed without. Exported for the Node tests.
+export function pace({ bytes, ms } = SNAPSHOT_PACE, now = () => performance.now()) {
+  /** @type {(fast: boolean) => void} */
+  let settle = () => {};
+  /** @type {Promise<boolean>} */
+  const fast = new Promise((resolve) => (settle = resolve));
+  /** @type {number | null} */
+  let first = null;
+  let arrived = 0;
+  /** @param {number} chunk */
+  const counted = (chunk) => {
+    if (first === null) {
+      first = now();
+      setTimeout(() => settle(false), ms);
+    }
+    arrived += chunk;
+    if (arrived >= bytes) settle(now() - first <= ms);
+  };
+  return { fast, counted };
+}
+
 /** @param {string} hex */
 const base64 = (hex) =>
   btoa(String.fromCharCode(.../** @type {string[]} */ (hex.match(/../g)).map((pair) => parseInt(pair, 16))));
@@ -442,6 +488,7 @@ function serve(name) {
   const prepared = []; // the page's calculators ({prepare}), imported before "ready"
   // Once the start has failed, what is still downloading is dropped, and said no more.
   const dropped = new AbortController();
+  let fromSnapshot = false; // Python was restored from the snapshot
 
   /**
    * @param {string} url
@@ -456,11 +503,19 @@ function serve(name) {
     return response;
   }
 
-  /** @param {BundleFile} entry */
-  async function download(entry) {
+  /**
+   * @param {BundleFile} entry
+   * @param {(bytes: number) => void} [heard] also hears each chunk's size
+   */
+  async function download(entry, heard = () => {}) {
     const integrity = checks ? "" : `sha256-${base64(entry.sha256)} sha256-${base64(entry.content_sha256)}`;
     const response = await fetchChecked(indexURL + entry.file, integrity);
-    return unpack(response, entry, { counted: downloads.counted, decoded: downloads.decoded, checks });
+    /** @param {number} bytes */
+    const counted = (bytes) => {
+      downloads.counted(bytes);
+      heard(bytes);
+    };
+    return unpack(response, entry, { counted, decoded: downloads.decoded, checks });
   }
 
   const handle = (async () => {
@@ -473,8 +528,14 @@ function serve(name) {
     const files = await (await fetchChecked(`${indexURL}bundle.json`)).json();
     for (const entry of [files.wasm, files.stdlib, files.wheel]) downloads.expect(entry.bytes);
     // The WebAssembly compiles as it downloads, before Pyodide's own script has arrived,
-    // and is instantiated only once every byte matched.
-    const wasm = download(files.wasm);
+    // and is instantiated only once every byte matched. How fast it comes decides the snapshot.
+    const wasmPace = pace();
+    const wasm = download(files.wasm, wasmPace.counted);
+    // Pyodide's other script, which loadPyodide() imports as it begins: here, it comes
+    // while the snapshot is decided on and downloads, once the WebAssembly's pace is
+    // known (parsing it meanwhile would hold up the chunks being counted). A failure is
+    // told by Pyodide's own import.
+    wasmPace.fast.then(() => import(`${indexURL}pyodide.asm.js`)).catch(() => {});
     const stdlib = download(files.stdlib);
     const module = wasm.then(moduleOf);
     const stdlibBytes = stdlib.then(contentOf);
@@ -483,8 +544,18 @@ function serve(name) {
       Promise.all(both.map((unpacked) => unpacked.arrived)),
     );
     const wheel = arrived.then(() => download(files.wheel)).then(contentOf);
+    const snapshotEntry = files.snapshot;
+    /** @type {Promise<Uint8Array | null>} */
+    const snapshot = snapshotEntry
+      ? wasmPace.fast.then((fast) => {
+          if (!fast) return null;
+          downloads.expect(snapshotEntry.bytes);
+          // Lost or damaged, it is not needed: Python starts as it would without it.
+          return download(snapshotEntry).then(contentOf).catch(() => null);
+        })
+      : Promise.resolve(null);
     // Said before Python's start takes this thread, which reads no download meanwhile.
-    Promise.all([module, stdlibBytes]).then(() => downloads.start(), () => {});
+    Promise.all([module, stdlibBytes, snapshot]).then(() => downloads.start(), () => {});
     for (const part of [module, stdlibBytes, wheel]) part.catch(fail);
     // A part that failed has ended the start already (fail): Pyodide, which would log its
     // own error for it, waits instead, until the page ends this worker.
@@ -493,11 +564,20 @@ function serve(name) {
     served.set(stdLibURL, async () => new Response(await stdlibBytes.catch(never)));
     const standIn = new Response(null);
     served.set(wasmURL, async () => standIn);
+    // Pyodide logs a failed instantiation and waits for ever: here it ends the start that
+    // asked for it (`unfit`), as a restore from a snapshot that does not fit does.
+    /** @type {(error: unknown) => void} */
+    let unfit = () => {};
     const instantiate = WebAssembly.instantiateStreaming;
     WebAssembly.instantiateStreaming = async (source, imports) => {
       if ((await source) !== standIn) return instantiate(source, imports);
       const compiled = await module.catch(never);
-      return { module: compiled, instance: await WebAssembly.instantiate(compiled, imports) };
+      try {
+        return { module: compiled, instance: await WebAssembly.instantiate(compiled, imports) };
+      } catch (error) {
+        unfit(error);
+        throw error;
+      }
     };
     /** @param {string} name */
     const read = async (name) => {
@@ -506,7 +586,24 @@ function serve(name) {
       throw new Error(`${name} is not in the bundle`);
     };
     const { loadPyodide } = await runtime;
-    const pyodide = await Promise.race([startRulesCore(loadPyodide, indexURL, read, { stdLibURL }), failed]);
+    /** @param {import("pyodide").PyodideConfig} options */
+    const start = (options) => {
+      /** @type {Promise<never>} */
+      const notInstantiated = new Promise((_, reject) => (unfit = reject));
+      const started = startRulesCore(loadPyodide, indexURL, read, { stdLibURL, ...options });
+      return Promise.race([started, failed, notInstantiated]);
+    };
+    const memory = await Promise.race([snapshot, failed]);
+    // A snapshot this Pyodide will not restore is not needed either (a download that
+    // failed meanwhile is not the snapshot's: it ends the start).
+    const restored =
+      memory &&
+      (await start({ _loadSnapshot: memory }).catch((error) => {
+        if (error instanceof StartFailure) throw error;
+        return null;
+      }));
+    fromSnapshot = Boolean(restored);
+    const pyodide = restored || (await start({}));
     /** @type {WorkClass} */
     const Work = pyodide.pyimport("rules_core.web").Work;
     const registry = pyodide.pyimport("rules_core.calculators").CALCULATORS;
@@ -519,7 +616,7 @@ function serve(name) {
   })();
 
   handle.then(
-    () => post({ ready: true }),
+    () => post({ ready: true, snapshot: fromSnapshot }),
     (error) => {
       downloads.ended = true;
       dropped.abort();
