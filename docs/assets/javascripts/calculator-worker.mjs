@@ -503,19 +503,15 @@ function serve(name) {
     return response;
   }
 
+  // One file of the bundle, its progress told to `told` (see unpack: counted, decoded).
   /**
    * @param {BundleFile} entry
-   * @param {(bytes: number) => void} [heard] also hears each chunk's size
+   * @param {{counted: (bytes: number) => void, decoded: (entry: BundleFile) => void}} [told]
    */
-  async function download(entry, heard = () => {}) {
+  async function download(entry, { counted, decoded } = downloads) {
     const integrity = checks ? "" : `sha256-${base64(entry.sha256)} sha256-${base64(entry.content_sha256)}`;
     const response = await fetchChecked(indexURL + entry.file, integrity);
-    /** @param {number} bytes */
-    const counted = (bytes) => {
-      downloads.counted(bytes);
-      heard(bytes);
-    };
-    return unpack(response, entry, { counted, decoded: downloads.decoded, checks });
+    return unpack(response, entry, { counted, decoded, checks });
   }
 
   const handle = (async () => {
@@ -530,7 +526,13 @@ function serve(name) {
     // The WebAssembly compiles as it downloads, before Pyodide's own script has arrived,
     // and is instantiated only once every byte matched. How fast it comes decides the snapshot.
     const wasmPace = pace();
-    const wasm = download(files.wasm, wasmPace.counted);
+    const wasm = download(files.wasm, {
+      counted: (bytes) => {
+        downloads.counted(bytes);
+        wasmPace.counted(bytes);
+      },
+      decoded: downloads.decoded,
+    });
     // Pyodide's other script, which loadPyodide() imports as it begins: here, it comes
     // while the snapshot is decided on and downloads, once the WebAssembly's pace is
     // known (parsing it meanwhile would hold up the chunks being counted). A failure is
@@ -549,9 +551,11 @@ function serve(name) {
     const snapshot = snapshotEntry
       ? wasmPace.fast.then((fast) => {
           if (!fast) return null;
-          downloads.expect(snapshotEntry.bytes);
+          // Not counted in what the page says is downloading: Python, once per device. The
+          // snapshot is not kept, and downloads in a fraction of a second (or not at all).
+          const untold = { counted: () => {}, decoded: () => {} };
           // Lost or damaged, it is not needed: Python starts as it would without it.
-          return download(snapshotEntry).then(contentOf).catch(() => null);
+          return download(snapshotEntry, untold).then(contentOf).catch(() => null);
         })
       : Promise.resolve(null);
     // Said before Python's start takes this thread, which reads no download meanwhile.
@@ -593,12 +597,23 @@ function serve(name) {
       const started = startRulesCore(loadPyodide, indexURL, read, { stdLibURL, ...options });
       return Promise.race([started, failed, notInstantiated]);
     };
-    const memory = await Promise.race([snapshot, failed]);
+    /** @type {Uint8Array | null} */
+    let memory = await Promise.race([snapshot, failed]);
+    // Handed over once, as a thenable: Pyodide keeps its options for as long as it runs,
+    // and would keep the snapshot's 25 MB with them.
+    /** @type {PromiseLike<Uint8Array>} */
+    const handedOver = {
+      then(resolve) {
+        const bytes = /** @type {Uint8Array} */ (memory);
+        memory = null;
+        return Promise.resolve(bytes).then(resolve);
+      },
+    };
     // A snapshot this Pyodide will not restore is not needed either (a download that
     // failed meanwhile is not the snapshot's: it ends the start).
     const restored =
       memory &&
-      (await start({ _loadSnapshot: memory }).catch((error) => {
+      (await start({ _loadSnapshot: handedOver }).catch((error) => {
         if (error instanceof StartFailure) throw error;
         return null;
       }));
