@@ -23,6 +23,8 @@ const BUNDLE = path.join(ROOT, "build", "pyodide") + path.sep;
 const RUNS = 5;
 const REQUEST = JSON.stringify({ calculator: "attack", inputs: { bonus: "+7" }, base: "" });
 const MANIFEST = JSON.parse(readFileSync(BUNDLE + "bundle.json", "utf8"));
+const WORKER = path.join(ROOT, "docs", "assets", "javascripts", "calculator-worker.mjs");
+const { startRulesCore, withZeroRuns } = await import(WORKER);
 
 async function pyodide(options = {}) {
   const { loadPyodide } = await import(BUNDLE + "pyodide.mjs");
@@ -31,8 +33,6 @@ async function pyodide(options = {}) {
 
 // Python as the calculators' worker starts it, or restores it (options._loadSnapshot).
 async function started(options = {}) {
-  const worker = path.join(ROOT, "docs", "assets", "javascripts", "calculator-worker.mjs");
-  const { startRulesCore } = await import(worker);
   const read = async (name) => new Uint8Array(readFileSync(BUNDLE + name));
   return startRulesCore(pyodide, BUNDLE, read, options);
 }
@@ -44,7 +44,7 @@ async function boot(mode) {
   if (mode === "bare") {
     await pyodide();
   } else {
-    const options = mode === "snapshot" ? { _loadSnapshot: readFileSync(BUNDLE + MANIFEST.snapshot.name) } : {};
+    const options = mode === "snapshot" ? { _loadSnapshot: withZeroRuns(readFileSync(BUNDLE + MANIFEST.snapshot.name)) } : {};
     answer = (await started(options)).pyimport("rules_core.web").handle_json(REQUEST);
   }
   console.log(JSON.stringify({ ms: performance.now() - begun, answer }));
@@ -82,7 +82,11 @@ async function main() {
   }
   const megabytes = (count) => `${(count / 1e6).toFixed(1)} MB`;
   const { size, bytes } = MANIFEST.snapshot;
-  console.log(`snapshot: ${megabytes(size)}, ${megabytes(bytes)} gzipped, beside the runtime's own files`);
+  const memory = withZeroRuns(readFileSync(BUNDLE + MANIFEST.snapshot.name)).length;
+  console.log(
+    `snapshot: Python's ${megabytes(memory)} of memory, ${megabytes(size)} without its runs of zeros, ` +
+      `${megabytes(bytes)} gzipped, beside the runtime's own files`,
+  );
   return 0;
 }
 

@@ -7,8 +7,9 @@
 // library, its compiled wheel) as the calculators' worker starts it (startRulesCore),
 // answers every calculator for every system with its form's defaults, so that what they
 // import and the rules data they read are in Python's memory, and writes that memory to
-// OUT_FILE. A worker restored from it answers at once (see calculator-worker.mjs). The
-// lists it walks come from the rules core itself (its registry and its systems).
+// OUT_FILE, without its runs of zeros (withoutZeroRuns). A worker restored from it answers
+// at once (see calculator-worker.mjs). The lists it walks come from the rules core itself
+// (its registry and its systems).
 //
 // `_makeSnapshot` is a private option of the pinned Pyodide: tests/node/cut_library.test.mjs
 // checks that a Python restored from the snapshot answers every request as CPython does.
@@ -45,7 +46,7 @@ globalThis.crypto.getRandomValues = fixedBytes;
 nodeCrypto.randomFillSync = fixedBytes; // what Pyodide calls under Node
 
 const root = fileURLToPath(new URL("../../", import.meta.url));
-const { startRulesCore } = await import(
+const { startRulesCore, withoutZeroRuns } = await import(
   pathToFileURL(path.join(root, "docs", "assets", "javascripts", "calculator-worker.mjs")).href
 );
 const bundle = path.resolve(bundleDir) + path.sep;
@@ -73,7 +74,7 @@ del _name, _system
 random.seed(0)
 gc.collect()
 `);
-  writeFileSync(outFile, pyodide.makeMemorySnapshot());
+  writeFileSync(outFile, withoutZeroRuns(pyodide.makeMemorySnapshot()));
 } catch (error) {
   console.error(String(error instanceof Error ? error.message : error));
   process.exit(1);

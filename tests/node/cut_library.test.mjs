@@ -27,7 +27,17 @@ const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 const BUNDLE = path.join(ROOT, "build", "pyodide");
 const PYTHON = path.join(ROOT, ".venv", "bin", "python");
 const WHOLE_STDLIB = path.join(ROOT, "node_modules", "pyodide", "python_stdlib.zip");
-const { startRulesCore, answer, unpack, contentOf, StartFailure, pace, SNAPSHOT_PACE } = await import(
+const {
+  startRulesCore,
+  answer,
+  unpack,
+  contentOf,
+  StartFailure,
+  pace,
+  SNAPSHOT_PACE,
+  withZeroRuns,
+  withoutZeroRuns,
+} = await import(
   pathToFileURL(path.join(ROOT, "docs", "assets", "javascripts", "calculator-worker.mjs")).href
 );
 const MANIFEST = JSON.parse(readFileSync(path.join(BUNDLE, "bundle.json"), "utf8"));
@@ -78,7 +88,8 @@ async function cutPython(options = {}) {
   return startRulesCore(loadPyodide, BUNDLE + path.sep, read, options);
 }
 
-const restoredPython = () => cutPython({ _loadSnapshot: readFileSync(path.join(BUNDLE, MANIFEST.snapshot.name)) });
+const restoredPython = () =>
+  cutPython({ _loadSnapshot: withZeroRuns(readFileSync(path.join(BUNDLE, MANIFEST.snapshot.name))) });
 
 // Every request of `expected`, worked by the worker's `answer`, checked against CPython's.
 async function answersAsCPython(t, pyodide) {
@@ -133,6 +144,24 @@ test("each Python restored from the snapshot has random numbers of its own", asy
   assert.notDeepEqual(draws[0], snapshots);
   assert.notDeepEqual(draws[1], snapshots);
   assert.notDeepEqual(draws[0], draws[1]);
+});
+
+test("a memory without its runs of zeros is given back byte for byte, and a cut one refused", () => {
+  const memory = new Uint8Array(10_000);
+  memory.set([1, 2, 3], 0); // bytes first
+  memory.set([4, 0, 0, 5], 500); // a run too short to leave out
+  memory.fill(6, 3000, 3100);
+  memory[9_999] = 7; // bytes last
+  const packed = withoutZeroRuns(memory);
+  assert.ok(packed.length < 400, `${packed.length} bytes`);
+  assert.deepEqual(withZeroRuns(packed), memory);
+  for (const zeros of [new Uint8Array(5000), new Uint8Array(0)]) {
+    assert.deepEqual(withZeroRuns(withoutZeroRuns(zeros)), zeros);
+  }
+  assert.throws(() => withZeroRuns(packed.subarray(0, packed.length - 1)));
+  const longer = new Uint8Array(packed.length + 1);
+  longer.set(packed);
+  assert.throws(() => withZeroRuns(longer));
 });
 
 test("the snapshot is fetched only where the WebAssembly arrives fast", async () => {

@@ -461,6 +461,63 @@ export function pace({ bytes, ms } = SNAPSHOT_PACE, now = () => performance.now(
   return { fast, counted };
 }
 
+// The snapshot's file is Python's memory without its runs of zeros (DecompressionStream
+// inflates some 70 MB a second here, and 11 of the memory's 25 MB are zeros in runs): a
+// little-endian u32, the memory's size, then records to the end, each a u32 count of
+// zeros, a u32 length and that many bytes of the memory. withoutZeroRuns writes it
+// (hooks/package/make_snapshot.mjs), withZeroRuns gives the memory back.
+const SHORTEST_RUN = 64; // shorter runs of zeros cost more as a record than as bytes
+
+/** @param {number[]} values */
+const u32s = (values) => {
+  const view = new DataView(new ArrayBuffer(4 * values.length));
+  values.forEach((value, index) => view.setUint32(4 * index, value, true));
+  return new Uint8Array(view.buffer);
+};
+
+/** @param {Uint8Array<ArrayBuffer>} memory */
+export function withoutZeroRuns(memory) {
+  const parts = [u32s([memory.length])];
+  let zeros = 0; // the run of zeros before the bytes from `kept` on
+  let kept = 0;
+  let at = 0;
+  while (at < memory.length) {
+    if (memory[at] !== 0) {
+      at++;
+      continue;
+    }
+    let end = at;
+    while (end < memory.length && memory[end] === 0) end++;
+    if (end - at >= SHORTEST_RUN) {
+      parts.push(u32s([zeros, at - kept]), memory.subarray(kept, at));
+      zeros = end - at;
+      kept = end;
+    }
+    at = end;
+  }
+  parts.push(u32s([zeros, memory.length - kept]), memory.subarray(kept));
+  return joined(parts);
+}
+
+// The memory withoutZeroRuns left out the zeros of; an Error where `packed` is not whole.
+/** @param {Uint8Array} packed */
+export function withZeroRuns(packed) {
+  const view = new DataView(packed.buffer, packed.byteOffset, packed.byteLength);
+  const memory = new Uint8Array(view.getUint32(0, true));
+  let from = 4;
+  let to = 0;
+  while (from < packed.length) {
+    to += view.getUint32(from, true);
+    const length = view.getUint32(from + 4, true);
+    from += 8;
+    memory.set(packed.subarray(from, from + length), to);
+    from += length;
+    to += length;
+  }
+  if (from !== packed.length || to !== memory.length) throw new Error("the snapshot is not whole");
+  return memory;
+}
+
 /** @param {string} hex */
 const base64 = (hex) =>
   btoa(String.fromCharCode(.../** @type {string[]} */ (hex.match(/../g)).map((pair) => parseInt(pair, 16))));
@@ -555,7 +612,10 @@ function serve(name) {
           // snapshot is not kept, and downloads in a fraction of a second (or not at all).
           const untold = { counted: () => {}, decoded: () => {} };
           // Lost or damaged, it is not needed: Python starts as it would without it.
-          return download(snapshotEntry, untold).then(contentOf).catch(() => null);
+          return download(snapshotEntry, untold)
+            .then(contentOf)
+            .then(withZeroRuns)
+            .catch(() => null);
         })
       : Promise.resolve(null);
     // Said before Python's start takes this thread, which reads no download meanwhile.
