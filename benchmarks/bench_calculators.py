@@ -652,7 +652,6 @@ def cold_start(browser, bases: dict[str, str]) -> dict[str, dict[str, float]]:
             ):
                 context = browser.new_context()
                 page = context.new_page()
-                page.add_init_script(WATCH_READY)
                 runs[label][name].append(measure(page, url))
                 if name == "calculator":
                     runs[label]["restored"].append(float(page.evaluate(RESTORED)))
@@ -666,20 +665,9 @@ def cold_start(browser, bases: dict[str, str]) -> dict[str, dict[str, float]]:
     }
 
 
-# Whether the calculators' worker restored Python from the bundle's snapshot: it says so
-# once ready ({ready: true, snapshot}); a build before the snapshot says nothing of it.
-WATCH_READY = """
-window.pythonReady = null;
-const PageWorker = window.Worker;
-window.Worker = function (url, options) {
-  const worker = new PageWorker(url, options);
-  worker.addEventListener("message", ({ data }) => {
-    if (data && data.ready) window.pythonReady = data;
-  });
-  return worker;
-};
-"""
-RESTORED = "window.pythonReady?.snapshot === true"
+# Whether the calculators' worker restored Python from the bundle's snapshot, as the page
+# marks it (calculator-client.mjs); a build before the snapshot marks nothing.
+RESTORED = "performance.getEntriesByName('calc-python-ready')[0]?.detail.snapshot === true"
 
 
 def print_cold_start(label: str, figures: dict[str, float]) -> None:

@@ -18,10 +18,9 @@
 // hash seed it was made with, so this process gives Python a fixed clock, a fixed stream
 // of "random" bytes and a fixed hash seed: a snapshot is public, and what it holds is no
 // secret in any case. The worker reseeds Python's random numbers after each restore.
-import { readFileSync, writeFileSync } from "node:fs";
+import { writeFileSync } from "node:fs";
 import nodeCrypto from "node:crypto";
-import path from "node:path";
-import { fileURLToPath, pathToFileURL } from "node:url";
+import { pythonFrom, worker } from "./node_python.mjs";
 
 const [bundleDir, outFile] = process.argv.slice(2);
 if (!bundleDir || !outFile) {
@@ -45,22 +44,9 @@ const fixedBytes = (array) => {
 globalThis.crypto.getRandomValues = fixedBytes;
 nodeCrypto.randomFillSync = fixedBytes; // what Pyodide calls under Node
 
-const root = fileURLToPath(new URL("../../", import.meta.url));
-const { startRulesCore, withoutZeroRuns } = await import(
-  pathToFileURL(path.join(root, "docs", "assets", "javascripts", "calculator-worker.mjs")).href
-);
-const bundle = path.resolve(bundleDir) + path.sep;
-const { loadPyodide } = await import(pathToFileURL(path.join(bundle, "pyodide.mjs")).href);
-const read = async (name) => new Uint8Array(readFileSync(path.join(bundle, name)));
-// Python's own output goes to stderr, which the build shows when this fails.
-const quiet = { stdout: (line) => console.error(line), stderr: (line) => console.error(line) };
-
 try {
-  const pyodide = await startRulesCore(loadPyodide, bundle, read, {
-    ...quiet,
-    env: { PYTHONHASHSEED: "0" },
-    _makeSnapshot: true,
-  });
+  // Pyodide is loaded here, once the clock and the entropy above are fixed.
+  const pyodide = await pythonFrom(bundleDir, { env: { PYTHONHASHSEED: "0" }, _makeSnapshot: true });
   pyodide.runPython(`
 import gc, json, random
 from rules_core.calculators import CALCULATORS
@@ -74,7 +60,7 @@ del _name, _system
 random.seed(0)
 gc.collect()
 `);
-  writeFileSync(outFile, withoutZeroRuns(pyodide.makeMemorySnapshot()));
+  writeFileSync(outFile, worker.withoutZeroRuns(pyodide.makeMemorySnapshot()));
 } catch (error) {
   console.error(String(error instanceof Error ? error.message : error));
   process.exit(1);

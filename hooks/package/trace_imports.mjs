@@ -11,27 +11,18 @@
 // loaded, by name, with where it was loaded from: a path in the standard library's zip,
 // "built-in", "frozen", or null) and `stdlib` (the zip's path). The lists it walks come
 // from the rules core itself (its registry and its systems), never from here.
-import { readFileSync } from "node:fs";
-import path from "node:path";
-import { fileURLToPath, pathToFileURL } from "node:url";
+import { pythonFrom, worker } from "./node_python.mjs";
+
+const { answer } = worker;
 
 const [bundleDir, modulesJson] = process.argv.slice(2);
 if (!bundleDir || !modulesJson) {
   console.error("usage: node hooks/package/trace_imports.mjs BUNDLE_DIR MODULES_JSON");
   process.exit(1);
 }
-const root = fileURLToPath(new URL("../../", import.meta.url));
-const { startRulesCore, answer } = await import(
-  pathToFileURL(path.join(root, "docs", "assets", "javascripts", "calculator-worker.mjs")).href
-);
-const bundle = path.resolve(bundleDir) + path.sep;
-const { loadPyodide } = await import(pathToFileURL(path.join(bundle, "pyodide.mjs")).href);
-const read = async (name) => new Uint8Array(readFileSync(path.join(bundle, name)));
-// Python's own output goes to stderr: stdout is the answer.
-const quiet = { stdout: (line) => console.error(line), stderr: (line) => console.error(line) };
 
 try {
-  const pyodide = await startRulesCore(loadPyodide, bundle, read, quiet);
+  const pyodide = await pythonFrom(bundleDir);
   // Only builtins here: what the trace itself imports must not count.
   const load = pyodide.runPython("lambda name: __import__(name)");
   for (const name of JSON.parse(modulesJson)) load(name);
