@@ -266,19 +266,23 @@ def _serve_unrestorable_snapshot(context: BrowserContext) -> None:
     )
 
 
-@pytest.mark.parametrize("how", ["truncated", "corrupted", "not restored"])
+@pytest.mark.parametrize("how", ["truncated", "corrupted", "not restored", "late"])
 def test_a_snapshot_that_cannot_be_used_is_done_without(
     browser: Browser, server: str, how: str
 ) -> None:
     """The snapshot arrives cut short or altered, or whole but not restored (restores can
-    fail in Pyodide, which then waits for ever): Python starts as it would without it, and
-    the calculator answers, saying nothing of a file it did not need."""
+    fail in Pyodide, which then waits for ever), or not at all while the rest of Python has
+    come (late: Python's files from a cache, the snapshot over a slow network): Python
+    starts as it would without it, and the calculator answers, saying nothing of a file it
+    did not need."""
     stem, calculator, query = _other_inputs_link()
     watched = Device(browser, server, "phone")
     page = watched.page
     snapshots = _snapshot_requests(page)
     if how == "not restored":
         _serve_unrestorable_snapshot(watched.context)
+    elif how == "late":
+        watched.context.route(f"**/{SNAPSHOT_FILE}", lambda route: None)  # held: never answered
     else:
         watched.context.route(f"**/{SNAPSHOT_FILE}", _damage(how))
     page.goto(f"{server}calculators/{stem}/{query}")

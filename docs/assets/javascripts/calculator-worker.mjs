@@ -433,10 +433,15 @@ class Downloads {
 // SNAPSHOT_PACE.bytes arrive within SNAPSHOT_PACE.ms of its first byte (8 MB/s and more:
 // a wired or fast wireless connection, or the browser's cache; counted as this thread
 // reads them: from a local server, in bursts of up to 2 MB, up to 0.1 s apart). A phone's
-// mobile network never downloads it. Where it does not arrive, is damaged or
-// is not restored, Python starts without it. The service worker does not keep it
-// (offline.py): offline, Python starts from the files it keeps.
+// mobile network never downloads it. Where it does not arrive, comes late (the WebAssembly
+// came from a cache, the snapshot comes over a slow network), is damaged or is not
+// restored, Python starts without it. The service worker does not keep it (offline.py):
+// offline, Python starts from the files it keeps.
 export const SNAPSHOT_PACE = { bytes: 2_000_000, ms: 250 };
+// How long after the WebAssembly and the standard library the snapshot is waited for: it
+// comes some 0.3 s after them here, and starting Python without it takes about 0.5 s more
+// on a desktop, 2 s on a phone.
+export const SNAPSHOT_WAIT_MS = 1000;
 
 // Whether a download is fast (see SNAPSHOT_PACE): `counted(n)` hears each chunk's size as
 // it arrives; `fast` resolves as soon as it is known: true once `bytes` have arrived
@@ -550,9 +555,9 @@ function serve(name) {
   /**
    * @param {string} url
    * @param {string} [integrity]
+   * @param {AbortSignal} [signal] what drops the download: the start's failure, by default
    */
-  async function fetchChecked(url, integrity = "") {
-    const { signal } = dropped;
+  async function fetchChecked(url, integrity = "", signal = dropped.signal) {
     const response = await fetchFromSite(url, { cache, integrity, signal }).catch((error) => {
       throw new StartFailure("download", `${url}: ${error}`);
     });
@@ -564,10 +569,11 @@ function serve(name) {
   /**
    * @param {BundleFile} entry
    * @param {{counted: (bytes: number) => void, decoded: (entry: BundleFile) => void}} [told]
+   * @param {AbortSignal} [signal]
    */
-  async function download(entry, { counted, decoded } = downloads) {
+  async function download(entry, { counted, decoded } = downloads, signal = undefined) {
     const integrity = checks ? "" : `sha256-${base64(entry.sha256)} sha256-${base64(entry.content_sha256)}`;
-    const response = await fetchChecked(indexURL + entry.file, integrity);
+    const response = await fetchChecked(indexURL + entry.file, integrity, signal);
     return unpack(response, entry, { counted, decoded, checks });
   }
 
@@ -604,6 +610,8 @@ function serve(name) {
     );
     const wheel = arrived.then(() => download(files.wheel)).then(contentOf);
     const snapshotEntry = files.snapshot;
+    const snapshotDropped = new AbortController();
+    dropped.signal.addEventListener("abort", () => snapshotDropped.abort());
     /** @type {Promise<Uint8Array | null>} */
     const snapshot = snapshotEntry
       ? wasmPace.fast.then((fast) => {
@@ -612,7 +620,7 @@ function serve(name) {
           // snapshot is not kept, and downloads in a fraction of a second (or not at all).
           const untold = { counted: () => {}, decoded: () => {} };
           // Lost or damaged, it is not needed: Python starts as it would without it.
-          return download(snapshotEntry, untold)
+          return download(snapshotEntry, untold, snapshotDropped.signal)
             .then(contentOf)
             .then(withZeroRuns)
             .catch(() => null);
@@ -657,8 +665,15 @@ function serve(name) {
       const started = startRulesCore(loadPyodide, indexURL, read, { stdLibURL, ...options });
       return Promise.race([started, failed, notInstantiated]);
     };
+    // A snapshot that comes well after Python's own files (they came from a cache, it comes
+    // over a slow network) is not waited for: Python starts without it, and it is dropped.
+    /** @type {Promise<null>} */
+    const late = Promise.all([module, stdlibBytes]).then(
+      () => new Promise((resolve) => setTimeout(() => resolve(null), SNAPSHOT_WAIT_MS)),
+    );
     /** @type {Uint8Array | null} */
-    let memory = await Promise.race([snapshot, failed]);
+    let memory = await Promise.race([snapshot, late, failed]);
+    if (!memory) snapshotDropped.abort();
     // Handed over once, as a thenable: Pyodide keeps its options for as long as it runs,
     // and would keep the snapshot's 25 MB with them.
     /** @type {PromiseLike<Uint8Array>} */
