@@ -155,6 +155,8 @@ def test_editing_a_rules_file_recompiles_the_answers_and_the_wheel_in_one_build(
     assert bundle_after != bundle_before, "the browser's wheel was not rebuilt"
     manifest = get(f"{dev_server.origin}assets/pyodide/{bundle_after}/bundle.json")[1]
     assert "rules_core" in manifest
+    # No snapshot of Python with the rules before the edit: the browser starts Python anew.
+    assert "snapshot" not in json.loads(manifest)
     # The site serves the new bundle only.
     assert get(f"{dev_server.origin}assets/pyodide/{bundle_before}/bundle.json")[0] == 404
 
