@@ -29,10 +29,9 @@
    on a fast connection starts from it instead of starting Python and importing the core;
 8. gzips the WebAssembly, the standard library, the wheel and the snapshot (`NAME.gz`,
    served as they are by any static host: a file, not a Content-Encoding) and writes
-   `bundle.json`, what
-   the worker reads first: the lock file, and each compressed file's size and SHA-256,
-   before and after decompression. The worker decompresses them as they arrive
-   (DecompressionStream) and checks each against its SHA-256.
+   `bundle.json`, what the worker reads first: the lock file, and each compressed file's
+   size and SHA-256, before and after decompression. The worker decompresses them as they
+   arrive (DecompressionStream) and checks each against its SHA-256.
 
 The bundle is assembled in a scratch folder and moved into place only when every step
 has passed, so OUT_DIR is either a complete bundle or absent. `bundle_files(OUT_DIR)`
