@@ -23,29 +23,20 @@ const BUNDLE = path.join(ROOT, "build", "pyodide") + path.sep;
 const RUNS = 5;
 const REQUEST = JSON.stringify({ calculator: "attack", inputs: { bonus: "+7" }, base: "" });
 const MANIFEST = JSON.parse(readFileSync(BUNDLE + "bundle.json", "utf8"));
-const WORKER = path.join(ROOT, "docs", "assets", "javascripts", "calculator-worker.mjs");
-const { startRulesCore, withZeroRuns } = await import(WORKER);
-
-async function pyodide(options = {}) {
-  const { loadPyodide } = await import(BUNDLE + "pyodide.mjs");
-  return loadPyodide({ indexURL: BUNDLE, ...options });
-}
-
-// Python as the calculators' worker starts it, or restores it (options._loadSnapshot).
-async function started(options = {}) {
-  const read = async (name) => new Uint8Array(readFileSync(BUNDLE + name));
-  return startRulesCore(pyodide, BUNDLE, read, options);
-}
+const { pythonFrom, worker } = await import(path.join(ROOT, "hooks", "package", "node_python.mjs"));
 
 // One start, in this process: prints {ms, answer} as JSON.
 async function boot(mode) {
   const begun = performance.now();
   let answer = "";
   if (mode === "bare") {
-    await pyodide();
+    const { loadPyodide } = await import(BUNDLE + "pyodide.mjs");
+    await loadPyodide({ indexURL: BUNDLE });
   } else {
-    const options = mode === "snapshot" ? { _loadSnapshot: withZeroRuns(readFileSync(BUNDLE + MANIFEST.snapshot.name)) } : {};
-    answer = (await started(options)).pyimport("rules_core.web").handle_json(REQUEST);
+    // Python as the calculators' worker starts it, or restores it.
+    const memory = () => worker.withZeroRuns(readFileSync(BUNDLE + MANIFEST.snapshot.name));
+    const options = mode === "snapshot" ? { _loadSnapshot: memory() } : {};
+    answer = (await pythonFrom(BUNDLE, options)).pyimport("rules_core.web").handle_json(REQUEST);
   }
   console.log(JSON.stringify({ ms: performance.now() - begun, answer }));
 }
@@ -82,7 +73,7 @@ async function main() {
   }
   const megabytes = (count) => `${(count / 1e6).toFixed(1)} MB`;
   const { size, bytes } = MANIFEST.snapshot;
-  const memory = withZeroRuns(readFileSync(BUNDLE + MANIFEST.snapshot.name)).length;
+  const memory = worker.withZeroRuns(readFileSync(BUNDLE + MANIFEST.snapshot.name)).length;
   console.log(
     `snapshot: Python's ${megabytes(memory)} of memory, ${megabytes(size)} without its runs of zeros, ` +
       `${megabytes(bytes)} gzipped, beside the runtime's own files`,

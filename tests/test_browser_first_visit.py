@@ -243,6 +243,14 @@ def test_a_fast_first_visit_restores_python_from_the_snapshot(
     watched.close()
 
 
+def _serve_manifest(context: BrowserContext, manifest: dict) -> None:
+    """Serve `manifest` as the bundle's bundle.json."""
+    context.route(
+        "**/bundle.json",
+        lambda route: route.fulfill(body=json.dumps(manifest), content_type="application/json"),
+    )
+
+
 def _serve_unrestorable_snapshot(context: BrowserContext) -> None:
     """The snapshot served as whole, this build's by bundle.json, but a memory Python
     cannot run from: 1 MB of zeros (in the file's format, see withZeroRuns)."""
@@ -256,10 +264,7 @@ def _serve_unrestorable_snapshot(context: BrowserContext) -> None:
         size=len(content),
         content_sha256=hashlib.sha256(content).hexdigest(),
     )
-    context.route(
-        "**/bundle.json",
-        lambda route: route.fulfill(body=json.dumps(manifest), content_type="application/json"),
-    )
+    _serve_manifest(context, manifest)
     context.route(
         f"**/{SNAPSHOT_FILE}",
         lambda route: route.fulfill(body=stored, content_type="application/gzip"),
@@ -270,10 +275,7 @@ def _serve_bundle_without_snapshot(context: BrowserContext) -> None:
     """bundle.json as the dev server's quick rebuild of the wheel leaves it: no snapshot."""
     manifest = json.loads(MANIFEST.read_text(encoding="utf-8"))
     del manifest["snapshot"]
-    context.route(
-        "**/bundle.json",
-        lambda route: route.fulfill(body=json.dumps(manifest), content_type="application/json"),
-    )
+    _serve_manifest(context, manifest)
 
 
 @pytest.mark.parametrize("how", ["truncated", "corrupted", "not restored", "late", "absent"])

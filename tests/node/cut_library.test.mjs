@@ -21,25 +21,14 @@ import { execFile } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { test } from "node:test";
-import { fileURLToPath, pathToFileURL } from "node:url";
+import { fileURLToPath } from "node:url";
+import { pythonFrom, worker } from "../../hooks/package/node_python.mjs";
 
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 const BUNDLE = path.join(ROOT, "build", "pyodide");
 const PYTHON = path.join(ROOT, ".venv", "bin", "python");
 const WHOLE_STDLIB = path.join(ROOT, "node_modules", "pyodide", "python_stdlib.zip");
-const {
-  startRulesCore,
-  answer,
-  unpack,
-  contentOf,
-  StartFailure,
-  pace,
-  SNAPSHOT_PACE,
-  withZeroRuns,
-  withoutZeroRuns,
-} = await import(
-  pathToFileURL(path.join(ROOT, "docs", "assets", "javascripts", "calculator-worker.mjs")).href
-);
+const { answer, unpack, contentOf, StartFailure, pace, SNAPSHOT_PACE, withZeroRuns, withoutZeroRuns } = worker;
 const MANIFEST = JSON.parse(readFileSync(path.join(BUNDLE, "bundle.json"), "utf8"));
 const ROLES = ["wasm", "stdlib", "wheel", "snapshot"];
 
@@ -82,10 +71,8 @@ async function cutPython(options = {}) {
   if (!existsSync(path.join(BUNDLE, "bundle.json"))) {
     throw new Error(`no Pyodide bundle in ${BUNDLE}: run \`make setup\``);
   }
-  const { loadPyodide } = await import(pathToFileURL(path.join(BUNDLE, "pyodide.mjs")).href);
   // No stdLibURL: Pyodide reads the bundle's own python_stdlib.zip, the cut the site serves.
-  const read = async (name) => new Uint8Array(readFileSync(path.join(BUNDLE, name)));
-  return startRulesCore(loadPyodide, BUNDLE + path.sep, read, options);
+  return pythonFrom(BUNDLE, options);
 }
 
 const restoredPython = () =>

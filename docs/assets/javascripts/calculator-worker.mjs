@@ -550,7 +550,6 @@ function serve(name) {
   const prepared = []; // the page's calculators ({prepare}), imported before "ready"
   // Once the start has failed, what is still downloading is dropped, and said no more.
   const dropped = new AbortController();
-  let fromSnapshot = false; // Python was restored from the snapshot
 
   /**
    * @param {string} url
@@ -571,7 +570,7 @@ function serve(name) {
    * @param {{counted: (bytes: number) => void, decoded: (entry: BundleFile) => void}} [told]
    * @param {AbortSignal} [signal]
    */
-  async function download(entry, { counted, decoded } = downloads, signal = undefined) {
+  async function download(entry, { counted, decoded } = downloads, signal) {
     const integrity = checks ? "" : `sha256-${base64(entry.sha256)} sha256-${base64(entry.content_sha256)}`;
     const response = await fetchChecked(indexURL + entry.file, integrity, signal);
     return unpack(response, entry, { counted, decoded, checks });
@@ -692,7 +691,6 @@ function serve(name) {
         if (error instanceof StartFailure) throw error;
         return null;
       }));
-    fromSnapshot = Boolean(restored);
     const pyodide = restored || (await start({}));
     /** @type {WorkClass} */
     const Work = pyodide.pyimport("rules_core.web").Work;
@@ -702,11 +700,11 @@ function serve(name) {
     // What is loaded now lives as long as the page: keep the garbage collector from
     // walking it on every collection, which would stall calculations at random.
     pyodide.runPython("import gc; gc.freeze()");
-    return Work;
+    return { Work, snapshot: Boolean(restored) };
   })();
 
   handle.then(
-    () => post({ ready: true, snapshot: fromSnapshot }),
+    ({ snapshot }) => post({ ready: true, snapshot }),
     (error) => {
       downloads.ended = true;
       dropped.abort();
@@ -743,7 +741,7 @@ function serve(name) {
       const { id } = working;
       const stopped = () => withdrawn.has(id);
       try {
-        const Work = await handle; // requests that come while Python loads wait for it
+        const { Work } = await handle; // requests that come while Python loads wait for it
         if (!stopped()) await answer(Work, working, post, { stopped });
       } catch (error) {
         post({ id, failed: String(error) });
