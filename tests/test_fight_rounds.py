@@ -18,7 +18,14 @@ from typing import Any
 import pytest
 from test_fight import enumerate_fight, escalation_in_round
 
-from hooks.content.rules_schema import PER_ROUND, check_per_round
+from hooks.content.loader import load_content
+from hooks.content.rules_schema import (
+    PER_ROUND,
+    TEXT_RULES,
+    check_per_round,
+    check_text_rules,
+    text_rule_sentence,
+)
 from hooks.content.yaml_lines import ContentError, load_yaml
 from rules_core.calculators.fight import RULE
 from rules_core.cli import main
@@ -60,7 +67,7 @@ def test_every_rule_that_changes_a_fight_round_by_round_is_followed_or_named(
         reads = FOLLOWED.get(rule)
         followed = reads is not None and _at(system.rules, reads) is not None
         assert followed or rule in named, f"{system.slug}: {rule} neither followed nor named"
-    for covered in named:
+    for covered in named - set(TEXT_RULES):  # those of its text: see the walk below
         assert _at(system.rules, covered) is not None, f"{system.slug} covers {covered}"
 
 
@@ -134,6 +141,109 @@ def test_an_entry_covers_only_what_its_file_has() -> None:
     _at(rules, "fight.not_followed")[0]["covers"] = [absent]
     with pytest.raises(ContentError, match=f"covers '{absent}', which this file"):
         check_per_round(rules, path)
+
+
+# ------------------------------------------------- the rules a text states in its prose
+
+# Each system's content as the build reads it, with its pages: the texts the build looks
+# for rules stated in prose (initiative, miss effects) in.
+TEXTS = load_content(ROOT / "content")
+# (system, rule) for every rule of TEXT_RULES that a fighting system's text states.
+STATED = [
+    (system, rule)
+    for system in FIGHTING
+    for rule in TEXT_RULES
+    if text_rule_sentence(TEXTS[system.slug], rule) is not None
+]
+
+
+def test_the_texts_state_rules_the_fight_does_not_follow() -> None:
+    """A guard on the walks below: the texts do interleave combatants by initiative, and
+    some give an attack an effect on a miss."""
+    assert {rule for _, rule in STATED} == set(TEXT_RULES)
+
+
+@pytest.mark.parametrize(
+    ("system", "rule"), STATED, ids=[f"{system.slug}-{rule}" for system, rule in STATED]
+)
+def test_every_answer_names_each_rule_its_text_states_with_a_sentence_stating_it(
+    system: System, rule: str
+) -> None:
+    """The fight's answer, on the page and on the command line, names the rule (its entry's
+    label and note under "Not followed"), quoting a sentence of the text with its words."""
+    entries = [entry for entry in system.not_followed if rule in entry.covers]
+    assert entries, f"{system.slug}: its text states {rule}, which no entry names"
+    page = _answer(system)
+    said = {entry["label"]: entry for entry in page["data"]["not_followed"]}
+    for entry in entries:
+        assert entry.label in said
+        assert any(TEXT_RULES[rule].search(c["quote"]) for c in said[entry.label]["citations"])
+        assert f"<strong>{entry.label}</strong>" in page["html"]
+    # The command line's answer says it too, with the sentence.
+    argv = ["fight", "--system", system.slug, "--combatant", "party:5:1d8:15:10",
+            "--combatant", "opponents:4:1d6:14:11"]  # fmt: skip
+    out = _cli(argv)
+    for entry in entries:
+        assert f"  - {entry.label}: {entry.note}" in out
+        assert any(f"“{cited.quote}”" in out for cited in entry.cite)
+
+
+def _cli(argv: list[str]) -> str:
+    import contextlib
+    import io
+
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        assert main(argv) == 0
+    return out.getvalue()
+
+
+@pytest.mark.parametrize(
+    ("system", "rule"), STATED, ids=[f"{system.slug}-{rule}" for system, rule in STATED]
+)
+def test_the_build_refuses_a_rule_its_text_states_that_the_fight_neither_follows_nor_names(
+    system: System, rule: str
+) -> None:
+    """With the entries covering it taken out, the system's rules.yml is refused at its
+    fight.not_followed line, quoting the text's sentence and saying what to add."""
+    path = ROOT / "content" / system.slug / "rules.yml"
+    rules = load_yaml(path)
+    check_text_rules(TEXTS[system.slug], rules, path)  # as it is, accepted
+    listed = _at(rules, "fight.not_followed")
+    listed[:] = [entry for entry in listed if rule not in (entry.get("covers") or ())]
+    with pytest.raises(ContentError) as refused:
+        check_text_rules(TEXTS[system.slug], rules, path)
+    message = str(refused.value)
+    page, sentence = text_rule_sentence(TEXTS[system.slug], rule) or ("", "")
+    assert f"{path}:{listed.line}:" in message
+    assert f"covers: [{rule}]" in message
+    assert f'{page}.md: "{sentence}"' in message
+
+
+def test_an_entry_covers_only_a_rule_its_text_states() -> None:
+    """A text without the rule's words (here, its pages taken away) refuses an entry that
+    covers it, at the entry's `covers` line."""
+    system, rule = STATED[0]
+    path = ROOT / "content" / system.slug / "rules.yml"
+    rules = load_yaml(path)
+    wordless = copy.copy(TEXTS[system.slug])
+    wordless.pages = {}
+    with pytest.raises(ContentError, match=f"covers '{rule}', which this system's text does not"):
+        check_text_rules(wordless, rules, path)
+
+
+def test_an_entry_naming_a_text_rule_quotes_a_sentence_stating_it() -> None:
+    """An entry that covers a rule of the text but quotes no sentence with its words is
+    refused at its `cite`, offering the text's sentence."""
+    system, rule = STATED[0]
+    path = ROOT / "content" / system.slug / "rules.yml"
+    rules = load_yaml(path)
+    entry = next(e for e in _at(rules, "fight.not_followed") if rule in (e.get("covers") or ()))
+    other = next(e for e in _at(rules, "fight.not_followed") if rule not in (e.get("covers") or ()))
+    entry["cite"] = other["cite"]
+    assert not any(TEXT_RULES[rule].search(str(c["quote"])) for c in entry["cite"])
+    with pytest.raises(ContentError, match=f"the entry covering '{rule}' quotes no sentence"):
+        check_text_rules(TEXTS[system.slug], rules, path)
 
 
 # ------------------------------------------------------------------- the escalation die

@@ -23,6 +23,16 @@ def normalise(text: str) -> str:
     return _SPACES.sub(" ", text).strip()
 
 
+# Where a sentence ends: its closing punctuation (and any closing quote or bracket), then a
+# space. Good enough to show a reader the sentence a word stands in; not a linguist's split.
+_SENTENCE_END = re.compile(r"(?:(?<=[.!?])|(?<=[.!?][\"'’”)\]]))\s+")
+
+
+def sentences(text: str) -> list[str]:
+    """The sentences of a plain text, in order."""
+    return [sentence for sentence in _SENTENCE_END.split(normalise(text)) if sentence]
+
+
 def sentence_id(quote: str) -> str:
     """The id a quoted sentence gets on its page: its first words (readable in a link) and
     a short hash of the whole quote (two quotes that start alike stay apart)."""

@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from hooks.content.loader import System
+from hooks.content.quotes import section_text, sentences
 from hooks.content.specs import (
     AttackTypeName,
     Boolean,
@@ -139,6 +140,20 @@ ROLL_RULE: dict[str, Spec] = {
 # where a system's rules.yml has one, the fight calculator follows it (FOLLOWED) or the file
 # names it under fight.not_followed (`covers`), so every fight's answer says it.
 PER_ROUND = ("attack.escalation", "saves.escalation", "saves.repeat", "dying")
+
+# The rules a text states in its prose that change how a fight goes, with no section of
+# rules.yml to hold them, found by their words in the text's pages: the fight follows none
+# of them (each side acts as a whole, and a miss deals nothing), so a text that has one
+# names it under fight.not_followed (`covers`), quoting a sentence that has those words.
+TEXT_RULES = {
+    # Combatants act in an order of their own (an initiative check, bands): the fight lets
+    # one side act as a whole, then the other.
+    "initiative": re.compile(r"\binitiative\b", re.IGNORECASE),
+    # An attack that misses still does something ("Miss: half damage", miss damage).
+    "miss": re.compile(
+        r"\bmiss(?:es)?(?::|\s+damage\b|\s+effects?\b)|\bon a miss\b", re.IGNORECASE
+    ),
+}
 
 RULES = Section(
     {
@@ -327,8 +342,9 @@ RULES = Section(
                     Section(
                         {
                             "label": Text(),
-                            # The per-round rules of this file the entry names (PER_ROUND).
-                            "covers?": ListOf(OneOf(*PER_ROUND), min_items=1),
+                            # The rules of this file (PER_ROUND) and of its text
+                            # (TEXT_RULES) the entry names.
+                            "covers?": ListOf(OneOf(*PER_ROUND, *TEXT_RULES), min_items=1),
                             "note": Text(),
                             "cite": Citations(),
                         }
@@ -361,6 +377,7 @@ def check_rules(system: System, rules: Any, path: Path) -> None:
     rule that changes a fight round by round that the fight neither follows nor names."""
     RULES.check(rules, Where(system=system, path=path, line=line_of(rules, 1), key=""))
     check_per_round(rules, path)
+    check_text_rules(system, rules, path)
 
 
 def _at(rules: Any, path: str) -> Any:
@@ -378,7 +395,7 @@ def check_per_round(rules: Any, path: Path) -> None:
     entries = _at(rules, "fight.not_followed") or []
     named = {covered: entry for entry in entries for covered in entry.get("covers") or ()}
     for covered, entry in named.items():
-        if _at(rules, covered) is None:
+        if covered not in TEXT_RULES and _at(rules, covered) is None:
             raise ContentError(
                 path,
                 line_of(entry.get("covers"), line_of(entry)),
@@ -396,6 +413,58 @@ def check_per_round(rules: Any, path: Path) -> None:
             f"'{rule}' changes a fight from round to round: name it under fight.not_followed "
             f"(label, covers: [{rule}], note, cite){how}",
         )
+
+
+def text_rule_sentence(system: System, rule: str) -> tuple[str, str] | None:
+    """The first sentence of the system's pages that states a TEXT_RULES rule, with its
+    page's name; None where the text has none."""
+    words = TEXT_RULES[rule]
+    for name in system.pages:
+        for sentence in sentences(section_text(system, name, None)):
+            if words.search(sentence):
+                return name, sentence
+    return None
+
+
+def check_text_rules(system: System, rules: Any, path: Path) -> None:
+    """Every rule of TEXT_RULES that the system's text states is named by a
+    fight.not_followed entry (`covers`) quoting a sentence with its words; an entry covers
+    only what the text states. Only for a system with a fight (its text's attack rolls)."""
+    if _at(rules, "attack") is None:
+        return
+    entries = _at(rules, "fight.not_followed") or []
+    for rule, words in TEXT_RULES.items():
+        found = text_rule_sentence(system, rule)
+        covering = [entry for entry in entries if rule in (entry.get("covers") or ())]
+        if found is None:
+            if covering:
+                raise ContentError(
+                    path,
+                    line_of(covering[0].get("covers"), line_of(covering[0])),
+                    f"'fight.not_followed' covers '{rule}', which this system's text does "
+                    f"not state (no sentence of its pages matches {words.pattern!r})",
+                )
+            continue
+        page, sentence = found
+        if not covering:
+            where = _at(rules, "fight.not_followed") or _at(rules, "fight") or rules
+            raise ContentError(
+                path,
+                line_of(where, 1),
+                f"the text states a rule of {rule} that changes a fight ({page}.md: "
+                f'"{sentence}"), which the fight does not follow: name it under '
+                f"fight.not_followed (label, covers: [{rule}], note saying what the fight "
+                "does instead, cite quoting the text's sentence)",
+            )
+        for entry in covering:
+            quotes = [str(cited.get("quote", "")) for cited in entry.get("cite") or ()]
+            if not any(words.search(quote) for quote in quotes):
+                raise ContentError(
+                    path,
+                    line_of(entry.get("cite"), line_of(entry)),
+                    f"the entry covering '{rule}' quotes no sentence stating it: cite one "
+                    f'with its words, such as {page}.md\'s "{sentence}"',
+                )
 
 
 README = Path(__file__).resolve().parents[2] / "content" / "README.md"
