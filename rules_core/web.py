@@ -208,10 +208,34 @@ def handle_json(request: str) -> str:
     return finish(_json_handled(request))
 
 
+MAX_REQUEST_LENGTH = 65_536
+"""The longest request `handle_json` reads, in characters: a fight with every row and
+every value at its longest is about a third of it."""
+MAX_REQUEST_DEPTH = 16
+"""The deepest a request's JSON may nest (a `Request` nests two: itself and its inputs).
+Checked before it is parsed: parsing JSON nested some thousands deep overflows the stack
+of the browser's Python, which it does not survive."""
+_JSON_STRING = re.compile(r'"(?:[^"\\]|\\.)*"')
+_JSON_BRACKET = re.compile(r"[][{}]")
+
+
+def _bounded(request: str) -> str:
+    """The request, if it is within MAX_REQUEST_LENGTH and MAX_REQUEST_DEPTH; else
+    ValueError, before anything parses it."""
+    if len(request) > MAX_REQUEST_LENGTH:
+        raise ValueError(f"a request of {len(request):,} characters")
+    depth = 0
+    for bracket in _JSON_BRACKET.findall(_JSON_STRING.sub("", request)):
+        depth += 1 if bracket in "[{" else -1
+        if depth > MAX_REQUEST_DEPTH:
+            raise ValueError("a request nested too deep")
+    return request
+
+
 def _read(request: str) -> Request:
-    """The request as the page sent it; one that is not a `Request` raises ValueError,
-    KeyError, TypeError, AttributeError or RecursionError (JSON nested too deep)."""
-    data = json.loads(request)
+    """The request as the page sent it; one that is not a `Request` (or is out of bounds:
+    `_bounded`) raises ValueError, KeyError, TypeError or AttributeError."""
+    data = json.loads(_bounded(request))
     inputs = data.get("inputs", {})
     if not isinstance(inputs, dict):
         raise TypeError("inputs")
@@ -225,7 +249,7 @@ def _json_handled(request: str) -> Steps[str]:
         read = _read(request)
         handled = yield from _handled(read["calculator"], read["inputs"], read["base"])
         response = _for_the_page(handled)
-    except (ValueError, KeyError, TypeError, AttributeError, RecursionError):
+    except (ValueError, KeyError, TypeError, AttributeError):
         response = _refused_whole("The request was malformed.")
     except Exception as error:  # the worker must always get an answer
         response = _refused_whole(f"Internal error: {one_line(error)}")

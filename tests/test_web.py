@@ -16,7 +16,7 @@ import yaml
 from hooks.pages.calculators import expand_calculators, render_calculator, render_form
 from rules_core.calculators import CALCULATORS
 from rules_core.cli import main
-from rules_core.web import handle, handle_json
+from rules_core.web import MAX_REQUEST_DEPTH, MAX_REQUEST_LENGTH, handle, handle_json
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -109,6 +109,39 @@ def test_unknown_calculator_and_malformed_requests() -> None:
     response = json.loads(handle_json('{"calculator": "modifier", "inputs": {"score": "18"}}'))
     assert response["ok"] and "<td>+4</td>" in response["html"]
     assert "data" not in response  # the page needs only the markup
+
+
+def test_a_request_out_of_bounds_is_refused_before_it_is_parsed(monkeypatch) -> None:
+    """Nested deeper than the bound, or longer, a request is refused as malformed without
+    being parsed (tests/node/cut_library.test.mjs: so it is in the browser's Python, whose
+    stack a request 50,000 deep would overflow); at the bounds it is read."""
+
+    def attack(bonus: str) -> str:
+        return '{"calculator": "attack", "inputs": {"bonus": ' + bonus + "}}"
+
+    empty = len(attack('""'))
+    longest = attack('"' + "x" * (MAX_REQUEST_LENGTH - empty) + '"')
+    assert len(longest) == MAX_REQUEST_LENGTH
+    # The request and its inputs nest two: a bonus nested 14 deeper is at the bound.
+    at_bound = attack("[" * (MAX_REQUEST_DEPTH - 2) + "]" * (MAX_REQUEST_DEPTH - 2))
+    brackets_in_a_string = attack('"' + "[{" * 500 + '"')
+    loads = json.loads
+    loads(handle_json(at_bound))  # the rules data read first, which json.loads reads too
+    parsed: list[str] = []
+    monkeypatch.setattr(json, "loads", lambda text: parsed.append(text) or loads(text))
+    for refused in (
+        attack("[" * 50_000 + "]" * 50_000),
+        attack("[" * (MAX_REQUEST_DEPTH - 1) + "]" * (MAX_REQUEST_DEPTH - 1)),
+        "[" * (MAX_REQUEST_DEPTH + 1),
+        longest[:-2] + ' "}}',
+    ):
+        answer = loads(handle_json(refused))
+        assert answer["message"] == "The request was malformed.", refused[:80]
+    assert parsed == []
+    for read in (at_bound, brackets_in_a_string, longest):
+        answer = loads(handle_json(read))
+        assert answer["message"] == "" and answer["errors"]["bonus"], read[:80]
+    assert len(parsed) == 3
 
 
 def test_overlong_input_is_refused() -> None:

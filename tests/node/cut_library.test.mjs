@@ -45,6 +45,30 @@ for name, calculator in CALCULATORS.items():
     for system in system_slugs():
         for inputs in ({"system": system}, {**refused, "system": system}):
             requests.append(json.dumps({"calculator": name, "inputs": inputs, "base": "../../"}))
+# Requests no form sends but another page's code could: nested to the bound, one deeper and
+# 50,000 deep (which would overflow the stack of the browser's Python as it parsed them),
+# longer than the bound, and not a Request.
+from rules_core.web import MAX_REQUEST_DEPTH, MAX_REQUEST_LENGTH
+
+def nested(depth):
+    # The request and its inputs nest two: a bonus nested depth - 2 more.
+    return '{"calculator": "attack", "inputs": {"bonus": ' + "[" * (depth - 2) + "]" * (depth - 2) + "}}"
+
+requests += [
+    nested(MAX_REQUEST_DEPTH),
+    nested(MAX_REQUEST_DEPTH + 1),
+    nested(50_000),
+    "[" * 50_000,
+    json.dumps({"calculator": "attack", "inputs": {"bonus": "6" * (MAX_REQUEST_LENGTH - 49)}}),
+    json.dumps({"calculator": "attack", "inputs": {"bonus": "6" * MAX_REQUEST_LENGTH}}),
+    json.dumps({"calculator": "attack", "inputs": {"bonus": "x" * 5_000_000}}),
+    '{"calculator": 5}',
+    '{"calculator": "attack", "inputs": []}',
+    '{"calculator": "attack", "inputs": {"bonus": {"a": 1}, "defense": null}}',
+    '{"calculator": "attack", "base": {"x": 1}}',
+    "null",
+    '"attack"',
+]
 print(json.dumps({
     "calculators": list(CALCULATORS),
     "systems": list(system_slugs()),
@@ -84,7 +108,8 @@ async function answersAsCPython(t, pyodide) {
   assert.ok(calculators.length >= 10 && systems.length >= 2, `${calculators} ${systems}`);
   const Work = pyodide.pyimport("rules_core.web").Work;
   for (const [id, request] of requests.entries()) {
-    await t.test(request, async () => {
+    const name = request.length > 120 ? `${request.slice(0, 100)}… (${request.length} characters)` : request;
+    await t.test(name, async () => {
       const posted = [];
       await answer(Work, { id, request }, (message) => posted.push(message));
       assert.equal(posted.at(-1).response, answers[id]);
