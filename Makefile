@@ -59,6 +59,8 @@ node_modules/.package-lock.json: package-lock.json package.json
 # the dev server's quick rebuild of the wheel drops it, so the next setup makes it anew.
 $(PYODIDE_BUNDLE)/rules_core.snapshot: $(VENV)/.installed node_modules/.package-lock.json $(RULES_DATA) \
 		$(RULES_CORE_SOURCES) pyproject.toml hooks/package/pyodide_bundle.py \
+		hooks/package/bundle_tools.py hooks/package/bundle_archives.py hooks/package/stdlib_cut.py \
+		hooks/package/rules_core_wheel.py \
 		hooks/package/trace_imports.mjs hooks/package/make_snapshot.mjs hooks/package/node_python.mjs \
 		docs/assets/javascripts/calculator-worker.mjs
 	$(PY) -m hooks.package.pyodide_bundle $(PYODIDE_BUNDLE)

@@ -1,6 +1,7 @@
 """Bundle Pyodide and the rules_core wheel into one folder the site serves as `indexURL`.
 
-`python -m hooks.package.pyodide_bundle [OUT_DIR]` (default build/pyodide):
+`python -m hooks.package.pyodide_bundle [OUT_DIR]` (default build/pyodide), each step in a
+module of its own (bundle_tools: the names and commands they share):
 
 1. copies the runtime files `loadPyodide` fetches from node_modules/pyodide/ (installed
    from package-lock.json by `npm ci`), so no page needs a CDN;
@@ -44,99 +45,83 @@ wheel of another, from a cache or a service worker.
 
 from __future__ import annotations
 
-import ast
-import gzip
 import hashlib
 import json
-import os
-import py_compile
 import shutil
-import subprocess
 import sys
 import tempfile
 import zipfile
-from collections.abc import Iterable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-ROOT = Path(__file__).resolve().parents[2]
-NODE_PYODIDE = ROOT / "node_modules" / "pyodide"
-DEFAULT_OUT = ROOT / "build" / "pyodide"
-LOCK_FILE = "pyodide-lock.json"
-# What loadPyodide({indexURL}) loads, in Node and in browsers: the ES module (imported by
-# the page or worker), the Emscripten glue and module, the standard library and the lock
-# file. The source maps and the console pages are left out.
-RUNTIME_FILES = (
-    "pyodide.mjs",
-    "pyodide.asm.js",
-    "pyodide.asm.wasm",
-    "python_stdlib.zip",
-    LOCK_FILE,
+from hooks.package.bundle_archives import (
+    Manifest,
+    bundle_files,
+    bundle_id,
+    compress_bundle,
+    compressed_file,
+    fix_archive_dates,
+    prune_lock,
+    reproducible,
+    write_manifest,
 )
-STDLIB = "python_stdlib.zip"
-WASM = "pyodide.asm.wasm"
-# The files the site serves as they are (text, which hosts compress themselves), and the
-# worker's list of the rest, which it downloads compressed (COMPRESSED_SUFFIX).
-SCRIPTS = ("pyodide.mjs", "pyodide.asm.js")
-MANIFEST = "bundle.json"
-# What the run of the calculators loaded (trace_imports.mjs), kept beside the bundle (not
-# served): what the cut was made from.
-TRACE_FILE = "stdlib-trace.json"
-# What the compiled wheel was compiled from (_compiled_from): a rules data edit alone then
-# swaps the data into it, without compiling (refresh_wheel).
-COMPILED_FROM = "rules_core-compiled-from.sha256"
-COMPRESSED_SUFFIX = ".gz"
-TRACE = Path(__file__).with_name("trace_imports.mjs")
+from hooks.package.bundle_tools import (
+    ARCHIVE_DATE,
+    COMPILED_FROM,
+    COMPRESSED_SUFFIX,
+    DATA_MEMBER,
+    DEFAULT_OUT,
+    LOCK_FILE,
+    MANIFEST,
+    NODE_PYODIDE,
+    PACKAGE,
+    ROOT,
+    RUNTIME_FILES,
+    SNAPSHOT,
+    STDLIB,
+    TRACE_FILE,
+    BundleError,
+    run_node,
+)
+from hooks.package.rules_core_wheel import (
+    build_wheel,
+    compile_bundle,
+    compiled_from,
+    register_wheel,
+    swap_data,
+)
+from hooks.package.stdlib_cut import (
+    check_cut,
+    compile_stdlib,
+    core_imports,
+    core_modules,
+    cut_stdlib,
+    stdlib_members,
+    trace_imports,
+)
+
+# What the site, the dev server and the tests take from the bundle, through this module.
+__all__ = [
+    "ARCHIVE_DATE",
+    "COMPRESSED_SUFFIX",
+    "MANIFEST",
+    "SNAPSHOT",
+    "TRACE_FILE",
+    "BundleError",
+    "bundle",
+    "bundle_files",
+    "bundle_id",
+    "check_cut",
+    "core_imports",
+    "core_modules",
+    "is_stale",
+    "refresh_wheel",
+]
+
 MAKE_SNAPSHOT = Path(__file__).with_name("make_snapshot.mjs")
-# Python's memory with the rules core loaded (make_snapshot.mjs): what the worker starts
-# from where the connection is fast enough to fetch it (calculator-worker.mjs).
-SNAPSHOT = "rules_core.snapshot"
-# The rules core's command line, which the site never runs (and its argparse with it).
-COMMAND_LINE = ("rules_core.cli", "rules_core.__main__")
-PACKAGE = "rules-core"  # the lock file's (normalised) name
-DATA_MEMBER = "rules_core/data/systems.json"
-# The date of every member of the compiled archives: the earliest a zip can hold. A fixed
-# date, not the commit's, so that the bundle changes only when its sources do.
-ARCHIVE_DATE = (1980, 1, 1, 0, 0, 0)
 
-
-# For the type checker only, without importing `typing`: this module is also the child
-# process that compiles the standard library (compile_stdlib), and the bytes of the
-# typing.pyc it writes change when that process has imported typing itself (marshal shares
-# an object referenced from elsewhere): the same sources would no longer give the same bundle.
-TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import Any, NotRequired, TypedDict
-
-    class Traced(TypedDict):
-        """What the calculators' run in Pyodide loaded (trace_imports.mjs): each module with its
-        origin (a path in the standard library's zip or elsewhere, "built-in", "frozen", or
-        None), and the standard library zip's path."""
-
-        modules: dict[str, str | None]
-        stdlib: str
-
-    class Compressed(TypedDict):
-        """One file of the bundle gzipped beside it, as bundle.json lists it."""
-
-        name: str
-        file: str  # the gzipped file's name
-        bytes: int
-        sha256: str
-        size: int  # before compression
-        content_sha256: str
-
-    class Manifest(TypedDict):
-        """bundle.json, what the worker reads first."""
-
-        wasm: Compressed
-        stdlib: Compressed
-        wheel: Compressed
-        snapshot: NotRequired[Compressed]  # absent once refresh_wheel has changed the wheel
-        lock: dict[str, Any]  # pyodide-lock.json, in Pyodide's own format
-
-
-class BundleError(RuntimeError):
-    """A step of the bundle failed; the message is one line for the user."""
+    from hooks.package.stdlib_cut import Traced
 
 
 def runtime_source(node_pyodide: Path = NODE_PYODIDE) -> Path:
@@ -157,418 +142,12 @@ def copy_runtime(source: Path, out_dir: Path) -> list[Path]:
     return [Path(shutil.copy2(source / name, out_dir / name)) for name in RUNTIME_FILES]
 
 
-def _run(
-    step: str, command: list[str | Path], cwd: Path = ROOT, env: dict[str, str] | None = None
-) -> None:
-    result = subprocess.run(
-        [str(part) for part in command],
-        cwd=cwd,
-        capture_output=True,
-        text=True,
-        check=False,
-        env=None if env is None else {**os.environ, **env},
-    )
-    if result.returncode != 0:
-        output = (result.stderr.strip() or result.stdout.strip()).splitlines()
-        detail = output[-1].strip() if output else "no output"
-        raise BundleError(f"{step} failed (exit status {result.returncode}): {detail}")
-
-
-def _pyodide_cli() -> Path:
-    """The `pyodide` command installed beside this interpreter (the venv's), else on PATH."""
-    beside = Path(sys.executable).parent / "pyodide"
-    if beside.is_file():
-        return beside
-    found = shutil.which("pyodide")
-    if found is None:
-        raise BundleError(
-            "the `pyodide` command (pyodide-build) is not installed: run `make setup`"
-        )
-    return Path(found)
-
-
-def build_wheel(wheel_dir: Path, project: Path = ROOT) -> Path:
-    """Build the pure-Python rules_core wheel with the installed flit_core, no download."""
-    wheel_dir.mkdir(parents=True, exist_ok=True)
-    if not (project / DATA_MEMBER).is_file():
-        raise BundleError(f"{DATA_MEMBER} is missing: run `make data` first")
-    _run(
-        "building the rules_core wheel",
-        [
-            sys.executable,
-            "-m",
-            "pip",
-            "wheel",
-            "--quiet",
-            "--no-deps",
-            "--no-build-isolation",
-            "--no-index",
-            "--wheel-dir",
-            wheel_dir,
-            project,
-        ],
-    )
-    wheels = sorted(wheel_dir.glob("rules_core-*.whl"))
-    if len(wheels) != 1:
-        raise BundleError(f"expected one rules_core wheel in {wheel_dir}, found {len(wheels)}")
-    with zipfile.ZipFile(wheels[0]) as archive:
-        if DATA_MEMBER not in archive.namelist():
-            raise BundleError(f"{wheels[0].name} lacks {DATA_MEMBER}")
-    return wheels[0]
-
-
-def register_wheel(out_dir: Path, wheel: Path) -> Path:
-    """Copy the wheel into the bundle and add it to the bundle's lock file."""
-    target = Path(shutil.copy2(wheel, out_dir / wheel.name))
-    lock, new_lock = out_dir / LOCK_FILE, out_dir / f"{LOCK_FILE}.new"
-    _run(
-        "pyodide lockfile add-wheels",
-        [
-            _pyodide_cli(),
-            "lockfile",
-            "add-wheels",
-            "--input",
-            lock,
-            "--output",
-            new_lock,
-            "--base-path",
-            out_dir,
-            target,
-        ],
-    )
-    new_lock.replace(lock)
-    return target
-
-
-def core_modules(project: Path = ROOT) -> list[str]:
-    """The rules core's modules the site runs: all but its command line."""
-    package = project / "rules_core"
-    names = []
-    for path in sorted(package.rglob("*.py")):
-        parts = path.relative_to(project).with_suffix("").parts
-        name = ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
-        if name not in COMMAND_LINE:
-            names.append(name)
-    return names
-
-
-def _type_checking(node: ast.AST) -> bool:
-    test = node.test if isinstance(node, ast.If) else None
-    return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or (
-        isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING"
-    )
-
-
-def core_imports(project: Path = ROOT) -> list[tuple[str, str]]:
-    """(module, "rules_core/FILE.py:LINE") of every module outside the rules core that the
-    modules of core_modules() import, wherever the import is (in a function too), but for
-    imports under `if TYPE_CHECKING:`, which never run."""
-    found: list[tuple[str, str]] = []
-    modules = set(core_modules(project))
-    for path in sorted((project / "rules_core").rglob("*.py")):
-        parts = path.relative_to(project).with_suffix("").parts
-        if ".".join(parts[:-1] if parts[-1] == "__init__" else parts) not in modules:
-            continue
-        where = path.relative_to(project).as_posix()
-        tree = ast.parse(path.read_text(encoding="utf-8"), filename=where)
-        skipped = {
-            id(inner) for node in ast.walk(tree) if _type_checking(node) for inner in ast.walk(node)
-        }
-        for node in ast.walk(tree):
-            if id(node) in skipped:
-                continue
-            if isinstance(node, ast.Import):
-                names = [alias.name for alias in node.names]
-            elif isinstance(node, ast.ImportFrom) and not node.level and node.module:
-                # `from a import b`: b may be a module of package a, which the check finds.
-                names = [node.module, *(f"{node.module}.{alias.name}" for alias in node.names)]
-            else:
-                continue
-            found += [
-                (name, f"{where}:{node.lineno}")
-                for name in names
-                if name.split(".")[0] != "rules_core"
-            ]
-    return found
-
-
-def _run_node(script: Path, args: list[str], doing: str) -> str:
-    """Run one of the bundle's Node scripts (`doing` says what for); its standard output."""
-    node = shutil.which("node")
-    if node is None:
-        raise BundleError(f"Node is needed for {doing}: run `make setup`")
-    result = subprocess.run(
-        [node, script, *args], cwd=ROOT, capture_output=True, text=True, check=False
-    )
-    if result.returncode != 0:
-        output = result.stderr.strip().splitlines()
-        detail = output[-1].strip() if output else "no output"
-        raise BundleError(f"{doing} failed: {detail}")
-    return result.stdout
-
-
-def trace_imports(stage: Path, project: Path = ROOT) -> Traced:
-    """Run the calculators in Pyodide from `stage` (hooks/package/trace_imports.mjs): each
-    module Python loaded, with its origin, and the standard library zip's path."""
-    output = _run_node(
-        TRACE, [str(stage), json.dumps(core_modules(project))], "running the calculators in Pyodide"
-    )
-    traced: Traced = json.loads(output)
-    return traced
-
-
 def make_snapshot(stage: Path) -> Path:
     """Python's memory once every calculator has answered for every system, from the
     finished files of `stage` (hooks/package/make_snapshot.mjs): the same files, the same
     bytes. Made after the archives are final: Python keeps their tables of contents."""
-    _run_node(MAKE_SNAPSHOT, [str(stage), str(stage / SNAPSHOT)], "making Python's snapshot")
+    run_node(MAKE_SNAPSHOT, [str(stage), str(stage / SNAPSHOT)], "making Python's snapshot")
     return stage / SNAPSHOT
-
-
-def _files_of(module: str) -> tuple[str, str]:
-    """The two members of a standard library zip that can hold a module."""
-    path = module.replace(".", "/")
-    return f"{path}.py", f"{path}/__init__.py"
-
-
-def stdlib_members(traced: Traced) -> list[str]:
-    """The standard library's files Python loaded, as members of its zip (sources)."""
-    prefix = traced["stdlib"].rstrip("/") + "/"
-    origins = traced["modules"].values()
-    return sorted(
-        origin[len(prefix) :].removesuffix("c")
-        for origin in origins
-        if isinstance(origin, str) and origin.startswith(prefix)
-    )
-
-
-def check_cut(
-    imports: Iterable[tuple[str, str]], traced: Traced, kept: Iterable[str], whole: Iterable[str]
-) -> None:
-    """Stop the build when the rules core imports a module of Python's standard library
-    (`whole`: the members of its zip) that the cut (`kept`) lacks, naming the module and
-    the line; a module built into Pyodide (or frozen in it) has no file to keep."""
-    kept, whole = set(kept), set(whole)
-    loaded = traced["modules"]
-    problems = []
-    for module, where in imports:
-        files = _files_of(module)
-        if not any(file in whole for file in files):
-            if module in loaded or module.rpartition(".")[0] in loaded:
-                continue  # built in, frozen, or a name imported from a module: no file
-            problems.append(f"{where} imports {module}, which Pyodide's standard library lacks")
-        elif not any(file in kept for file in files) and loaded.get(module) not in (
-            "built-in",
-            "frozen",
-        ):
-            reached = "" if module not in loaded else " (loaded, yet left out)"
-            problems.append(
-                f"{where} imports {module}, which the cut of the standard library lacks{reached}:"
-                " no calculator imported it when the build ran them all. Import it at the top"
-                " of its module, so that every start imports it"
-            )
-    if problems:
-        raise BundleError("; ".join(dict.fromkeys(problems)))
-
-
-def cut_stdlib(archive: Path, members: Iterable[str]) -> int:
-    """Keep in the standard library's zip only `members`, in their order; their count."""
-    keep = set(members)
-    staged = archive.with_name(archive.name + ".cut")
-    with zipfile.ZipFile(archive) as source, zipfile.ZipFile(staged, "w") as target:
-        for member in source.infolist():
-            if member.filename in keep:
-                target.writestr(member, source.read(member))
-    missing = keep - set(zipfile.ZipFile(staged).namelist())
-    if missing:
-        raise BundleError(f"{archive.name} lacks {', '.join(sorted(missing))}")
-    staged.replace(archive)
-    return len(keep)
-
-
-def compile_stdlib(archive: Path) -> None:
-    """`_compile_stdlib` in a Python of a fixed hash seed: the order of a set's constants in
-    the bytecode follows the seed, and the same sources must give the same bytes."""
-    _run(
-        "compiling the standard library",
-        [sys.executable, "-m", "hooks.package.pyodide_bundle", "--compile-stdlib", archive],
-        env={"PYTHONHASHSEED": "0"},
-    )
-
-
-def _compile_stdlib(archive: Path) -> None:
-    """Compile the standard library's zip to .pyc in place, members stored, as `python -OO`
-    compiles: without docstrings and asserts, which the calculators never read, and which
-    are 0.19 MB of its 1.2 MB compressed. Hash-based .pyc, with no source to check them
-    against: no timestamp in them."""
-    staged = archive.with_name(archive.name + ".pyc")
-    with (
-        tempfile.TemporaryDirectory() as scratch,
-        zipfile.ZipFile(archive) as source,
-        zipfile.ZipFile(staged, "w", zipfile.ZIP_STORED) as target,
-    ):
-        for member in source.infolist():
-            data = source.read(member)
-            if not member.filename.endswith(".py"):
-                target.writestr(member.filename, data)
-                continue
-            module = Path(scratch) / "module.py"
-            module.write_bytes(data)
-            compiled = Path(scratch) / "module.pyc"
-            py_compile.compile(
-                str(module),
-                cfile=str(compiled),
-                dfile=member.filename,
-                doraise=True,
-                optimize=2,
-                invalidation_mode=py_compile.PycInvalidationMode.UNCHECKED_HASH,
-            )
-            target.writestr(f"{member.filename}c", compiled.read_bytes())
-    staged.replace(archive)
-
-
-def compile_bundle(out_dir: Path) -> None:
-    """Compile the wheel to .pyc (the lock file follows), its docstrings kept: the command
-    line's help and the dataclasses' own read them. Members stored: each archive is
-    compressed whole (compress_bundle)."""
-    # With SOURCE_DATE_EPOCH set, py_compile writes hash-based .pyc files: no timestamp.
-    _run(
-        "pyodide py-compile",
-        [
-            _pyodide_cli(),
-            "py-compile",
-            "--silent",
-            "--compression-level",
-            "0",
-            "--exclude",
-            STDLIB,
-            out_dir,
-        ],
-        env={"SOURCE_DATE_EPOCH": "315532800", "PYTHONHASHSEED": "0"},
-    )
-
-
-def _sha256(data: bytes) -> str:
-    return hashlib.sha256(data).hexdigest()
-
-
-def _compressed(out_dir: Path, name: str) -> Compressed:
-    """Gzip one file of the bundle beside it; its entry of bundle.json."""
-    content = (out_dir / name).read_bytes()
-    # No name and no date in the header: the same content, the same bytes.
-    stored = gzip.compress(content, compresslevel=9, mtime=0)
-    (out_dir / f"{name}{COMPRESSED_SUFFIX}").write_bytes(stored)
-    return {
-        "name": name,
-        "file": f"{name}{COMPRESSED_SUFFIX}",
-        "bytes": len(stored),
-        "sha256": _sha256(stored),
-        "size": len(content),
-        "content_sha256": _sha256(content),
-    }
-
-
-def _write_manifest(
-    out_dir: Path,
-    wasm: Compressed,
-    stdlib: Compressed,
-    wheel: Compressed,
-    snapshot: Compressed | None = None,
-) -> Manifest:
-    lock = json.loads((out_dir / LOCK_FILE).read_text(encoding="utf-8"))
-    manifest: Manifest = {"wasm": wasm, "stdlib": stdlib, "wheel": wheel, "lock": lock}
-    if snapshot:
-        manifest["snapshot"] = snapshot
-    (out_dir / MANIFEST).write_text(
-        json.dumps(manifest, indent=1, sort_keys=True) + "\n", encoding="utf-8"
-    )
-    return manifest
-
-
-def compress_bundle(out_dir: Path) -> Manifest:
-    """Gzip the WebAssembly, the standard library, the wheel and the snapshot beside them,
-    and write bundle.json: the lock file, and for each of them its compressed file's name,
-    size and SHA-256, and its content's size and SHA-256."""
-    lock = json.loads((out_dir / LOCK_FILE).read_text(encoding="utf-8"))
-    wasm, stdlib = _compressed(out_dir, WASM), _compressed(out_dir, STDLIB)
-    wheel = _compressed(out_dir, lock["packages"][PACKAGE]["file_name"])
-    snapshot = _compressed(out_dir, SNAPSHOT) if (out_dir / SNAPSHOT).is_file() else None
-    return _write_manifest(out_dir, wasm, stdlib, wheel, snapshot)
-
-
-def fix_archive_dates(archive: Path) -> None:
-    """Rewrite a zip with every member dated ARCHIVE_DATE, in the same order, so that
-    compiling the same sources twice gives the same bytes."""
-    staged = archive.with_name(archive.name + ".tmp")
-    with zipfile.ZipFile(archive) as source, zipfile.ZipFile(staged, "w") as target:
-        for member in source.infolist():
-            target.writestr(_dated(member), source.read(member))
-    staged.replace(archive)
-
-
-def _dated(member: zipfile.ZipInfo) -> zipfile.ZipInfo:
-    """A member as the compiled archives hold it: dated ARCHIVE_DATE, compressed and with
-    the attributes it had."""
-    fixed = zipfile.ZipInfo(member.filename, date_time=ARCHIVE_DATE)
-    fixed.compress_type = member.compress_type
-    fixed.external_attr = member.external_attr
-    return fixed
-
-
-def reproducible(out_dir: Path) -> None:
-    """Fix the dates of the compiled archives and the lock file's hashes of them."""
-    lock_path = out_dir / LOCK_FILE
-    lock = json.loads(lock_path.read_text(encoding="utf-8"))
-    fix_archive_dates(out_dir / "python_stdlib.zip")
-    for entry in lock["packages"].values():
-        package = out_dir / entry["file_name"]
-        fix_archive_dates(package)
-        entry["sha256"] = hashlib.sha256(package.read_bytes()).hexdigest()
-    lock_path.write_text(json.dumps(lock, indent=2, sort_keys=True) + "\n", encoding="utf-8")
-
-
-def prune_lock(out_dir: Path) -> dict[str, Any]:
-    """Keep in the lock file only the packages whose file the bundle holds."""
-    lock_path = out_dir / LOCK_FILE
-    lock: dict[str, Any] = json.loads(lock_path.read_text(encoding="utf-8"))
-    lock["packages"] = {
-        name: entry
-        for name, entry in lock["packages"].items()
-        if (out_dir / entry["file_name"]).is_file()
-    }
-    entry = lock["packages"].get(PACKAGE)
-    if entry is None or not entry["file_name"].endswith(".whl") or "-cp3" not in entry["file_name"]:
-        raise BundleError(f"{LOCK_FILE} does not list a compiled rules_core wheel")
-    lock_path.write_text(json.dumps(lock, indent=2) + "\n", encoding="utf-8")
-    return lock
-
-
-def bundle_files(out_dir: Path = DEFAULT_OUT) -> list[Path]:
-    """The files a finished bundle serves: Pyodide's two scripts, bundle.json and the
-    compressed files it lists."""
-    out_dir = Path(out_dir)
-    manifest_path = out_dir / MANIFEST
-    if not manifest_path.is_file():
-        raise BundleError(f"no Pyodide bundle in {out_dir}: run `make setup`")
-    manifest = json.loads(manifest_path.read_text(encoding="utf-8"))
-    roles = ("wasm", "stdlib", "wheel", "snapshot")
-    compressed = sorted(manifest[role]["file"] for role in roles if role in manifest)
-    names = [*SCRIPTS, MANIFEST, *compressed]
-    files = [out_dir / name for name in names]
-    missing = [path.name for path in files if not path.is_file()]
-    if missing:
-        raise BundleError(f"the Pyodide bundle in {out_dir} lacks {', '.join(missing)}")
-    return files
-
-
-def bundle_id(out_dir: Path = DEFAULT_OUT) -> str:
-    """A short hash of every file of the bundle, names and bytes: the folder it is served in."""
-    digest = hashlib.sha256()
-    for path in bundle_files(out_dir):
-        data = path.read_bytes()
-        digest.update(f"{path.name}\0{len(data)}\0".encode())
-        digest.update(data)
-    return digest.hexdigest()[:16]
 
 
 def is_stale(out_dir: Path = DEFAULT_OUT, project: Path = ROOT) -> bool:
@@ -581,40 +160,6 @@ def is_stale(out_dir: Path = DEFAULT_OUT, project: Path = ROOT) -> bool:
     sources.append(project / "pyproject.toml")
     built = lock.stat().st_mtime
     return any(source.stat().st_mtime > built for source in sources if source.is_file())
-
-
-def _unchanged_by_compiling(name: str) -> bool:
-    """A member `pyodide py-compile` leaves as it is: the rules data, and the RECORD (which
-    lists the sources, compiled or not)."""
-    return name == DATA_MEMBER or name.endswith(".dist-info/RECORD")
-
-
-def _compiled_from(wheel: Path) -> str:
-    """A digest of the uncompiled wheel's members that compiling reads or rewrites: every
-    member but the rules data and the RECORD, names and bytes."""
-    digest = hashlib.sha256()
-    with zipfile.ZipFile(wheel) as archive:
-        for member in archive.infolist():
-            if not _unchanged_by_compiling(member.filename):
-                data = archive.read(member)
-                digest.update(f"{member.filename}\0{len(data)}\0".encode())
-                digest.update(data)
-    return digest.hexdigest()
-
-
-def _swap_data(compiled: Path, fresh: Path, target: Path) -> None:
-    """The compiled wheel with the rules data and RECORD of a fresh wheel of the same code,
-    written as compile_bundle and fix_archive_dates write it: the bytes compiling the fresh
-    wheel gives."""
-    with (
-        zipfile.ZipFile(compiled) as kept,
-        zipfile.ZipFile(fresh) as new,
-        zipfile.ZipFile(target, "w") as swapped,
-    ):
-        for member in kept.infolist():
-            name = member.filename
-            source = new if _unchanged_by_compiling(name) else kept
-            swapped.writestr(_dated(member), source.read(name))
 
 
 def refresh_wheel(out_dir: Path = DEFAULT_OUT, project: Path = ROOT) -> list[Path]:
@@ -639,19 +184,19 @@ def refresh_wheel(out_dir: Path = DEFAULT_OUT, project: Path = ROOT) -> list[Pat
         raise BundleError(f"no rules_core wheel in {out_dir} to refresh: run `make setup`")
     if not (project / DATA_MEMBER).is_file():
         raise BundleError(f"{DATA_MEMBER} is missing: run `make data` first")
-    kept, compiled_from = out_dir / entry["file_name"], out_dir / COMPILED_FROM
+    kept, digest_file = out_dir / entry["file_name"], out_dir / COMPILED_FROM
     with tempfile.TemporaryDirectory(prefix=".wheel-", dir=out_dir.parent) as scratch:
         fresh = Path(make_wheel_in(project / "pyproject.toml", Path(scratch)).file)
-        source = _compiled_from(fresh)
+        source = compiled_from(fresh)
         code_unchanged = (
             kept.is_file()
-            and compiled_from.is_file()
-            and compiled_from.read_text(encoding="utf-8").strip() == source
+            and digest_file.is_file()
+            and digest_file.read_text(encoding="utf-8").strip() == source
         )
         if code_unchanged:
             compiled = Path(scratch) / "swapped" / kept.name
             compiled.parent.mkdir()
-            _swap_data(kept, fresh, compiled)
+            swap_data(kept, fresh, compiled)
         else:
             compile_bundle(Path(scratch))
             compiled = next(Path(scratch).glob("rules_core-*.whl"), None)
@@ -662,7 +207,7 @@ def refresh_wheel(out_dir: Path = DEFAULT_OUT, project: Path = ROOT) -> list[Pat
             fix_archive_dates(compiled)
         entry["sha256"] = hashlib.sha256(compiled.read_bytes()).hexdigest()
         compiled.replace(kept)
-    compiled_from.write_text(source + "\n", encoding="utf-8")
+    digest_file.write_text(source + "\n", encoding="utf-8")
     lock_path.write_text(json.dumps(lock, indent=2, sort_keys=True) + "\n", encoding="utf-8")
     manifest: Manifest = json.loads((out_dir / MANIFEST).read_text(encoding="utf-8"))
     if not code_unchanged:
@@ -679,8 +224,8 @@ def refresh_wheel(out_dir: Path = DEFAULT_OUT, project: Path = ROOT) -> list[Pat
     # The snapshot holds the rules core it was made with: it goes with that wheel.
     for name in (SNAPSHOT, f"{SNAPSHOT}{COMPRESSED_SUFFIX}"):
         (out_dir / name).unlink(missing_ok=True)
-    wheel = _compressed(out_dir, entry["file_name"])
-    _write_manifest(out_dir, manifest["wasm"], manifest["stdlib"], wheel)
+    wheel = compressed_file(out_dir, entry["file_name"])
+    write_manifest(out_dir, manifest["wasm"], manifest["stdlib"], wheel)
     return bundle_files(out_dir)
 
 
@@ -697,7 +242,7 @@ def bundle(
         copy_runtime(source, stage)
         wheel = build_wheel(Path(scratch) / "wheel", project)
         register_wheel(stage, wheel)
-        (stage / COMPILED_FROM).write_text(_compiled_from(wheel) + "\n", encoding="utf-8")
+        (stage / COMPILED_FROM).write_text(compiled_from(wheel) + "\n", encoding="utf-8")
         traced = trace_imports(stage, project)
         (stage / TRACE_FILE).write_text(
             json.dumps(traced, indent=1, sort_keys=True) + "\n", encoding="utf-8"
@@ -721,9 +266,6 @@ def bundle(
 
 def main(argv: list[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else argv
-    if len(args) == 2 and args[0] == "--compile-stdlib":  # compile_stdlib's own child
-        _compile_stdlib(Path(args[1]))
-        return 0
     if len(args) > 1:
         print("usage: python -m hooks.package.pyodide_bundle [OUT_DIR]", file=sys.stderr)
         return 1
