@@ -60,7 +60,8 @@ node_modules/.package-lock.json: package-lock.json package.json
 $(PYODIDE_BUNDLE)/rules_core.snapshot: $(VENV)/.installed node_modules/.package-lock.json $(RULES_DATA) \
 		$(RULES_CORE_SOURCES) pyproject.toml hooks/package/pyodide_bundle.py \
 		hooks/package/trace_imports.mjs hooks/package/make_snapshot.mjs hooks/package/node_python.mjs \
-		docs/assets/javascripts/calculator-worker.mjs
+		docs/assets/javascripts/calculator-worker.mjs docs/assets/javascripts/python-bundle.mjs \
+		docs/assets/javascripts/python-snapshot.mjs
 	$(PY) -m hooks.package.pyodide_bundle $(PYODIDE_BUNDLE)
 
 # The service worker, minified once; each build fills in its file list.
