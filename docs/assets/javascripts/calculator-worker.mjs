@@ -19,8 +19,6 @@
 // that ends in " afresh" (a start tried again after a damaged download) fetches every file
 // past the browser's HTTP cache.
 
-import { kindOf, startPython } from "./python-start.mjs";
-
 // The messages between the page (calculator-client.mjs, calculator-boot.js) and this worker,
 // declared once here. The request and the answer inside them are rules_core.web's, whose
 // types are generated from the Python (types/rules-core-web.d.ts).
@@ -165,6 +163,42 @@ function serve(name) {
     }
     working = null;
   }
+}
+
+// Python, started in this worker from the bundle its name names (python-start.mjs). This
+// module imports nothing ahead of itself: a module the worker imported statically would be
+// fetched before this one ran, a round trip (150 ms on a phone's network) before Python's
+// first download. So the start's code, the modules it imports and the bundle's list of
+// files, which it reads first, are asked for all at once.
+/**
+ * @param {string} name
+ * @param {(message: Downloading) => void} post
+ * @param {string[]} prepared
+ */
+function startPython(name, post, prepared) {
+  const [bundle, afresh] = name.split(" ");
+  if (!bundle || !/^[0-9a-f]+$/.test(bundle)) return Promise.reject(new Error("the page names no Python bundle"));
+  const indexURL = new URL(`../pyodide/${bundle}/`, import.meta.url).href;
+  // Never a bundle file from the HTTP cache after a damaged download: it may be that one.
+  /** @type {RequestCache} */
+  const cache = afresh ? "reload" : "default";
+  const listing = fetch(`${indexURL}bundle.json`, { cache });
+  listing.catch(() => {}); // told by the start, which reads it
+  const code = Promise.all([import("./python-start.mjs"), import("./python-bundle.mjs"), import("./python-snapshot.mjs")]);
+  return code.then(([start]) => start.startPython({ indexURL, cache, listing }, post, prepared));
+}
+
+/**
+ * @param {unknown} error
+ * @returns {FailureKind}
+ */
+function kindOf(error) {
+  // A StartFailure (python-bundle.mjs) says why.
+  if (error instanceof Error && "kind" in error) return /** @type {FailureKind} */ (error.kind);
+  // A module script that did not arrive (the start's own, pyodide.mjs, pyodide.asm.js): a
+  // TypeError whose wording is the browser's own ("Failed to fetch dynamically imported module").
+  if (error instanceof TypeError && /fetch|import|load/i.test(error.message)) return "download";
+  return "error";
 }
 
 // As a worker only: the Node tests import answer and nothing runs.

@@ -11,20 +11,14 @@ import { SNAPSHOT_WAIT_MS, pace, withZeroRuns } from "./python-snapshot.mjs";
  * @typedef {import("./calculator-worker.mjs").WorkClass} WorkClass
  * @typedef {import("./python-bundle.mjs").Bundle} Bundle
  * @typedef {import("./python-bundle.mjs").BundleFile} BundleFile
- * @typedef {import("./calculator-worker.mjs").FailureKind} FailureKind
+ *
+ * @typedef {object} BundleAt Where the bundle is served, and its list of files.
+ * @property {string} indexURL The bundle's folder (assets/pyodide/<name>/).
+ * @property {RequestCache} cache How its files are fetched: "reload", past the HTTP cache,
+ *   after a damaged download.
+ * @property {Promise<Response>} listing Its bundle.json, asked for already (see
+ *   calculator-worker.mjs: it is asked for with this module, not after it).
  */
-
-/**
- * @param {unknown} error
- * @returns {FailureKind}
- */
-export function kindOf(error) {
-  if (error instanceof StartFailure) return error.kind;
-  // A module script that did not arrive (pyodide.mjs, pyodide.asm.js): a TypeError whose
-  // wording is the browser's own ("Failed to fetch dynamically imported module").
-  if (error instanceof TypeError && /fetch|import|load/i.test(error.message)) return "download";
-  return "error";
-}
 
 // Pyodide fetches its runtime itself, and a failed download does not always end its start:
 // a wasm that did not arrive is logged ("wasm instantiation failed!") and the start waits
@@ -102,23 +96,19 @@ class Downloads {
 const base64 = (hex) =>
   btoa(String.fromCharCode(.../** @type {string[]} */ (hex.match(/../g)).map((pair) => parseInt(pair, 16))));
 
-// Python with the rules core, started from the bundle the worker's name names; post(message)
-// tells the page how much of it has downloaded. The calculators in `prepared` (the page's,
-// which it names as the worker starts) are imported before it resolves, so the first
-// answer is computed at once. Resolves with rules_core.web's Work and whether Python was
-// restored from the snapshot; rejects with why it could not start (see kindOf), once what
-// was still downloading is dropped.
+// Python with the rules core, started from the bundle `at` names; post(message) tells the
+// page how much of it has downloaded. The calculators in `prepared` (the page's, which it
+// names as the worker starts) are imported before it resolves, so the first answer is
+// computed at once. Resolves with rules_core.web's Work and whether Python was restored
+// from the snapshot; rejects with why it could not start (a StartFailure where a file did
+// not arrive or arrived damaged), once what was still downloading is dropped.
 /**
- * @param {string} name
+ * @param {BundleAt} at
  * @param {(message: Downloading) => void} post
  * @param {string[]} prepared
  * @returns {Promise<{Work: WorkClass, snapshot: boolean}>}
  */
-export function startPython(name, post, prepared) {
-  const [bundle, afresh] = name.split(" ");
-  const indexURL = new URL(`../pyodide/${bundle}/`, import.meta.url).href;
-  // Never a bundle file from the HTTP cache after a damaged download: it may be that one.
-  const cache = afresh ? "reload" : "default";
+export function startPython({ indexURL, cache, listing }, post, prepared) {
   // Without crypto.subtle (an insecure address) the browser checks each file's digest
   // itself (Subresource Integrity: its failure reads as a failed download).
   const checks = Boolean(self.crypto?.subtle);
@@ -138,12 +128,8 @@ export function startPython(name, post, prepared) {
    * @param {string} [integrity]
    * @param {AbortSignal} [signal] what drops the download: the start's failure, by default
    */
-  async function fetchChecked(url, integrity = "", signal = dropped.signal) {
-    const response = await fetchFromSite(url, { cache, integrity, signal }).catch((error) => {
-      throw new StartFailure("download", `${url}: ${error}`);
-    });
-    if (!response.ok) throw new StartFailure("download", `${url}: ${response.status} ${response.statusText}`);
-    return response;
+  function fetchChecked(url, integrity = "", signal = dropped.signal) {
+    return checked(url, fetchFromSite(url, { cache, integrity, signal }));
   }
 
   // One file of the bundle, its progress told to `told` (see unpack: counted, decoded).
@@ -159,13 +145,12 @@ export function startPython(name, post, prepared) {
   }
 
   const handle = (async () => {
-    if (!bundle || !/^[0-9a-f]+$/.test(bundle)) throw new Error("the page names no Python bundle");
     /** @type {Promise<typeof import("pyodide")>} */
     const runtime = import(`${indexURL}pyodide.mjs`);
     runtime.catch(() => {}); // told where it is awaited, unless the start failed before
     // What this build serves, with the size and SHA-256 of each file (pyodide_bundle.py).
     /** @type {Bundle} */
-    const files = await (await fetchChecked(`${indexURL}bundle.json`)).json();
+    const files = await (await checked(`${indexURL}bundle.json`, listing)).json();
     for (const entry of [files.wasm, files.stdlib, files.wheel]) downloads.expect(entry.bytes);
     // The WebAssembly compiles as it downloads, before Pyodide's own script has arrived,
     // and is instantiated only once every byte matched. How fast it comes decides the snapshot.
@@ -290,4 +275,17 @@ export function startPython(name, post, prepared) {
     dropped.abort();
     throw error;
   });
+}
+
+// A response of the site's, or the StartFailure of a download that did not arrive.
+/**
+ * @param {string} url
+ * @param {Promise<Response>} responding
+ */
+async function checked(url, responding) {
+  const response = await responding.catch((error) => {
+    throw new StartFailure("download", `${url}: ${error}`);
+  });
+  if (!response.ok) throw new StartFailure("download", `${url}: ${response.status} ${response.statusText}`);
+  return response;
 }
