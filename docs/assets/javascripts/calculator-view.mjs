@@ -1,10 +1,10 @@
 // What both kinds of widget show: an answer marked out of date until its inputs' answer
 // arrives, messages beside the fields, and the "Copy link" button.
 
-import { named } from "./calculator-address.mjs";
+import { named } from "./calculator-form.mjs";
 
 /**
- * @typedef {import("./calculator-loader.mjs").Control} Control
+ * @typedef {import("./calculator-form.mjs").Control} Control
  * @typedef {import("../../../types/rules-core-web").Answer} Answer
  * @typedef {{control: Control, text: string}} Placed A refusal's message, beside its field.
  * @typedef {object} Refusal A refusal as placed on the page (showRefusal).

@@ -10,13 +10,7 @@
 // Safety: inputs only ever become text (form values, URL parameters, textContent). The
 // result markup comes from rules_core.web, which escapes everything it was given.
 
-import {
-  addressLags,
-  initialValue,
-  named,
-  recallHandedAddress,
-  setAddressSources,
-} from "./calculator-address.mjs";
+import { addressLags, recallHandedAddress, setAddressSources } from "./calculator-address.mjs";
 import {
   ask,
   connect,
@@ -29,6 +23,7 @@ import {
   restart,
   startFailure,
 } from "./calculator-client.mjs";
+import { initialValue, named } from "./calculator-form.mjs";
 import { carryOver, ofSystem, sayCarried } from "./calculator-switch.mjs";
 import {
   Staleness,
@@ -49,7 +44,7 @@ import { offerParty } from "./party.mjs";
 import { placeQuestions } from "./situation-questions.mjs";
 
 /**
- * @typedef {import("./calculator-loader.mjs").Control} Control
+ * @typedef {import("./calculator-form.mjs").Control} Control
  * @typedef {import("../../../types/rules-core-web").Answer} Answer
  */
 
@@ -240,7 +235,7 @@ class Calculator {
       }
     }
     this.compute();
-    addressLags(this.path);
+    addressLags(this.path, { answering: isReady() });
   }
 
   inputs(asBuilt = false) {
@@ -515,7 +510,7 @@ class Comparison {
     this.form.addEventListener("input", () => {
       this.showQuestion();
       this.compute();
-      addressLags(this.path);
+      addressLags(this.path, { answering: isReady() });
     });
     bindCopyLink(this.section);
     this.path = location.pathname;

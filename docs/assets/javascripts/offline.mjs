@@ -16,7 +16,7 @@
 //
 // Safety: everything shown is built with createElement and textContent only.
 
-import { PYTHON_WIDGETS } from "./calculator-loader.mjs";
+import { PYTHON_WIDGETS } from "./calculator-form.mjs";
 
 /**
  * @typedef {import("../../../types/offline-messages").OfflineRequest} OfflineRequest
