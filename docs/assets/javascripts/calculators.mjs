@@ -23,23 +23,18 @@ import {
   restart,
   startFailure,
 } from "./calculator-client.mjs";
+import { endAboveDock, keepDockFitted } from "./calculator-dock.mjs";
 import { initialValue, named } from "./calculator-form.mjs";
-import { carryOver, ofSystem, sayCarried } from "./calculator-switch.mjs";
 import {
-  Staleness,
-  bindCopyLink,
   clearFieldErrors,
-  endAboveDock,
-  keepDockFitted,
-  markFirstLiveResult,
   markRefused,
   sayRefusal,
-  showChoicesInFull,
   showNotes,
   showRefusal,
   unmarkRefused,
-  wrapTables,
-} from "./calculator-view.mjs";
+} from "./calculator-refusal.mjs";
+import { carryOver, ofSystem, sayCarried } from "./calculator-switch.mjs";
+import { Staleness, bindCopyLink, markFirstLiveResult, showChoicesInFull, wrapTables } from "./calculator-view.mjs";
 import { offerParty } from "./party.mjs";
 import { placeQuestions } from "./situation-questions.mjs";
 

@@ -24,7 +24,7 @@
 //
 // Safety: names are only ever text (textContent, form values), never markup.
 
-import { endAboveDock, headerBottom } from "./calculator-view.mjs";
+import { endAboveDock, headerBottom } from "./calculator-dock.mjs";
 import { FIGHT_FORM_ROWS, FIGHT_MAX_ROWS, NAME_LENGTH, VALUE_LENGTH } from "./rules-core-limits.mjs";
 
 /**

@@ -1,0 +1,81 @@
+// The answer docked at the foot of a phone's screen (calculators.css): fitted to a quarter
+// of the screen, and where what the reader sees starts and ends around it and the site's
+// header.
+
+// The docked answer never takes more than a quarter of the screen below the header: where
+// its words would (text at 200 %, a phone on its side, a long fight's answer) it becomes a
+// line (calculators.css, calc-headline--line) and a tap opens the rest. Checked whenever
+// the answer, its marks or the screen change. The page's scroll padding follows the dock's
+// height, so a field brought into view stops above it.
+const DOCK_SHARE = 0.25;
+const LINE = "calc-headline--line";
+// Where Python could not start, what to do takes the dock's place (calculators.css): too
+// long for a quarter of the screen, it stays in its place under the form, whole.
+const UNDOCKED = "calc-status--undocked";
+
+/** @param {HTMLElement} result */
+export function fitDock(result) {
+  const room = innerHeight - headerBottom();
+  /** @type {HTMLElement | null | undefined} */
+  const status = result.parentElement?.querySelector(":scope > .calc-status");
+  if (status) {
+    status.classList.remove(UNDOCKED);
+    if (status.offsetHeight > DOCK_SHARE * room) status.classList.add(UNDOCKED);
+  }
+  /** @type {HTMLElement | null} */
+  const headline = result.querySelector(".calc-headline");
+  if (!headline) return;
+  headline.classList.remove(LINE);
+  if (headline.offsetHeight > DOCK_SHARE * room) headline.classList.add(LINE);
+  /** @type {NodeListOf<HTMLElement>} */
+  const headlines = document.querySelectorAll(".calc-headline");
+  const docked = [...headlines]
+    .filter((each) => getComputedStyle(each).bottom === "0px")
+    .map((each) => each.offsetHeight);
+  const height = docked.length ? Math.max(...docked) : 0;
+  document.documentElement.style.setProperty("--calc-dock-height", `${height}px`);
+}
+
+/** @param {HTMLElement} result */
+export function keepDockFitted(result) {
+  let pending = 0;
+  const fit = () => {
+    cancelAnimationFrame(pending);
+    pending = requestAnimationFrame(() => {
+      if (result.isConnected) return fitDock(result);
+      removeEventListener("resize", fit); // the page was left (instant navigation)
+      watcher.disconnect();
+    });
+  };
+  // The classes it sets itself are no change: the answer's words and marks are, and the
+  // widget's (its status, a failed start).
+  const section = /** @type {HTMLElement} */ (result.parentElement);
+  const watcher = new MutationObserver((changes) => {
+    /** @param {MutationRecord} change */
+    const marks = (change) =>
+      change.attributeName !== "class" || change.target === result || change.target === section;
+    if (changes.some(marks)) fit();
+  });
+  watcher.observe(section, {
+    childList: true,
+    subtree: true,
+    characterData: true,
+    attributes: true,
+    attributeFilter: ["class", "data-progress", "data-reason"],
+  });
+  addEventListener("resize", fit);
+  fit();
+}
+
+// Where what the reader sees ends: above the answer's headline where it is docked at the
+// foot of the screen (on a phone), else at the screen's foot.
+/** @param {Element | null | undefined} headline */
+export function endAboveDock(headline) {
+  const docked = headline?.getBoundingClientRect();
+  return docked && docked.bottom >= innerHeight - 1 ? docked.top : innerHeight;
+}
+
+// Where what the reader sees starts: below the site's header, which stays on screen.
+export function headerBottom() {
+  return document.querySelector(".md-header")?.getBoundingClientRect().bottom ?? 0;
+}
