@@ -37,7 +37,7 @@ export function fitDock(result) {
 }
 
 /** @param {HTMLElement} result */
-export function keepDockFitted(result) {
+function keepDockFitted(result) {
   let pending = 0;
   const fit = () => {
     cancelAnimationFrame(pending);
@@ -65,6 +65,31 @@ export function keepDockFitted(result) {
   });
   addEventListener("resize", fit);
   fit();
+}
+
+// A calculator's answer docked: fitted whenever it changes, and a tap on its headline brings
+// the rest of it into view.
+/** @param {HTMLElement} result */
+export function dockAnswer(result) {
+  keepDockFitted(result);
+  // A tap on the docked answer (on a phone) brings the full result into view.
+  /** @returns {HTMLElement | null} */
+  const headline = () => result.querySelector(".calc-headline");
+  result.addEventListener("click", (event) => {
+    const docked = headline();
+    const details = /** @type {HTMLElement | null | undefined} */ (docked?.nextElementSibling);
+    const target = /** @type {Element} */ (event.target);
+    if (docked?.contains(target) && !target.closest("a") && details) {
+      // Scrolled to, the answer sticks at the top (at its own `top`, below Material's
+      // header) and covers as much as its height, which grows with its words (three lines
+      // of figures on a phone): what it opens starts below it, never under it.
+      const stuck = parseFloat(getComputedStyle(docked).top) || 0;
+      // The page's own scroll padding (below the header) counts towards it.
+      const padded = parseFloat(getComputedStyle(document.documentElement).scrollPaddingTop) || 0;
+      details.style.scrollMarginTop = `${stuck + docked.offsetHeight + 8 - padded}px`;
+      details.scrollIntoView({ block: "start", behavior: "smooth" });
+    }
+  });
 }
 
 // Where what the reader sees ends: above the answer's headline where it is docked at the

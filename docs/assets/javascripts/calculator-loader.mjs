@@ -30,7 +30,7 @@ function onPage(page) {
   // calculator-boot.js has it for a page's first load; an instant navigation, Back
   // included, brings only the body). Beside the page's own inputs they are the answer.
   if (asksOtherInputs(page)) document.documentElement.setAttribute("data-calc-address", "");
-  import("./calculators.mjs").then((calculators) => calculators.bind(page));
+  import("./calculator-site.mjs").then((site) => site.bind(page));
 }
 
 if (window.document$) window.document$.subscribe(onPage);

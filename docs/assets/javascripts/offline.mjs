@@ -39,7 +39,7 @@ if ("serviceWorker" in navigator && /^https?:$/.test(location.protocol)) {
 
 // The page the reader opened comes first: storing the whole site beside it would slow its
 // load, and on a calculator page Python's download and start (the first live answer took
-// 1.5 times as long). calculators.mjs says when Python has answered, or could not start.
+// 1.5 times as long). calculator-client.mjs says when Python has answered, or could not start.
 function pageSettled() {
   /** @type {Promise<unknown>} */
   const settled = new Promise((resolve) => {

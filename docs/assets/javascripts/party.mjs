@@ -43,7 +43,7 @@ import { FIGHT_FORM_ROWS, FIGHT_MAX_ROWS, NAME_LENGTH, VALUE_LENGTH } from "./ru
  * @typedef {{row: number, side?: string, count?: string, name?: string} & Partial<Record<Stat, string>>} Row
  *   One combatant row of the fight's form: its number, each field's value by its name.
  * @typedef {{name: string, form: HTMLFormElement, section: Element}} Widget A calculator
- *   bound by calculators.mjs.
+ *   bound by calculator-widget.mjs.
  */
 
 const STORE = "orr-party";
@@ -182,7 +182,7 @@ function keep(members) {
   }
 }
 
-// Each widget on the page ({name, form, section}, the calculators bound by calculators.mjs):
+// Each widget on the page ({name, form, section}, the calculators calculator-site.mjs bound):
 // the fight keeps and offers the party, the attack calculator offers it, and the checks
 // calculator offers its members as who rolls, each only the members of its form's system.
 // A fight row holds no check or save bonus, and a wrong number filled in would be worse
