@@ -30,6 +30,11 @@ function onPage(page) {
   // calculator-boot.js has it for a page's first load; an instant navigation, Back
   // included, brings only the body). Beside the page's own inputs they are the answer.
   if (asksOtherInputs(page)) document.documentElement.setAttribute("data-calc-address", "");
+  // Python starts as soon as the worker's client has arrived (it imports nothing), not once
+  // the widgets' code, some modules deep, has: after an instant navigation no
+  // calculator-boot.js started it. (After a page's first load the client takes over the
+  // worker calculator-boot.js started.)
+  import("./calculator-client.mjs").then((client) => client.connect(page));
   import("./calculator-site.mjs").then((site) => site.bind(page));
 }
 

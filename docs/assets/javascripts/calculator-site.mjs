@@ -1,12 +1,12 @@
 // The calculators of a page of this site: calculator-loader.mjs calls bind() for each page
-// Material's instant navigation shows, and the worker (calculator-client.mjs) serves the
-// whole visit. Each widget is bound to its form (calculator-widget.mjs, compare-widget.mjs);
-// here, what a page of the site adds around them: the inputs of every widget of the page in
-// its address (calculator-address.mjs), the party kept on this device (party.mjs), and each
-// answer docked at the foot of a phone's screen (calculator-dock.mjs).
+// Material's instant navigation shows, and connects the page to the worker
+// (calculator-client.mjs), which serves the whole visit. Each widget is bound to its form
+// (calculator-widget.mjs, compare-widget.mjs); here, what a page of the site adds around
+// them: the inputs of every widget of the page in its address (calculator-address.mjs),
+// the party kept on this device (party.mjs), and each answer docked at the foot of a
+// phone's screen (calculator-dock.mjs).
 
 import { recallHandedAddress, setAddressSources } from "./calculator-address.mjs";
-import { connect } from "./calculator-client.mjs";
 import { dockAnswer } from "./calculator-dock.mjs";
 import { followStart } from "./calculator-status.mjs";
 import { Calculator } from "./calculator-widget.mjs";
@@ -19,7 +19,6 @@ setAddressSources(() => current);
 
 /** @param {Document} page */
 export function bind(page) {
-  connect(page);
   recallHandedAddress();
   // Marks are per page; an instant navigation keeps the visit's timeline.
   performance.clearMarks("calc-first-live-result");
