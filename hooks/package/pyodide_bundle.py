@@ -88,7 +88,7 @@ COMPRESSED_SUFFIX = ".gz"
 TRACE = Path(__file__).with_name("trace_imports.mjs")
 MAKE_SNAPSHOT = Path(__file__).with_name("make_snapshot.mjs")
 # Python's memory with the rules core loaded (make_snapshot.mjs): what the worker starts
-# from where the connection is fast enough to fetch it (calculator-worker.mjs).
+# from where the connection is fast enough to fetch it (python-snapshot.mjs).
 SNAPSHOT = "rules_core.snapshot"
 # The rules core's command line, which the site never runs (and its argparse with it).
 COMMAND_LINE = ("rules_core.cli", "rules_core.__main__")
