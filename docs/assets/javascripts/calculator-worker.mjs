@@ -168,8 +168,8 @@ function serve(name) {
 // Python, started in this worker from the bundle its name names (python-start.mjs). This
 // module imports nothing ahead of itself: a module the worker imported statically would be
 // fetched before this one ran, a round trip (150 ms on a phone's network) before Python's
-// first download. So the start's code, the modules it imports and the bundle's list of
-// files, which it reads first, are asked for all at once.
+// first download. So the start's code, the modules it imports, and what it reads first (the
+// bundle's list of files, Pyodide's own module) are asked for all at once.
 /**
  * @param {string} name
  * @param {(message: Downloading) => void} post
@@ -183,9 +183,12 @@ function startPython(name, post, prepared) {
   /** @type {RequestCache} */
   const cache = afresh ? "reload" : "default";
   const listing = fetch(`${indexURL}bundle.json`, { cache });
-  listing.catch(() => {}); // told by the start, which reads it
+  /** @type {Promise<typeof import("pyodide")>} */
+  const runtime = import(`${indexURL}pyodide.mjs`);
+  // Told by the start, which reads them, unless it failed before.
+  for (const asked of [listing, runtime]) asked.catch(() => {});
   const code = Promise.all([import("./python-start.mjs"), import("./python-bundle.mjs"), import("./python-snapshot.mjs")]);
-  return code.then(([start]) => start.startPython({ indexURL, cache, listing }, post, prepared));
+  return code.then(([start]) => start.startPython({ indexURL, cache, listing, runtime }, post, prepared));
 }
 
 /**

@@ -12,12 +12,13 @@ import { SNAPSHOT_WAIT_MS, pace, withZeroRuns } from "./python-snapshot.mjs";
  * @typedef {import("./python-bundle.mjs").Bundle} Bundle
  * @typedef {import("./python-bundle.mjs").BundleFile} BundleFile
  *
- * @typedef {object} BundleAt Where the bundle is served, and its list of files.
+ * @typedef {object} BundleAt Where the bundle is served, and what the start reads first,
+ *   asked for already (calculator-worker.mjs asks for them with this module, not after it).
  * @property {string} indexURL The bundle's folder (assets/pyodide/<name>/).
  * @property {RequestCache} cache How its files are fetched: "reload", past the HTTP cache,
  *   after a damaged download.
- * @property {Promise<Response>} listing Its bundle.json, asked for already (see
- *   calculator-worker.mjs: it is asked for with this module, not after it).
+ * @property {Promise<Response>} listing Its list of files (bundle.json).
+ * @property {Promise<typeof import("pyodide")>} runtime Pyodide's module (pyodide.mjs).
  */
 
 // Pyodide fetches its runtime itself, and a failed download does not always end its start:
@@ -108,7 +109,7 @@ const base64 = (hex) =>
  * @param {string[]} prepared
  * @returns {Promise<{Work: WorkClass, snapshot: boolean}>}
  */
-export function startPython({ indexURL, cache, listing }, post, prepared) {
+export function startPython({ indexURL, cache, listing, runtime }, post, prepared) {
   // Without crypto.subtle (an insecure address) the browser checks each file's digest
   // itself (Subresource Integrity: its failure reads as a failed download).
   const checks = Boolean(self.crypto?.subtle);
@@ -145,9 +146,6 @@ export function startPython({ indexURL, cache, listing }, post, prepared) {
   }
 
   const handle = (async () => {
-    /** @type {Promise<typeof import("pyodide")>} */
-    const runtime = import(`${indexURL}pyodide.mjs`);
-    runtime.catch(() => {}); // told where it is awaited, unless the start failed before
     // What this build serves, with the size and SHA-256 of each file (pyodide_bundle.py).
     /** @type {Bundle} */
     const files = await (await checked(`${indexURL}bundle.json`, listing)).json();
