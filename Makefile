@@ -62,7 +62,8 @@ $(PYODIDE_BUNDLE)/rules_core.snapshot: $(VENV)/.installed node_modules/.package-
 		hooks/package/bundle_tools.py hooks/package/bundle_archives.py hooks/package/stdlib_cut.py \
 		hooks/package/rules_core_wheel.py \
 		hooks/package/trace_imports.mjs hooks/package/make_snapshot.mjs hooks/package/node_python.mjs \
-		docs/assets/javascripts/calculator-worker.mjs
+		docs/assets/javascripts/calculator-worker.mjs docs/assets/javascripts/python-bundle.mjs \
+		docs/assets/javascripts/python-snapshot.mjs
 	$(PY) -m hooks.package.pyodide_bundle $(PYODIDE_BUNDLE)
 
 # The service worker, minified once; each build fills in its file list.

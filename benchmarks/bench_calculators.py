@@ -552,7 +552,7 @@ def empty_page_ms(page: Page, url: str) -> float:
     return poll(page, "window.benchDone ?? null")
 
 
-# calculators.mjs marks when the page shows its first result computed by Python.
+# calculator-widget.mjs marks when the page shows its first result computed by Python.
 FIRST_LIVE_RESULT = "performance.getEntriesByName('calc-first-live-result')[0]?.startTime ?? null"
 
 LATENCY_SCRIPT = """async ([selector, values, rounds, pause]) => {

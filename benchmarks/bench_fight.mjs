@@ -71,9 +71,8 @@ json.dumps([sorted(times)[len(times) // 2], answer["summary"]])
 `;
 
 const { loadPyodide } = await import(path.join(ROOT, "node_modules", "pyodide", "pyodide.mjs"));
-const { startRulesCore, answer, SLICE_MS } = await import(
-  path.join(ROOT, "docs", "assets", "javascripts", "calculator-worker.mjs")
-);
+const { answer, SLICE_MS } = await import(path.join(ROOT, "docs", "assets", "javascripts", "calculator-worker.mjs"));
+const { startRulesCore } = await import(path.join(ROOT, "docs", "assets", "javascripts", "python-bundle.mjs"));
 const bundle = path.join(ROOT, "build", "pyodide") + path.sep;
 const pyodide = await startRulesCore(loadPyodide, bundle, async (name) =>
   new Uint8Array(readFileSync(bundle + name)),

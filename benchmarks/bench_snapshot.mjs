@@ -23,7 +23,8 @@ const BUNDLE = path.join(ROOT, "build", "pyodide") + path.sep;
 const RUNS = 5;
 const REQUEST = JSON.stringify({ calculator: "attack", inputs: { bonus: "+7" }, base: "" });
 const MANIFEST = JSON.parse(readFileSync(BUNDLE + "bundle.json", "utf8"));
-const { pythonFrom, worker } = await import(path.join(ROOT, "hooks", "package", "node_python.mjs"));
+const { pythonFrom } = await import(path.join(ROOT, "hooks", "package", "node_python.mjs"));
+const { withZeroRuns } = await import(path.join(ROOT, "docs", "assets", "javascripts", "python-snapshot.mjs"));
 
 // One start, in this process: prints {ms, answer} as JSON.
 async function boot(mode) {
@@ -34,7 +35,7 @@ async function boot(mode) {
     await loadPyodide({ indexURL: BUNDLE });
   } else {
     // Python as the calculators' worker starts it, or restores it.
-    const memory = () => worker.withZeroRuns(readFileSync(BUNDLE + MANIFEST.snapshot.name));
+    const memory = () => withZeroRuns(readFileSync(BUNDLE + MANIFEST.snapshot.name));
     const options = mode === "snapshot" ? { _loadSnapshot: memory() } : {};
     answer = (await pythonFrom(BUNDLE, options)).pyimport("rules_core.web").handle_json(REQUEST);
   }
@@ -73,7 +74,7 @@ async function main() {
   }
   const megabytes = (count) => `${(count / 1e6).toFixed(1)} MB`;
   const { size, bytes } = MANIFEST.snapshot;
-  const memory = worker.withZeroRuns(readFileSync(BUNDLE + MANIFEST.snapshot.name)).length;
+  const memory = withZeroRuns(readFileSync(BUNDLE + MANIFEST.snapshot.name)).length;
   console.log(
     `snapshot: Python's ${megabytes(memory)} of memory, ${megabytes(size)} without its runs of zeros, ` +
       `${megabytes(bytes)} gzipped, beside the runtime's own files`,

@@ -127,7 +127,7 @@ def shared_link(site: Path, stem: str) -> str:
 
 
 def first_live_answer(page: Page) -> None:
-    """Python answered on this page (calculators.mjs marks its first live answer)."""
+    """Python answered on this page (calculator-widget.mjs marks its first live answer)."""
     page.wait_for_function(
         "() => performance.getEntriesByName('calc-first-live-result').length > 0", timeout=60_000
     )

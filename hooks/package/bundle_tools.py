@@ -41,7 +41,7 @@ TRACE_FILE = "stdlib-trace.json"
 COMPILED_FROM = "rules_core-compiled-from.sha256"
 COMPRESSED_SUFFIX = ".gz"
 # Python's memory with the rules core loaded (make_snapshot.mjs): what the worker starts
-# from where the connection is fast enough to fetch it (calculator-worker.mjs).
+# from where the connection is fast enough to fetch it (python-snapshot.mjs).
 SNAPSHOT = "rules_core.snapshot"
 # The rules core's command line, which the site never runs (and its argparse with it).
 COMMAND_LINE = ("rules_core.cli", "rules_core.__main__")

@@ -8,7 +8,7 @@
 // answers every calculator for every system with its form's defaults, so that what they
 // import and the rules data they read are in Python's memory, and writes that memory to
 // OUT_FILE, without its runs of zeros (withoutZeroRuns). A worker restored from it answers
-// at once (see calculator-worker.mjs). The lists it walks come from the rules core itself
+// at once (see python-snapshot.mjs). The lists it walks come from the rules core itself
 // (its registry and its systems).
 //
 // `_makeSnapshot` is a private option of the pinned Pyodide: tests/node/cut_library.test.mjs
@@ -20,7 +20,8 @@
 // secret in any case. The worker reseeds Python's random numbers after each restore.
 import { writeFileSync } from "node:fs";
 import nodeCrypto from "node:crypto";
-import { pythonFrom, worker } from "./node_python.mjs";
+import { withoutZeroRuns } from "../../docs/assets/javascripts/python-snapshot.mjs";
+import { pythonFrom } from "./node_python.mjs";
 
 const [bundleDir, outFile] = process.argv.slice(2);
 if (!bundleDir || !outFile) {
@@ -60,7 +61,7 @@ del _name, _system
 random.seed(0)
 gc.collect()
 `);
-  writeFileSync(outFile, worker.withoutZeroRuns(pyodide.makeMemorySnapshot()));
+  writeFileSync(outFile, withoutZeroRuns(pyodide.makeMemorySnapshot()));
 } catch (error) {
   console.error(String(error instanceof Error ? error.message : error));
   process.exit(1);

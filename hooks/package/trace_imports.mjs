@@ -11,9 +11,8 @@
 // loaded, by name, with where it was loaded from: a path in the standard library's zip,
 // "built-in", "frozen", or null) and `stdlib` (the zip's path). The lists it walks come
 // from the rules core itself (its registry and its systems), never from here.
-import { pythonFrom, worker } from "./node_python.mjs";
-
-const { answer } = worker;
+import { answer } from "../../docs/assets/javascripts/calculator-worker.mjs";
+import { pythonFrom } from "./node_python.mjs";
 
 const [bundleDir, modulesJson] = process.argv.slice(2);
 if (!bundleDir || !modulesJson) {

@@ -240,7 +240,7 @@ COPY_LINK = (
     '<span class="calc-copied" role="status"></span></div>'
 )
 
-# What a calculator that keeps the party says above its form (party.mjs) while nothing is
+# What a calculator that keeps the party says above its form (party-fight.mjs) while nothing is
 # kept on this device: built in for the same reason.
 _PARTY_NOTES = {
     "fight": '<div class="calc-party"><p>Named party rows are kept on this device, for the '
@@ -274,7 +274,7 @@ def render_calculator(name: str, base: str, titled: bool = True) -> str:
         f'<section class="calc" data-calculator="{name}" {opening}'
         f"{_PARTY_NOTES.get(name, '')}{form}"
         # One line on a phone, as each line the widget's code says there while Python
-        # loads (calculators.mjs): the answer under it never moves as the status changes.
+        # loads (calculator-status.mjs): the answer under it never moves as the status changes.
         f'<p class="calc-status" role="status"><span class="calc-status-text">'
         f"Computed when the site was built.</span>"
         f'<span class="calc-announce"></span></p>'
@@ -286,7 +286,7 @@ def render_calculator(name: str, base: str, titled: bool = True) -> str:
 
 class _FormDefaults(HTMLParser):
     """Each control's value as built in a page's widgets (`section.calc`), by name, as
-    calculator-address.mjs's initialValue() reads it: a box "on" if ticked else "", a
+    calculator-form.mjs's initialValue() reads it: a box "on" if ticked else "", a
     choice its selected option (else its first), any other input its value. A name two
     controls give different values is None: no address value is that name's default."""
 

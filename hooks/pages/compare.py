@@ -232,7 +232,7 @@ def _answer(concept: Concept, system: System, result: Mapping[str, Any]) -> list
         else:
             lines += [f"- Range: {data['min']} to {data['max']}", f"- Mean: {data['mean']}", ""]
     # As the calculator shows them; on an attack, the reader's numbers replace them live
-    # (calculators.mjs finds them by their system).
+    # (compare-widget.mjs finds them by their system).
     for note in (data or {}).get("interpretations", []):
         lines += [
             f"**Interpretation:** {_escape_markdown(note)}",
@@ -276,7 +276,7 @@ def _live_form(
     for name, value in concept.inputs.items():
         if name not in _ATTACK_FORM:
             parts.append(f'<input type="hidden" name="{escape(name)}" value="{escape(value)}">')
-    # Each answer cell is refilled live (calculators.mjs) with the same short answer.
+    # Each answer cell is refilled live (compare-widget.mjs) with the same short answer.
     rows = "".join(
         f'<tr><th scope="row">{escape(system.short_title)}{_sizer(systems) if row == 0 else ""}'
         f'</th><td class="compare-answer" data-system="{escape(slug)}">'
@@ -352,7 +352,7 @@ def _question(concept: Concept) -> str:
 
 def _typed(numbers: dict[str, str], name: str, signed: bool = False) -> str:
     """A number of the question, which the reader's own replaces as they type it into the
-    form's field of that name (calculators.mjs): the words never state numbers the answers
+    form's field of that name (compare-widget.mjs): the words never state numbers the answers
     under them no longer answer. A signed number (a bonus) gets its "+" when typed without."""
     value = numbers[name]
     shown = f"+{value}" if signed and value[:1].isdigit() else value

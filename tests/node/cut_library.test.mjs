@@ -22,13 +22,15 @@ import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { test } from "node:test";
 import { fileURLToPath } from "node:url";
-import { pythonFrom, worker } from "../../hooks/package/node_python.mjs";
+import { answer } from "../../docs/assets/javascripts/calculator-worker.mjs";
+import { StartFailure, contentOf, unpack } from "../../docs/assets/javascripts/python-bundle.mjs";
+import { SNAPSHOT_PACE, pace, withZeroRuns, withoutZeroRuns } from "../../docs/assets/javascripts/python-snapshot.mjs";
+import { pythonFrom } from "../../hooks/package/node_python.mjs";
 
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 const BUNDLE = path.join(ROOT, "build", "pyodide");
 const PYTHON = path.join(ROOT, ".venv", "bin", "python");
 const WHOLE_STDLIB = path.join(ROOT, "node_modules", "pyodide", "python_stdlib.zip");
-const { answer, unpack, contentOf, StartFailure, pace, SNAPSHOT_PACE, withZeroRuns, withoutZeroRuns } = worker;
 const MANIFEST = JSON.parse(readFileSync(path.join(BUNDLE, "bundle.json"), "utf8"));
 const ROLES = ["wasm", "stdlib", "wheel", "snapshot"];
 

@@ -22,9 +22,9 @@ const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 const BUNDLE = path.join(ROOT, "build", "pyodide");
 const WHOLE_STDLIB = path.join(ROOT, "node_modules", "pyodide", "python_stdlib.zip");
 const PYTHON = path.join(ROOT, ".venv", "bin", "python");
-// The calculators' worker: Python starts here as it does in a page.
+// Python starts here as it does in the calculators' worker.
 const { startRulesCore } = await import(
-  pathToFileURL(path.join(ROOT, "docs", "assets", "javascripts", "calculator-worker.mjs")).href
+  pathToFileURL(path.join(ROOT, "docs", "assets", "javascripts", "python-bundle.mjs")).href
 );
 const CASES = JSON.parse(readFileSync(path.join(ROOT, "tests", "cases", "cli_cases.json"), "utf8"));
 

@@ -14,8 +14,11 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 const BUNDLE = path.join(ROOT, "build", "pyodide");
-const { startRulesCore, answer, PROGRESS_AFTER_MS, SLICE_MS } = await import(
+const { answer, PROGRESS_AFTER_MS, SLICE_MS } = await import(
   pathToFileURL(path.join(ROOT, "docs", "assets", "javascripts", "calculator-worker.mjs")).href
+);
+const { startRulesCore } = await import(
+  pathToFileURL(path.join(ROOT, "docs", "assets", "javascripts", "python-bundle.mjs")).href
 );
 
 // A fight of several rounds, in the form's default system: five characters against six orcs.

@@ -1,8 +1,6 @@
 // The address of a calculator page holds every input that differs from the page as built,
 // so a link reproduces what the reader saw. setAddressSources() names what to read it from.
 
-import { isReady } from "./calculator-client.mjs";
-
 // The address is written once the edits pause for this long (see addressLags).
 const ADDRESS_IDLE_MS = 300;
 const HANDED_ADDRESS = "calculators-handed-address";
@@ -19,26 +17,21 @@ export function setAddressSources(widgets) {
   sources = widgets;
 }
 
-/** @param {string} name */
-export function named(name) {
-  // A selector for a control by name; the name is quoted as a CSS string, never markup.
-  return `[name="${CSS.escape(name)}"]`;
-}
-
-// A control's value as the page was built: the loader, on every page, reads it too.
-export { initialValue } from "./calculator-loader.mjs";
-
 // Each history.replaceState sets off work in the page and the browser (the tab's history
 // entry, its icon fetched again) that competes with Python for a phone's processor: written
 // after every answer, it slowed the answer to the next keystroke. So the address is written
 // once the edits pause for ADDRESS_IDLE_MS, and at once when the reader copies the link,
-// follows one or leaves the page, or while Python loads (no answer is coming yet).
-/** @param {string} path */
-export function addressLags(path) {
+// follows one or leaves the page, or while Python loads (`answering` false: no answer is
+// coming yet).
+/**
+ * @param {string} path
+ * @param {{answering: boolean}} python
+ */
+export function addressLags(path, { answering }) {
   clearTimeout(addressTimer);
   addressTimer = setTimeout(writeAddressNow, ADDRESS_IDLE_MS);
   addressPath = path;
-  if (!isReady()) writeAddressNow();
+  if (!answering) writeAddressNow();
 }
 
 function writeAddressNow() {

@@ -8,7 +8,7 @@
 // It also runs before the page is first painted, which the widgets' own code does not: an
 // address whose inputs are other than those the build-time result answers (its defaults,
 // data-defaults: each field's value as built) hides that result until the widgets have
-// read it (calculators.mjs): every result is shown as not yet the answer
+// read it (calculator-site.mjs): every result is shown as not yet the answer
 // (data-calc-address; calculators.css), never as one beside inputs it does not answer. An
 // address of the defaults (a link of the page's own inputs) keeps it readable throughout.
 (function () {

@@ -1,6 +1,8 @@
 // The rules core's worker as promises: one worker for the whole visit (Material's instant
-// navigation keeps this module), and ask() resolves with its answer to one request.
-// Where Python could not start, restart() tries again with a new worker.
+// navigation keeps this module), and ask() resolves with its answer to one request, which
+// askPython() gives a widget to show. Where Python could not start, restart() tries again
+// with a new worker. Once Python has answered on the page, or could not start, the visit
+// is settled (offline.mjs waits for it).
 
 /**
  * @typedef {import("./calculator-worker.mjs").FromWorker} FromWorker
@@ -12,6 +14,7 @@
  * @typedef {Responded | Failed | Withdrawn} Reply What ask() resolves with.
  * @typedef {{kind: FailureKind, detail: string, offline: boolean}} Failure Why Python could
  *   not start, and whether the browser was offline then.
+ * @typedef {import("../../../types/rules-core-web").Answer} Answer
  */
 
 // The site root, from where this file lives (assets/javascripts/ under the root): the
@@ -85,6 +88,7 @@ function start(booted, name = bundle) {
 export function restart() {
   if (!failure) return;
   const afresh = failure.kind === "damaged";
+  delete document.documentElement.dataset.calculators; // settled again once Python answers
   /** @type {Worker} */ (worker).terminate();
   for (const [id, resolve] of pending) resolve({ id, failed: "the calculator restarted" });
   pending.clear();
@@ -173,6 +177,48 @@ export function ask(calculator, inputs, { onProgress, signal } = {}) {
   return answer;
 }
 
+// Every request of the page's widgets: show(response) gets rules_core.web's reply, or, where
+// Python failed to answer, a refusal that says so. Once the first answer is shown, the visit
+// is settled.
+/**
+ * @param {string} calculator
+ * @param {Record<string, string>} inputs
+ * @param {(response: Answer) => void} show
+ * @param {{onProgress?: (done: number, total: number) => void, signal?: AbortSignal}} [options]
+ */
+export function askPython(calculator, inputs, show, { onProgress, signal } = {}) {
+  ask(calculator, inputs, { onProgress, signal })
+    .then((data) =>
+      "withdrawn" in data ? null
+      : "failed" in data ? failed(data.failed)
+      : /** @type {Answer} */ (JSON.parse(data.response)),
+    )
+    // A reply that is not the core's JSON is a failure said in words, never "computing".
+    .catch((error) => failed(String(error?.message ?? error)))
+    .then((response) => {
+      if (!response) return; // withdrawn: the request that replaced it answers
+      show(response);
+      settled();
+    });
+}
+
+/**
+ * @param {string} why
+ * @returns {import("../../../types/rules-core-web").Refused}
+ */
+function failed(why) {
+  return { ok: false, html: "", summary: "", errors: {}, message: "The calculation failed: " + why };
+}
+
+function settled() {
+  // Once a visit: Python has given its first answer, or could not start. offline.mjs waits
+  // for this before it stores the site, which would slow Python's download, start and
+  // first answer.
+  if (document.documentElement.dataset.calculators === "settled") return;
+  document.documentElement.dataset.calculators = "settled";
+  document.dispatchEvent(new Event("calculators-settled"));
+}
+
 // To the worker, which connect() or adopt() has started before any request.
 /** @param {import("./calculator-worker.mjs").ToWorker} message */
 function post(message) {
@@ -195,6 +241,9 @@ function onMessage({ data }) {
     loading = null;
     sayLoading();
     for (const callback of started) callback();
+    if (ready) return; // settled once Python has answered
+    console.warn("The calculator could not start:", failure?.detail);
+    settled();
     return;
   }
   if ("progress" in data) {

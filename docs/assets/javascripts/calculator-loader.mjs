@@ -3,33 +3,18 @@
 // live through every navigation of the visit, so the worker (and Python) boots once;
 // `document$` emits each new page, and its calculators are bound to that one worker.
 
-// The widgets that run Python: calculators and Compare answers.
-export const PYTHON_WIDGETS = ".calc[data-calculator], .calc[data-compare]";
+import { PYTHON_WIDGETS, initialValue, named } from "./calculator-form.mjs";
 
-/** @typedef {HTMLInputElement | HTMLSelectElement} Control A field's control in a widget's form. */
-
-// A control's value as the page was built.
-/**
- * @param {Control} control
- * @returns {string | undefined} undefined only for a select without options
- */
-export function initialValue(control) {
-  if (control instanceof HTMLSelectElement) {
-    return ([...control.options].find((option) => option.defaultSelected) ?? control.options[0])?.value;
-  }
-  if (control.type === "checkbox") return control.defaultChecked ? "on" : "";
-  if (control.type === "hidden") return ""; // the situations: no box ticked
-  return control.defaultValue;
-}
+/** @typedef {import("./calculator-form.mjs").Control} Control */
 
 // Whether the address names inputs other than those the built results answer (the values
 // of the page's fields as built); a name no field has is never read.
 /** @param {ParentNode} page */
 function asksOtherInputs(page) {
   for (const [name, value] of new URLSearchParams(location.search)) {
-    const named = PYTHON_WIDGETS.split(",").map((widget) => `${widget} [name="${CSS.escape(name)}"]`);
+    const selectors = PYTHON_WIDGETS.split(",").map((widget) => `${widget} ${named(name)}`);
     /** @type {NodeListOf<Control>} */
-    const controls = page.querySelectorAll(named.join(","));
+    const controls = page.querySelectorAll(selectors.join(","));
     for (const control of controls) {
       if (initialValue(control) !== value) return true;
     }
@@ -45,7 +30,12 @@ function onPage(page) {
   // calculator-boot.js has it for a page's first load; an instant navigation, Back
   // included, brings only the body). Beside the page's own inputs they are the answer.
   if (asksOtherInputs(page)) document.documentElement.setAttribute("data-calc-address", "");
-  import("./calculators.mjs").then((calculators) => calculators.bind(page));
+  // Python starts as soon as the worker's client has arrived (it imports nothing), not once
+  // the widgets' code, some modules deep, has: after an instant navigation no
+  // calculator-boot.js started it. (After a page's first load the client takes over the
+  // worker calculator-boot.js started.)
+  import("./calculator-client.mjs").then((client) => client.connect(page));
+  import("./calculator-site.mjs").then((site) => site.bind(page));
 }
 
 if (window.document$) window.document$.subscribe(onPage);

@@ -6,9 +6,9 @@
 // set back to the form's default), so that coming back does not bring back a value
 // nobody sees, and said so beside the system's select.
 
-import { initialValue } from "./calculator-address.mjs";
+import { initialValue } from "./calculator-form.mjs";
 
-/** @typedef {import("./calculator-loader.mjs").Control} Control */
+/** @typedef {import("./calculator-form.mjs").Control} Control */
 
 // Whether an element of the form (a field, a situation's tile) is one of `system`'s.
 /**

@@ -16,7 +16,7 @@
 //
 // Safety: everything shown is built with createElement and textContent only.
 
-import { PYTHON_WIDGETS } from "./calculator-loader.mjs";
+import { PYTHON_WIDGETS } from "./calculator-form.mjs";
 
 /**
  * @typedef {import("../../../types/offline-messages").OfflineRequest} OfflineRequest
@@ -39,7 +39,7 @@ if ("serviceWorker" in navigator && /^https?:$/.test(location.protocol)) {
 
 // The page the reader opened comes first: storing the whole site beside it would slow its
 // load, and on a calculator page Python's download and start (the first live answer took
-// 1.5 times as long). calculators.mjs says when Python has answered, or could not start.
+// 1.5 times as long). calculator-client.mjs says when Python has answered, or could not start.
 function pageSettled() {
   /** @type {Promise<unknown>} */
   const settled = new Promise((resolve) => {
