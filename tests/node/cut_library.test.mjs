@@ -9,7 +9,8 @@
 //   compiled data, never from here.
 // - So does Python restored from the bundle's snapshot (hooks/package/make_snapshot.mjs),
 //   as the worker restores it; each restore has random numbers of its own.
-// - The worker fetches the snapshot only where the WebAssembly arrives fast (pace).
+// - The worker fetches the snapshot only where the WebAssembly arrives fast (pace), and
+//   uses it once its bytes have arrived in time, however long its inflating takes.
 // - The worker's `unpack` gives each compressed file's content, byte for byte; a file cut
 //   short, altered, or from another build fails as "damaged", a connection that drops as
 //   "download"; a host that sent the file decoded is read as it is.
@@ -24,7 +25,13 @@ import { test } from "node:test";
 import { fileURLToPath } from "node:url";
 import { answer } from "../../docs/assets/javascripts/calculator-worker.mjs";
 import { StartFailure, contentOf, unpack } from "../../docs/assets/javascripts/python-bundle.mjs";
-import { SNAPSHOT_PACE, pace, withZeroRuns, withoutZeroRuns } from "../../docs/assets/javascripts/python-snapshot.mjs";
+import {
+  SNAPSHOT_PACE,
+  pace,
+  snapshotInTime,
+  withZeroRuns,
+  withoutZeroRuns,
+} from "../../docs/assets/javascripts/python-snapshot.mjs";
 import { pythonFrom } from "../../hooks/package/node_python.mjs";
 
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
@@ -200,6 +207,22 @@ test("the snapshot is fetched only where the WebAssembly arrives fast", async ()
   // it saves on a phone: a snapshot grown past that would slow the start it speeds up.
   const slowest = SNAPSHOT_PACE.bytes / SNAPSHOT_PACE.ms; // bytes per millisecond
   assert.ok(MANIFEST.snapshot.bytes / slowest < 1000, `${MANIFEST.snapshot.bytes} bytes`);
+});
+
+test("a snapshot whose bytes have arrived is used however long its inflating takes; one late is not waited for", async () => {
+  const after = (ms, value) => new Promise((resolve) => setTimeout(() => resolve(value), ms));
+  const memory = new Uint8Array([1, 2, 3]);
+  const waitMs = 40;
+  // Its bytes in before the wait is up, its inflating long past it (a busy device): used.
+  assert.equal(await snapshotInTime(after(10, true), after(6 * waitMs, memory), after(0), waitMs), memory);
+  // Its bytes in well after Python's own files (a slow network): not waited for.
+  const late = snapshotInTime(after(6 * waitMs, true), after(6 * waitMs, memory), after(0), waitMs);
+  assert.equal(await Promise.race([late, after(3 * waitMs, "still waiting")]), null);
+  // Not fetched, lost or damaged: none.
+  assert.equal(await snapshotInTime(after(5, false), after(5, memory), after(0), waitMs), null);
+  assert.equal(await snapshotInTime(after(5, true), after(5, null), after(0), waitMs), null);
+  // The wait counts from Python's own files: bytes that come before those are waited for.
+  assert.equal(await snapshotInTime(after(2 * waitMs, true), after(0, memory), after(3 * waitMs), waitMs), memory);
 });
 
 // A Response whose body comes in chunks of `size` bytes, as a network sends it.

@@ -1,8 +1,9 @@
 // The rules core's worker as promises: one worker for the whole visit (Material's instant
 // navigation keeps this module), and ask() resolves with its answer to one request, which
 // askPython() gives a widget to show. Where Python could not start, restart() tries again
-// with a new worker. Once Python has answered on the page, or could not start, the visit
-// is settled (offline.mjs waits for it).
+// with a new worker; where it stopped while answering, a new worker starts it again at once
+// (stopped()). Once Python has answered on the page, or could not start, the visit is
+// settled (offline.mjs waits for it).
 
 /**
  * @typedef {import("./calculator-worker.mjs").FromWorker} FromWorker
@@ -10,8 +11,9 @@
  * @typedef {import("./calculator-worker.mjs").FailureKind} FailureKind
  * @typedef {import("./calculator-worker.mjs").Responded} Responded
  * @typedef {import("./calculator-worker.mjs").Failed} Failed
+ * @typedef {import("./calculator-worker.mjs").Died} Died
  * @typedef {{id: number, withdrawn: true}} Withdrawn The page withdrew the request.
- * @typedef {Responded | Failed | Withdrawn} Reply What ask() resolves with.
+ * @typedef {Responded | Failed | Died | Withdrawn} Reply What ask() resolves with.
  * @typedef {{kind: FailureKind, detail: string, offline: boolean}} Failure Why Python could
  *   not start, and whether the browser was offline then.
  * @typedef {import("../../../types/rules-core-web").Answer} Answer
@@ -29,6 +31,16 @@ const progressOf = new Map(); // request id -> onProgress(done, total), until it
 const started = new Set(); // what to call once Python is ready, or could not start
 /** @type {Set<() => void>} */
 const loadingHeard = new Set(); // what to call as Python downloads and starts
+/** @type {Map<number, string>} */
+const asked = new Map(); // request id -> the request as sent, until its answer
+// Requests Python stopped on, as sent -> why: never sent again in this visit (the same
+// question would stop it again); a changed value is another request.
+/** @type {Map<string, string>} */
+const stoppedOn = new Map();
+// How often Python may stop in a visit and be started again: past it, the page says it
+// could not go on (a Python that stops on whatever it is asked).
+const MAX_STOPS = 3;
+let stops = 0;
 let nextId = 1;
 /** @type {Worker | null} */
 let worker = null;
@@ -42,6 +54,8 @@ let failure = null;
 /** @type {Loading | null} */
 let loading = null;
 let bundle = "";
+// Python stopped and is being started again (stopped()): said in the status line until it is.
+let restarting = false;
 /** @type {string[]} */
 let prepare = []; // the calculators of the page the worker was started for
 
@@ -78,8 +92,38 @@ function start(booted, name = bundle) {
   if (!booted) worker.postMessage({ prepare }); // the boot script says it for its own
   window.rulesCoreWorker = { worker, early: [] };
   worker.onmessage = onMessage;
+  // An error the worker did not catch, once Python had started: it may answer nothing more.
+  worker.onerror = (event) => {
+    if (ready) stopped({ id: 0, died: event.message || "the worker failed" });
+  };
   loading = { done: 0, total: 0, starting: false }; // until the worker has said what it downloads
   sayLoading();
+}
+
+// Python stopped while answering a request (the worker's {id, died}: its stack overflowed,
+// its memory ran out): that request is answered with what happened and never asked again,
+// and a new worker starts Python again at once. Once it is ready, every widget asks its
+// question again (calculator-status.mjs), the request it stopped on answered here at once.
+// Past MAX_STOPS in a visit, Python is not started again: that is said as a failed start.
+/** @param {Died} data */
+function stopped(data) {
+  const request = asked.get(data.id);
+  if (request !== undefined) stoppedOn.set(request, data.died);
+  settle(data);
+  /** @type {Worker} */ (worker).terminate();
+  ready = false;
+  stops += 1;
+  console.warn("The calculators' Python stopped:", data.died);
+  if (stops > MAX_STOPS) {
+    failure = { kind: "error", detail: data.died, offline: false };
+    loading = null;
+    restarting = false;
+    sayLoading();
+    for (const callback of started) callback();
+    return;
+  }
+  restarting = true;
+  start(null, bundle);
 }
 
 // Python could not start (a download failed, the reader was offline): a new worker
@@ -93,11 +137,13 @@ export function restart() {
   for (const [id, resolve] of pending) resolve({ id, failed: "the calculator restarted" });
   pending.clear();
   progressOf.clear();
+  asked.clear();
   failure = null;
   start(null, afresh ? `${bundle} afresh` : bundle);
 }
 
 export const isReady = () => ready;
+export const isRestarting = () => restarting;
 export const startFailure = () => failure;
 
 // Said where each answer is read while Python loads (calculators.css shows it from the
@@ -106,6 +152,7 @@ export const startFailure = () => failure;
 // downloads some 4 MB here, which takes a slow connection half a minute.
 export function loadingText(state = loading) {
   if (!state) return "";
+  if (restarting) return "the calculators' Python stopped: starting it again…";
   if (!state.total) return "loading the calculators' Python…";
   const mb = (/** @type {number} */ bytes) => (bytes / 1e6).toFixed(1);
   if (isDownloading(state)) {
@@ -160,19 +207,21 @@ export function ask(calculator, inputs, { onProgress, signal } = {}) {
   // aborts, the worker is told to drop the request (its work stops at its next step) and
   // the promise resolves with {withdrawn: true}: nothing else is heard of it.
   const id = nextId++;
+  /** @type {import("../../../types/rules-core-web").Request} */
+  const request = { calculator, inputs, base: siteBase() };
+  const sent = JSON.stringify(request);
+  const stoppedBefore = stoppedOn.get(sent);
+  if (stoppedBefore !== undefined) return Promise.resolve({ id, died: stoppedBefore });
   /** @type {Promise<Reply>} */
   const answer = new Promise((resolve) => pending.set(id, resolve));
   if (onProgress) progressOf.set(id, onProgress);
-  /** @type {import("../../../types/rules-core-web").Request} */
-  const request = { calculator, inputs, base: siteBase() };
-  post({ id, request: JSON.stringify(request) });
+  asked.set(id, sent);
+  post({ id, request: sent });
   signal?.addEventListener("abort", () => {
     const resolve = pending.get(id);
     if (!resolve) return; // answered already
     post({ withdraw: id });
-    pending.delete(id);
-    progressOf.delete(id);
-    resolve({ id, withdrawn: true });
+    settle({ id, withdrawn: true });
   });
   return answer;
 }
@@ -190,11 +239,12 @@ export function askPython(calculator, inputs, show, { onProgress, signal } = {})
   ask(calculator, inputs, { onProgress, signal })
     .then((data) =>
       "withdrawn" in data ? null
-      : "failed" in data ? failed(data.failed)
+      : "failed" in data ? refusal(`The calculation failed: ${data.failed}`)
+      : "died" in data ? refusal(stoppedSentence(data.died))
       : /** @type {Answer} */ (JSON.parse(data.response)),
     )
     // A reply that is not the core's JSON is a failure said in words, never "computing".
-    .catch((error) => failed(String(error?.message ?? error)))
+    .catch((error) => refusal(`The calculation failed: ${error?.message ?? error}`))
     .then((response) => {
       if (!response) return; // withdrawn: the request that replaced it answers
       show(response);
@@ -203,12 +253,18 @@ export function askPython(calculator, inputs, show, { onProgress, signal } = {})
 }
 
 /**
- * @param {string} why
+ * @param {string} message
  * @returns {import("../../../types/rules-core-web").Refused}
  */
-function failed(why) {
-  return { ok: false, html: "", summary: "", errors: {}, message: "The calculation failed: " + why };
+function refusal(message) {
+  return { ok: false, html: "", summary: "", errors: {}, message };
 }
+
+// What the page says of a question Python stopped on, where its answer is read.
+/** @param {string} why */
+export const stoppedSentence = (why) =>
+  `The calculators' Python stopped while working this out (${why}) and has been started ` +
+  "again. These inputs are not asked again: change one to go on.";
 
 function settled() {
   // Once a visit: Python has given its first answer, or could not start. offline.mjs waits
@@ -233,10 +289,15 @@ function onMessage({ data }) {
     sayLoading();
     return;
   }
+  if ("died" in data) {
+    stopped(data);
+    return;
+  }
   if ("ready" in data || ("failed" in data && !("id" in data))) {
     // How Python started (User Timing): the tests and the benchmark read it.
     if ("ready" in data) performance.mark("calc-python-ready", { detail: { snapshot: data.snapshot } });
     ready ||= "ready" in data;
+    restarting = false;
     failure = "ready" in data ? null : { kind: data.kind ?? "error", detail: data.failed, offline: !navigator.onLine };
     loading = null;
     sayLoading();
@@ -250,10 +311,17 @@ function onMessage({ data }) {
     progressOf.get(data.id)?.(...data.progress);
     return;
   }
-  const resolve = pending.get(data.id);
-  pending.delete(data.id);
-  progressOf.delete(data.id);
-  resolve?.(data);
+  settle(data);
+}
+
+// A request's reply: its promise resolves with it, and it is pending no more.
+/** @param {Reply} reply */
+function settle(reply) {
+  const resolve = pending.get(reply.id);
+  pending.delete(reply.id);
+  progressOf.delete(reply.id);
+  asked.delete(reply.id);
+  resolve?.(reply);
 }
 
 function siteBase() {

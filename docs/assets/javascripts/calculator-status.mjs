@@ -6,6 +6,7 @@
 import {
   isDownloading,
   isReady,
+  isRestarting,
   loadingState,
   loadingText,
   onLoading,
@@ -59,6 +60,7 @@ onLoading(() => {
 // under it never moves as it changes. How much has arrived, and that it is downloaded once,
 // is said where the answer is read (calculator-client.mjs, loadingText).
 export function loadingStatus() {
+  if (isRestarting()) return "Python stopped: starting it again…";
   const state = loadingState();
   if (!state) return "Loading the calculators' Python…";
   if (isDownloading(state)) {

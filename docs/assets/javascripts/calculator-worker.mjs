@@ -7,7 +7,9 @@
 // works (a fight: rounds done); {loading: {done, total, starting}} while Python downloads
 // (bytes; `starting` once what Python starts from has arrived: it starts while the rules
 // core's wheel comes); {ready: true} once Python and the core are loaded, or {failed,
-// kind} if they could not be (kind: why, see FailureKind). {withdraw: id} says the page no
+// kind} if they could not be (kind: why, see FailureKind); {id, died} where Python stopped
+// while working a request (workRequests): the page then starts a new worker. A message
+// not of the shapes below is ignored (toWorker). {withdraw: id} says the page no
 // longer wants that answer (the reader changed the question): its work stops at its next
 // step, or never starts, and nothing is sent back for it. {prepare: [names]}, sent first,
 // names the page's calculators: their modules are imported before Python says it is ready,
@@ -46,9 +48,12 @@
  * @typedef {{id: number, progress: [done: number, total: number]}} Progress How far a long
  *   request has got (a fight: rounds done, rounds in all).
  * @typedef {{id: number, response: string}} Responded The answer: a rules_core.web Answer as JSON.
- * @typedef {{id: number, failed: string}} Failed The request could not be worked.
- * @typedef {Downloading | Ready | NotStarted | Progress | Responded | Failed} FromWorker What the
- *   worker sends.
+ * @typedef {{id: number, failed: string}} Failed The request could not be worked: Python
+ *   did not start.
+ * @typedef {{id: number, died: string}} Died Python stopped while working the request (the
+ *   error): it answers nothing more, and the page starts a new worker.
+ * @typedef {Downloading | Ready | NotStarted | Progress | Responded | Failed | Died} FromWorker
+ *   What the worker sends.
  */
 
 // A calculation's progress is said only once it has taken PROGRESS_AFTER_MS: a quick
@@ -124,45 +129,98 @@ function serve(name) {
     ({ snapshot }) => post({ ready: true, snapshot }),
     (error) => post({ failed: String(error), kind: kindOf(error) }),
   );
+  const requests = workRequests(python, post, prepared);
+  self.onmessage = (/** @type {MessageEvent<unknown>} */ { data }) => requests(data);
+}
 
-  // Requests are worked one at a time, in order; a withdrawn one is dropped from the queue,
-  // or stopped at its next step if it is the one being worked.
+// The most calculators a page names ({prepare}), and the longest name: a page holds a few.
+const MAX_PREPARED = 64;
+const MAX_NAME = 64;
+
+// A message from the page, checked before anything reads it: one of ToWorker, or null for
+// anything else (ignored). Only this site's pages can message its worker; the check keeps a
+// mistake, or a message of another shape, from reaching Python as something it is not. The
+// request itself is rules_core.web's to bound and check, before it parses it.
+/**
+ * @param {unknown} data
+ * @returns {ToWorker | null}
+ */
+export function toWorker(data) {
+  if (typeof data !== "object" || data === null) return null;
+  const message = /** @type {Record<string, unknown>} */ (data);
+  if ("prepare" in message) {
+    const names = message.prepare;
+    const fit = Array.isArray(names) && names.length <= MAX_PREPARED;
+    return fit && names.every((name) => typeof name === "string" && name.length <= MAX_NAME) ? { prepare: names } : null;
+  }
+  if ("withdraw" in message) return Number.isSafeInteger(message.withdraw) ? { withdraw: Number(message.withdraw) } : null;
+  const { id, request } = message;
+  return Number.isSafeInteger(id) && typeof request === "string" ? { id: Number(id), request } : null;
+}
+
+// The worker's requests, worked one at a time, in order, by the Python `python` resolves
+// with: give each message the page sends to the function this returns. A withdrawn request
+// is dropped from the queue, or stopped at its next step if it is the one being worked.
+// rules_core.web's Work never raises: an error while working is Python's own (its stack
+// overflowed, its memory ran out), after which it can answer nothing. That request is
+// answered {id, died} and nothing more is worked here: the page starts a new worker
+// (calculator-client.mjs). Exported for the Node tests.
+/**
+ * @param {Promise<{Work: WorkClass}>} python
+ * @param {(message: FromWorker) => void} post
+ * @param {string[]} prepared the page's calculators ({prepare}), for Python's start
+ * @returns {(data: unknown) => void}
+ */
+export function workRequests(python, post, prepared) {
   /** @type {Ask[]} */
   const queue = [];
   /** @type {Ask | null} */
   let working = null;
   /** @type {Set<number>} */
   const withdrawn = new Set();
-  self.onmessage = (/** @type {MessageEvent<ToWorker>} */ { data }) => {
-    if ("prepare" in data) {
-      prepared.push(...data.prepare.map(String));
-      return;
-    }
-    if ("withdraw" in data) {
-      if (working?.id === data.withdraw || queue.some(({ id }) => id === data.withdraw)) {
-        withdrawn.add(data.withdraw);
-      }
-      return;
-    }
-    queue.push(data);
-    if (!working) workThrough();
-  };
+  let dead = false;
 
   async function workThrough() {
-    while (queue.length) {
+    while (queue.length && !dead) {
       working = /** @type {Ask} */ (queue.shift());
       const { id } = working;
       const stopped = () => withdrawn.has(id);
+      /** @type {WorkClass} */
+      let Work;
       try {
-        const { Work } = await python; // requests that come while Python loads wait for it
+        ({ Work } = await python); // requests that come while Python loads wait for it
+      } catch (error) {
+        post({ id, failed: String(error) }); // no Python: said as the start's failure too
+        withdrawn.delete(id);
+        continue;
+      }
+      try {
         if (!stopped()) await answer(Work, working, post, { stopped });
       } catch (error) {
-        post({ id, failed: String(error) });
+        dead = true;
+        post({ id, died: String(error) });
       }
       withdrawn.delete(id);
     }
     working = null;
   }
+
+  return (data) => {
+    const message = toWorker(data);
+    if (!message || dead) return;
+    if ("prepare" in message) {
+      prepared.push(...message.prepare);
+      return;
+    }
+    if ("withdraw" in message) {
+      if (working?.id === message.withdraw || queue.some(({ id }) => id === message.withdraw)) {
+        withdrawn.add(message.withdraw);
+      }
+      return;
+    }
+    queue.push(message);
+    if (!working) workThrough();
+  };
 }
 
 // Python, started in this worker from the bundle its name names (python-start.mjs). This

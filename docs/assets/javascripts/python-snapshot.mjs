@@ -17,10 +17,32 @@ import { joined } from "./python-bundle.mjs";
 // restored, Python starts without it. The service worker does not keep it (offline.py):
 // offline, Python starts from the files it keeps.
 export const SNAPSHOT_PACE = { bytes: 2_000_000, ms: 250 };
-// How long after the WebAssembly and the standard library the snapshot is waited for: it
-// comes some 0.3 s after them here, and starting Python without it takes about 0.5 s more
-// on a desktop, 2 s on a phone.
+// How long after the WebAssembly and the standard library the snapshot's bytes are waited
+// for: they come some 0.3 s after them here, and starting Python without it takes about
+// 0.5 s more on a desktop, 2 s on a phone. Once they have all arrived, the snapshot is
+// used, however long its inflating takes (a busy device): starting Python would take longer.
 export const SNAPSHOT_WAIT_MS = 1000;
+
+// The snapshot's memory, or null where it is not waited for: `arrived` says whether its
+// bytes have all arrived (false: they will not), `inflated` gives its memory once checked
+// and inflated (null: damaged), and `own` resolves once Python's own files are in. Its
+// bytes are waited for until `waitMs` after those (a snapshot that comes well after them:
+// they came from a cache, it comes over a slow network); once they have arrived, its
+// inflating is waited for however long it takes (a busy device): starting Python instead
+// would take the worker's thread longer still, and the download would be for nothing.
+// Exported for the Node tests.
+/**
+ * @param {Promise<boolean>} arrived
+ * @param {Promise<Uint8Array | null>} inflated
+ * @param {Promise<unknown>} own
+ * @param {number} [waitMs]
+ * @returns {Promise<Uint8Array | null>}
+ */
+export async function snapshotInTime(arrived, inflated, own, waitMs = SNAPSHOT_WAIT_MS) {
+  /** @type {Promise<false>} */
+  const late = own.then(() => new Promise((resolve) => setTimeout(() => resolve(false), waitMs)));
+  return (await Promise.race([arrived, late])) ? inflated : null;
+}
 
 // Whether a download is fast (see SNAPSHOT_PACE): `counted(n)` hears each chunk's size as
 // it arrives; `fast` resolves as soon as it is known: true once `bytes` have arrived

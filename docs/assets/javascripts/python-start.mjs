@@ -4,7 +4,7 @@
 // calculator-worker.mjs calls startPython() and says to the page how it went.
 
 import { StartFailure, contentOf, moduleOf, startRulesCore, unpack } from "./python-bundle.mjs";
-import { SNAPSHOT_WAIT_MS, pace, withZeroRuns } from "./python-snapshot.mjs";
+import { pace, snapshotInTime, withZeroRuns } from "./python-snapshot.mjs";
 
 /**
  * @typedef {import("./calculator-worker.mjs").Downloading} Downloading
@@ -133,6 +133,11 @@ export function startPython({ indexURL, cache, listing, runtime }, post, prepare
     return checked(url, fetchFromSite(url, { cache, integrity, signal }));
   }
 
+  // What the browser checks a file against itself, where this worker cannot (no crypto.subtle).
+  /** @param {BundleFile} entry */
+  const integrityOf = (entry) =>
+    checks ? "" : `sha256-${base64(entry.sha256)} sha256-${base64(entry.content_sha256)}`;
+
   // One file of the bundle, its progress told to `told` (see unpack: counted, decoded).
   /**
    * @param {BundleFile} entry
@@ -140,8 +145,7 @@ export function startPython({ indexURL, cache, listing, runtime }, post, prepare
    * @param {AbortSignal} [signal]
    */
   async function download(entry, { counted, decoded } = downloads, signal) {
-    const integrity = checks ? "" : `sha256-${base64(entry.sha256)} sha256-${base64(entry.content_sha256)}`;
-    const response = await fetchChecked(indexURL + entry.file, integrity, signal);
+    const response = await fetchChecked(indexURL + entry.file, integrityOf(entry), signal);
     return unpack(response, entry, { counted, decoded, checks });
   }
 
@@ -176,20 +180,30 @@ export function startPython({ indexURL, cache, listing, runtime }, post, prepare
     const snapshotEntry = files.snapshot;
     const snapshotDropped = new AbortController();
     dropped.signal.addEventListener("abort", () => snapshotDropped.abort());
-    /** @type {Promise<Uint8Array | null>} */
-    const snapshot = snapshotEntry
-      ? wasmPace.fast.then((fast) => {
-          if (!fast) return null;
-          // Not counted in what the page says is downloading: Python, once per device. The
-          // snapshot is not kept, and downloads in a fraction of a second (or not at all).
-          const untold = { counted: () => {}, decoded: () => {} };
-          // Lost or damaged, it is not needed: Python starts as it would without it.
-          return download(snapshotEntry, untold, snapshotDropped.signal)
-            .then(contentOf)
-            .then(withZeroRuns)
-            .catch(() => null);
-        })
+    // The snapshot's bytes, read whole as they arrive (by the browser, not this thread): when
+    // they have arrived is the network's doing alone, never slowed by inflating them on a
+    // busy thread. Not counted in what the page says is downloading: Python, once per
+    // device; the snapshot is not kept. Lost, it is not needed: Python starts as it would
+    // without it (null).
+    /** @type {Promise<Uint8Array<ArrayBuffer> | null>} */
+    const snapshotArrived = snapshotEntry
+      ? wasmPace.fast
+          .then(async (fast) => {
+            if (!fast) return null;
+            const url = indexURL + snapshotEntry.file;
+            const response = await fetchChecked(url, integrityOf(snapshotEntry), snapshotDropped.signal);
+            return new Uint8Array(await response.arrayBuffer());
+          })
+          .catch(() => null)
       : Promise.resolve(null);
+    // Then checked and inflated; damaged, it is not needed either.
+    /** @type {Promise<Uint8Array | null>} */
+    const snapshot = snapshotArrived
+      .then(async (bytes) => {
+        if (!bytes || !snapshotEntry) return null;
+        return withZeroRuns(await contentOf(await unpack(new Response(bytes), snapshotEntry, { checks })));
+      })
+      .catch(() => null);
     // Said before Python's start takes this thread, which reads no download meanwhile.
     Promise.all([module, stdlibBytes, snapshot]).then(() => downloads.start(), () => {});
     for (const part of [module, stdlibBytes, wheel]) part.catch(fail);
@@ -229,14 +243,13 @@ export function startPython({ indexURL, cache, listing, runtime }, post, prepare
       const started = startRulesCore(loadPyodide, indexURL, read, { stdLibURL, ...options });
       return Promise.race([started, failed, notInstantiated]);
     };
-    // A snapshot that comes well after Python's own files (they came from a cache, it comes
-    // over a slow network) is not waited for: Python starts without it, and it is dropped.
-    /** @type {Promise<null>} */
-    const late = Promise.all([module, stdlibBytes]).then(
-      () => new Promise((resolve) => setTimeout(() => resolve(null), SNAPSHOT_WAIT_MS)),
-    );
+    // A snapshot whose bytes come well after Python's own files is not waited for: Python
+    // starts without it, and its download is dropped (snapshotInTime).
     /** @type {Uint8Array | null} */
-    let memory = await Promise.race([snapshot, late, failed]);
+    let memory = await Promise.race([
+      snapshotInTime(snapshotArrived.then(Boolean), snapshot, Promise.all([module, stdlibBytes])),
+      failed,
+    ]);
     if (!memory) snapshotDropped.abort();
     // Handed over once, as a thenable: Pyodide keeps its options for as long as it runs,
     // and would keep the snapshot's 25 MB with them.
