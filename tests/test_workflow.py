@@ -83,9 +83,10 @@ def _pytest_tiers(recipe: list[str]) -> set[str]:
     """The tiers a recipe's pytest runs: each tier tried against its `-m` expression."""
     (command,) = [line for line in recipe if "-m pytest" in line]
     words = shlex.split(command)
-    if "-m" not in words[words.index("pytest") :]:
+    options = words[words.index("pytest") + 1 :]
+    if "-m" not in options:
         return set(TIERS)
-    expression = Expression.compile(words[words.index("pytest") :][2])
+    expression = Expression.compile(options[options.index("-m") + 1])
     return {tier for tier in TIERS if expression.evaluate(lambda name, tier=tier: name == tier)}
 
 
