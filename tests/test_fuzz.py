@@ -5,7 +5,8 @@ Whatever comes in, the core either answers or refuses with a one-line message
 (`DiceError` / `RulesError`, a field error, or exit status 2 with one line on stderr),
 never raises anything else, never turns input into markup and answers every call
 within a bounded time. The number of calls and the slowest one are printed at the end
-and written to test-artifacts/fuzz.json.
+and written to test-artifacts/fuzz.json (fuzz-gw0.json and so on under pytest-xdist: one
+a worker).
 """
 
 from __future__ import annotations
@@ -200,7 +201,10 @@ def report():
         "slowest_seconds": seconds,
         "slowest_call": call,
     }
-    (ARTIFACTS / "fuzz.json").write_text(json.dumps(summary, indent=2), encoding="utf-8")
+    # Under pytest-xdist each worker counts the calls of the tests it ran: a file each.
+    worker = os.environ.get("PYTEST_XDIST_WORKER")
+    name = f"fuzz-{worker}.json" if worker else "fuzz.json"
+    (ARTIFACTS / name).write_text(json.dumps(summary, indent=2), encoding="utf-8")
     print(f"\nfuzz: {sum(calls.values())} calls {calls}; slowest {seconds * 1000:.1f} ms ({call})")
 
 
