@@ -38,18 +38,26 @@ LAUNCH_ARGS = [
 ]
 
 
+# The tiers in the order their tests run: the slowest first, so that under pytest-xdist the
+# run does not end waiting on one long test while the other workers idle.
+TIERS = ("browser", "site", "unit")
+
+
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """Each test in one tier, from what it uses: `browser` (drives Chromium), `site` (builds
-    the site or a clone of the project), else `unit`. `pytest -m unit` is the quick loop."""
+    the site or a clone of the project), else `unit`. `pytest -m unit` is the quick loop.
+    The tests run tier by tier, in TIERS' order (in file order within a tier)."""
+    tiers: dict[pytest.Item, str] = {}
     for item in items:
         used = set(getattr(item, "fixturenames", ()))
         if item.get_closest_marker("browser") or "browser" in used:
-            tier = pytest.mark.browser
+            tiers[item] = "browser"
         elif item.get_closest_marker("site") or used & {"site", "server"}:
-            tier = pytest.mark.site
+            tiers[item] = "site"
         else:
-            tier = pytest.mark.unit
-        item.add_marker(tier)
+            tiers[item] = "unit"
+        item.add_marker(getattr(pytest.mark, tiers[item]))
+    items.sort(key=lambda item: TIERS.index(tiers[item]))
 
 
 def _calculators_by_page() -> dict[str, tuple[str, ...]]:
