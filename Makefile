@@ -87,19 +87,25 @@ lint: setup
 	node_modules/.bin/tsc -p tsconfig.json
 	node_modules/.bin/tsc -p hooks/package/tsconfig.json
 
+# pytest runs on TEST_WORKERS processes at once (pytest-xdist; `make test TEST_WORKERS=1`
+# runs one): a test mostly waits, for Chromium, a build or a server, so more workers than a
+# 2-core machine's cores pay. worksteal: a worker that is done takes tests queued for
+# another. The site is built once for the run (tests/conftest.py, built_once).
+TEST_WORKERS ?= 3
+
 test: setup lint
-	$(PY) -m pytest
+	$(PY) -m pytest -n $(TEST_WORKERS) --dist worksteal
 	node --test tests/node/
 
 # The same tests in two tiers, which CI runs side by side (.github/workflows/ci.yml): the
 # fast one answers a content or code change in a few minutes, the browser one drives
 # Chromium. Together they are `make test` (every test is in exactly one pytest tier).
 test-fast: setup lint
-	$(PY) -m pytest -m "unit or site"
+	$(PY) -m pytest -n $(TEST_WORKERS) --dist worksteal -m "unit or site"
 	node --test tests/node/
 
 test-browser: setup
-	$(PY) -m pytest -m browser
+	$(PY) -m pytest -n $(TEST_WORKERS) --dist worksteal -m browser
 
 bench: build
 	$(PY) benchmarks/bench_dice.py

@@ -1,18 +1,25 @@
-"""Shared fixtures for the browser tests: the built site on 127.0.0.1 and Debian's Chromium."""
+"""Shared fixtures: the built site (made once for the whole run), the site on 127.0.0.1 and
+Debian's Chromium (one of each per pytest-xdist worker).
+
+`make test` runs the tests on several workers at once (pytest-xdist): a test must not write
+anywhere another test reads (only into its own tmp_path), and what is expensive and only read
+(a site build, a copy of the project) is made once for the run with built_once()."""
 
 from __future__ import annotations
 
 import functools
 import http.server
 import os
+import shutil
 import subprocess
 import sys
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
+from filelock import FileLock
 from playwright.sync_api import Browser, BrowserContext, Page, Route, expect, sync_playwright
 
 from rules_core.calculators import CALCULATORS
@@ -31,18 +38,26 @@ LAUNCH_ARGS = [
 ]
 
 
+# The tiers in the order their tests run: the slowest first, so that under pytest-xdist the
+# run does not end waiting on one long test while the other workers idle.
+TIERS = ("browser", "site", "unit")
+
+
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """Each test in one tier, from what it uses: `browser` (drives Chromium), `site` (builds
-    the site or a clone of the project), else `unit`. `pytest -m unit` is the quick loop."""
+    the site or a clone of the project), else `unit`. `pytest -m unit` is the quick loop.
+    The tests run tier by tier, in TIERS' order (in file order within a tier)."""
+    tiers: dict[pytest.Item, str] = {}
     for item in items:
         used = set(getattr(item, "fixturenames", ()))
         if item.get_closest_marker("browser") or "browser" in used:
-            tier = pytest.mark.browser
+            tiers[item] = "browser"
         elif item.get_closest_marker("site") or used & {"site", "server"}:
-            tier = pytest.mark.site
+            tiers[item] = "site"
         else:
-            tier = pytest.mark.unit
-        item.add_marker(tier)
+            tiers[item] = "unit"
+        item.add_marker(getattr(pytest.mark, tiers[item]))
+    items.sort(key=lambda item: TIERS.index(tiers[item]))
 
 
 def _calculators_by_page() -> dict[str, tuple[str, ...]]:
@@ -109,10 +124,41 @@ def serve(
     return httpd
 
 
+def shared_folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The run's folder that every pytest-xdist worker sees (each worker's own base
+    temporary folder is inside it); without xdist, the run's base temporary folder."""
+    base = tmp_path_factory.getbasetemp()
+    return base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base
+
+
+def built_once(
+    tmp_path_factory: pytest.TempPathFactory, name: str, make: Callable[[Path], object]
+) -> Path:
+    """The folder `make` fills, made once for the whole run however many workers ask: the
+    first one makes it while the others wait on a file lock, then all of them read it. What
+    uses it must not change it (copy it first). A make that failed fails every asker with
+    its error, without a second try."""
+    shared = shared_folder(tmp_path_factory)
+    folder, done, failed = (shared / f"{name}{end}" for end in ("", ".done", ".failed"))
+    with FileLock(shared / f"{name}.lock"):
+        if failed.exists():
+            pytest.fail(f"making {name} failed in another worker: {failed.read_text()}")
+        if not done.exists():
+            shutil.rmtree(folder, ignore_errors=True)
+            try:
+                make(folder)
+            except BaseException as error:
+                failed.write_text(f"{type(error).__name__}: {error}", encoding="utf-8")
+                raise
+            done.touch()
+    return folder
+
+
 @pytest.fixture(scope="session")
-def site(tmp_path_factory) -> Path:
-    """The site, built once for the whole test session. Tests only read it."""
-    return build_site(tmp_path_factory.mktemp("site"))
+def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The site, built once for the whole run and shared by every worker. Tests only read
+    it (test_offline's copy it to change them)."""
+    return built_once(tmp_path_factory, "site", build_site)
 
 
 @pytest.fixture(scope="session")

@@ -20,6 +20,7 @@ from pathlib import Path
 
 import pytest
 import yaml
+from conftest import built_once
 from dev_server import project_copy
 
 from hooks.content.loader import heading_anchor
@@ -261,11 +262,6 @@ def _build(project: Path) -> Path:
     return project / "site"
 
 
-@pytest.fixture
-def project(tmp_path: Path) -> Path:
-    return project_copy(ROOT, tmp_path / "project")
-
-
 def _system(project: Path, wanted: Callable[[Path], bool] = lambda folder: True) -> Path:
     """The folder of the first system of content/systems.yml that has what a test needs."""
     for slug in SYSTEMS:
@@ -297,11 +293,13 @@ def _in_order(needle: list[str], haystack: list[str]) -> bool:
     return any(haystack[i : i + size] == needle for i in range(len(haystack) - size + 1))
 
 
-SITE = pytest.mark.site  # builds a copy of the project
+# The recipes are done one after the other in one copy of the project, built once (each
+# edits what the one before left, as a contributor's branch would): each test then reads
+# what its recipe gave. A recipe's way of failing (a misspelt name, a wrong cell) is tried
+# in a copy of its own.
 
 
-@SITE
-def test_recipe_fix_a_typo(project: Path) -> None:
+def _do_fix_a_typo(project: Path) -> dict:
     """Our typo, a word of a page that differs from the source text, corrected to it."""
     folder = _system(project)
     name = _pages(folder)[0]
@@ -316,17 +314,10 @@ def test_recipe_fix_a_typo(project: Path) -> None:
     assert not _in_order(_words(typo), source)
     # Step 3: correct it to the source, and nothing else.
     page.write_text(page.read_text(encoding="utf-8").replace(typo, line, 1), encoding="utf-8")
-    site = _build(project)
-    html = (site / folder.name / name / "index.html").read_text(encoding="utf-8")
-    assert word in html and word[::-1] not in html
-    # Step 1: the page's edit button opens that file.
-    assert f"/edit/main/content/{folder.name}/pages/{name}.md" in html
+    return {"slug": folder.name, "name": name, "word": word}
 
 
-@SITE
-def test_recipe_record_an_erratum(project: Path) -> None:
-    """A note in the guide's format after a paragraph: shown there, and listed with a link
-    to its section on the system's Source page."""
+def _do_record_an_erratum(project: Path) -> dict:
     example = next(
         body for lang, body, _ in blocks(section("Record an erratum")) if lang == "markdown"
     )
@@ -338,19 +329,9 @@ def test_recipe_record_an_erratum(project: Path) -> None:
     paragraph = _prose(text)[0]
     note = 'The text says "this"; "that" is meant (a note of the contributing test).'
     page.write_text(text.replace(paragraph, f"{paragraph}\n\n{opening}\n    {note}", 1), "utf-8")
-    site = _build(project)
-    html = (site / folder.name / name / "index.html").read_text(encoding="utf-8")
-    assert re.search(
-        r'<div class="admonition erratum">\s*<p class="admonition-title">Erratum</p>', html
-    )
-    assert "a note of the contributing test" in html
     before = text[: text.index(paragraph)]
     heading = re.findall(r"(?m)^#+ (.+)$", before)[-1]
-    title = re.escape(heading.split(" {#")[0])
-    anchor = re.search(r'<h[1-6][^>]* id="([^"]+)"[^>]*>' + title, html)
-    assert anchor, heading
-    listed = (site / folder.name / "source" / "index.html").read_text(encoding="utf-8")
-    assert f'href="../{name}/#{anchor[1]}"' in listed
+    return {"slug": folder.name, "name": name, "heading": heading}
 
 
 def _rules_with_situations(folder: Path) -> bool:
@@ -370,13 +351,8 @@ def _cli(project: Path, *args: str) -> dict:
     return json.loads(result.stdout)
 
 
-@SITE
-def test_recipe_add_an_attack_situation(project: Path) -> None:
-    """A situation added as data, citing a sentence of the text: offered by the attack
-    calculator, applied by the command line, listed on the GM screen; a misspelt name it
-    gives stops `make data` at its line."""
+def _do_add_an_attack_situation(project: Path) -> dict:
     folder = _system(project, _rules_with_situations)
-    slug = folder.name
     rules = folder / "rules.yml"
     text = rules.read_text(encoding="utf-8")
     situations = yaml.safe_load(text)["attack"]["situations"]
@@ -397,35 +373,7 @@ def test_recipe_add_an_attack_situation(project: Path) -> None:
         f"          quote: {json.dumps(cite['quote'])}\n"
     )
     rules.write_text(text.replace("\n  situations:\n", f"\n  situations:\n{added}", 1), "utf-8")
-    site = _build(project)
-    common = ["--system", slug, "--bonus", "6", "--defense", "16"]
-    with_it = _cli(project, *common, "--situation", "contributing-blessing")
-    alone = _cli(project, *common, "--situation", other)
-    assert with_it["attack_modifier"] == alone["attack_modifier"] + 3
-    assert Fraction(with_it["hit"]) >= Fraction(alone["hit"])
-    assert any(
-        because["source"].startswith("Blessed by the contributing test")
-        for because in with_it["because"]
-    )
-    attack = (site / "calculators" / "attack" / "index.html").read_text(encoding="utf-8")
-    assert "Blessed by the contributing test" in attack
-    screen = (site / slug / "gm-screen" / "index.html").read_text(encoding="utf-8")
-    assert "Blessed by the contributing test" in screen
-    # The build checks the names it gives.
-    broken = rules.read_text(encoding="utf-8").replace(
-        f"confers: [{other}]", f"confers: [{other}x]", 1
-    )
-    rules.write_text(broken, encoding="utf-8")
-    result = subprocess.run(
-        [sys.executable, "-m", "hooks.content.rules_data", "rules_core/data/systems.json"],
-        cwd=project,
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
-    line = broken[: broken.index(f"[{other}x]")].count("\n") + 1
-    assert result.returncode == 1
-    assert f"{rules}:{line}: " in result.stderr and f"did you mean '{other}'" in result.stderr
+    return {"slug": folder.name, "other": other}
 
 
 def _page_with_sections(folder: Path) -> tuple[str, Path, str, list[tuple[str, str]]]:
@@ -439,10 +387,7 @@ def _page_with_sections(folder: Path) -> tuple[str, Path, str, list[tuple[str, s
     raise AssertionError(f"no page of {folder.name} has two sections")
 
 
-@SITE
-def test_recipe_add_a_glossary_term(project: Path) -> None:
-    """A new entry: listed on the Terms page under its kind, and its first mention in a
-    section of the system's pages linked to `see`, with the definition to show."""
+def _do_add_a_glossary_term(project: Path) -> dict:
     folder = _system(project)
     name, page, text, headings = _page_with_sections(folder)
     _, anchor = heading_anchor(headings[0][1])
@@ -460,50 +405,30 @@ def test_recipe_add_a_glossary_term(project: Path) -> None:
         f"  see: {name}#{anchor}\n"
     )
     glossary.write_text(glossary.read_text(encoding="utf-8").rstrip("\n") + "\n" + entry, "utf-8")
-    site = _build(project)
-    html = (site / folder.name / name / "index.html").read_text(encoding="utf-8")
-    link = next(
-        tag
-        for tag, said in re.findall(r"(<a [^>]*>)([^<]*)</a>", html)
-        if said.lower() == "zorbulant strike"
-    )
-    assert 'class="term-link"' in link, "the first mention links to the term"
-    assert re.search(rf'href="[^"]*#{anchor}"', link)
-    assert "for a strike of its own" in unescape(re.search(r'data-definition="([^"]*)"', link)[1])
-    terms = (site / folder.name / "terms" / "index.html").read_text(encoding="utf-8")
-    assert "Zorbulant strike" in terms
+    return {"slug": folder.name, "name": name, "anchor": anchor}
 
 
-@SITE
-def test_recipe_add_a_table(project: Path) -> None:
-    """A table written as data in the guide's format and placed on a page: shown there under
-    its anchor, its numbers recomputed by the check it declares."""
+def _guides_table() -> dict:
     example = next(body for lang, body, _ in blocks(section("Add a table")) if lang == "yaml")
     table = yaml.safe_load(example)
     table.pop("calculator", None)
     table["title"] = "Table - Contributing Test Modifiers"
+    return table
+
+
+def _do_add_a_table(project: Path) -> dict:
     folder = _system(project)
     (folder / "tables").mkdir(exist_ok=True)
-    (folder / "tables" / "contributing-test.yml").write_text(yaml.safe_dump(table), "utf-8")
+    (folder / "tables" / "contributing-test.yml").write_text(
+        yaml.safe_dump(_guides_table()), "utf-8"
+    )
     name = _pages(folder)[0]
     page = folder / "pages" / f"{name}.md"
     page.write_text(page.read_text("utf-8") + "\n[[table:contributing-test]]\n", "utf-8")
-    site = _build(project)
-    html = (site / folder.name / name / "index.html").read_text(encoding="utf-8")
-    assert 'id="table-contributing-test"' in html
-    assert "Table - Contributing Test Modifiers" in html
-    # A cell its check does not give stops the build, at the table's file.
-    table["rows"][-1][-1] = "+9"
-    (folder / "tables" / "contributing-test.yml").write_text(yaml.safe_dump(table), "utf-8")
-    with pytest.raises(ContentError) as caught:
-        generate(project, project / "docs")
-    assert caught.value.path.endswith("tables/contributing-test.yml")
+    return {"slug": folder.name, "name": name}
 
 
-@SITE
-def test_recipe_add_a_comparison_concept(project: Path) -> None:
-    """A concept quoting a sentence of the first system, the others silent: its page, the
-    systems side by side, and its edit button to compare.yml."""
+def _do_add_a_comparison_concept(project: Path) -> dict:
     folder = _system(project)
     name = _pages(folder)[0]
     text = (folder / "pages" / f"{name}.md").read_text(encoding="utf-8")
@@ -522,7 +447,159 @@ def test_recipe_add_a_comparison_concept(project: Path) -> None:
     compare.write_text(
         yaml.safe_dump(data, sort_keys=False, allow_unicode=True, width=1000), "utf-8"
     )
-    site = _build(project)
+    return {"quote": quote}
+
+
+RECIPES = {
+    "fix a typo": _do_fix_a_typo,
+    "record an erratum": _do_record_an_erratum,
+    "add an attack situation": _do_add_an_attack_situation,
+    "add a glossary term": _do_add_a_glossary_term,
+    "add a table": _do_add_a_table,
+    "add a comparison concept": _do_add_a_comparison_concept,
+}
+
+
+def _do_every_recipe(folder: Path) -> None:
+    project = project_copy(ROOT, folder / "project")
+    done = {recipe: do(project) for recipe, do in RECIPES.items()}
+    (folder / "done.json").write_text(json.dumps(done), "utf-8")
+    _build(project)
+
+
+@pytest.fixture(scope="module")
+def recipes_done(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, dict]]:
+    """(the project with every recipe done and built, what each recipe did): made once for
+    the run. Read only."""
+    folder = built_once(tmp_path_factory, "contributing-recipes", _do_every_recipe)
+    return folder / "project", json.loads((folder / "done.json").read_text("utf-8"))
+
+
+def _content_copy(project: Path, copy: Path, *names: str) -> Path:
+    """A copy of the parts of the done project that a check of its own changes."""
+    for name in ("content", *names):
+        shutil.copytree(project / name, copy / name, ignore=shutil.ignore_patterns("__pycache__"))
+    return copy
+
+
+SITE = pytest.mark.site  # builds a copy of the project
+
+
+@SITE
+def test_recipe_fix_a_typo(recipes_done) -> None:
+    project, done = recipes_done
+    typo = done["fix a typo"]
+    html = (project / "site" / typo["slug"] / typo["name"] / "index.html").read_text("utf-8")
+    assert typo["word"] in html and typo["word"][::-1] not in html
+    # Step 1: the page's edit button opens that file.
+    assert f"/edit/main/content/{typo['slug']}/pages/{typo['name']}.md" in html
+
+
+@SITE
+def test_recipe_record_an_erratum(recipes_done) -> None:
+    """A note in the guide's format after a paragraph: shown there, and listed with a link
+    to its section on the system's Source page."""
+    project, done = recipes_done
+    erratum = done["record an erratum"]
+    site, name = project / "site", erratum["name"]
+    html = (site / erratum["slug"] / name / "index.html").read_text(encoding="utf-8")
+    assert re.search(
+        r'<div class="admonition erratum">\s*<p class="admonition-title">Erratum</p>', html
+    )
+    assert "a note of the contributing test" in html
+    title = re.escape(erratum["heading"].split(" {#")[0])
+    anchor = re.search(r'<h[1-6][^>]* id="([^"]+)"[^>]*>' + title, html)
+    assert anchor, erratum["heading"]
+    listed = (site / erratum["slug"] / "source" / "index.html").read_text(encoding="utf-8")
+    assert f'href="../{name}/#{anchor[1]}"' in listed
+
+
+@SITE
+def test_recipe_add_an_attack_situation(recipes_done, tmp_path: Path) -> None:
+    """A situation added as data, citing a sentence of the text: offered by the attack
+    calculator, applied by the command line, listed on the GM screen; a misspelt name it
+    gives stops `make data` at its line."""
+    project, done = recipes_done
+    slug, other = done["add an attack situation"]["slug"], done["add an attack situation"]["other"]
+    site = project / "site"
+    common = ["--system", slug, "--bonus", "6", "--defense", "16"]
+    with_it = _cli(project, *common, "--situation", "contributing-blessing")
+    alone = _cli(project, *common, "--situation", other)
+    assert with_it["attack_modifier"] == alone["attack_modifier"] + 3
+    assert Fraction(with_it["hit"]) >= Fraction(alone["hit"])
+    assert any(
+        because["source"].startswith("Blessed by the contributing test")
+        for because in with_it["because"]
+    )
+    attack = (site / "calculators" / "attack" / "index.html").read_text(encoding="utf-8")
+    assert "Blessed by the contributing test" in attack
+    screen = (site / slug / "gm-screen" / "index.html").read_text(encoding="utf-8")
+    assert "Blessed by the contributing test" in screen
+    # The build checks the names it gives.
+    copy = _content_copy(project, tmp_path / "project", "hooks", "rules_core")
+    rules = copy / "content" / slug / "rules.yml"
+    broken = rules.read_text(encoding="utf-8").replace(
+        f"confers: [{other}]", f"confers: [{other}x]", 1
+    )
+    rules.write_text(broken, encoding="utf-8")
+    result = subprocess.run(
+        [sys.executable, "-m", "hooks.content.rules_data", "rules_core/data/systems.json"],
+        cwd=copy,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    line = broken[: broken.index(f"[{other}x]")].count("\n") + 1
+    assert result.returncode == 1
+    assert f"{rules}:{line}: " in result.stderr and f"did you mean '{other}'" in result.stderr
+
+
+@SITE
+def test_recipe_add_a_glossary_term(recipes_done) -> None:
+    """A new entry: listed on the Terms page under its kind, and its first mention in a
+    section of the system's pages linked to `see`, with the definition to show."""
+    project, done = recipes_done
+    term = done["add a glossary term"]
+    site, anchor = project / "site", term["anchor"]
+    html = (site / term["slug"] / term["name"] / "index.html").read_text(encoding="utf-8")
+    link = next(
+        tag
+        for tag, said in re.findall(r"(<a [^>]*>)([^<]*)</a>", html)
+        if said.lower() == "zorbulant strike"
+    )
+    assert 'class="term-link"' in link, "the first mention links to the term"
+    assert re.search(rf'href="[^"]*#{anchor}"', link)
+    assert "for a strike of its own" in unescape(re.search(r'data-definition="([^"]*)"', link)[1])
+    terms = (site / term["slug"] / "terms" / "index.html").read_text(encoding="utf-8")
+    assert "Zorbulant strike" in terms
+
+
+@SITE
+def test_recipe_add_a_table(recipes_done, tmp_path: Path) -> None:
+    """A table written as data in the guide's format and placed on a page: shown there under
+    its anchor, its numbers recomputed by the check it declares."""
+    project, done = recipes_done
+    table = done["add a table"]
+    html = (project / "site" / table["slug"] / table["name"] / "index.html").read_text("utf-8")
+    assert 'id="table-contributing-test"' in html
+    assert "Table - Contributing Test Modifiers" in html
+    # A cell its check does not give stops the build, at the table's file.
+    copy = _content_copy(project, tmp_path / "project", "docs")
+    wrong = _guides_table()
+    wrong["rows"][-1][-1] = "+9"
+    path = copy / "content" / table["slug"] / "tables" / "contributing-test.yml"
+    path.write_text(yaml.safe_dump(wrong), "utf-8")
+    with pytest.raises(ContentError) as caught:
+        generate(copy, copy / "docs")
+    assert caught.value.path.endswith("tables/contributing-test.yml")
+
+
+@SITE
+def test_recipe_add_a_comparison_concept(recipes_done) -> None:
+    """A concept quoting a sentence of the first system, the others silent: its page, the
+    systems side by side, and its edit button to compare.yml."""
+    project, done = recipes_done
+    quote, site = done["add a comparison concept"]["quote"], project / "site"
     html = (site / "compare" / "contributing-test" / "index.html").read_text(encoding="utf-8")
     assert "The contributing test" in html and quote in unescape(html)
     assert "/edit/main/content/compare.yml" in html

@@ -21,7 +21,7 @@ from pathlib import Path
 
 import pytest
 import yaml
-from conftest import serve
+from conftest import built_once, serve
 from playwright.sync_api import Browser
 
 from hooks.postprocess.sanitize import clean
@@ -98,8 +98,15 @@ def poison(content: Path) -> dict[str, str]:
 
 
 @pytest.fixture(scope="module")
-def hostile_site(tmp_path_factory) -> tuple[Path, dict[str, str]]:
-    clone = tmp_path_factory.mktemp("hostile") / "clone"
+def hostile_site(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, str]]:
+    """The poisoned copy's site and its poisoned pages: built once for the run, whichever
+    workers run this file's tests. They only read it."""
+    folder = built_once(tmp_path_factory, "hostile", _hostile_built)
+    return folder / "clone" / "built", json.loads((folder / "pages.json").read_text("utf-8"))
+
+
+def _hostile_built(folder: Path) -> None:
+    clone = folder / "clone"
     shutil.copytree(
         ROOT,
         clone,
@@ -119,7 +126,7 @@ def hostile_site(tmp_path_factory) -> tuple[Path, dict[str, str]]:
         check=True,
         env={**os.environ, "NO_MKDOCS_2_WARNING": "1"},
     )
-    return site, pages
+    (folder / "pages.json").write_text(json.dumps(pages), "utf-8")
 
 
 class Markup(HTMLParser):

@@ -21,6 +21,7 @@ from pathlib import Path
 import pytest
 import yaml
 from cited import sentence_at
+from conftest import built_once
 
 from hooks.content.quotes import sentence_id
 from hooks.pages.site import citations
@@ -146,8 +147,14 @@ def _add_system(project: Path) -> None:
 
 
 @pytest.fixture(scope="module")
-def project(tmp_path_factory) -> Path:
-    clone = tmp_path_factory.mktemp("new-system") / "repository"
+def project(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The clone with the new system, built: made once for the run, whichever workers run
+    this file's tests. They only read it."""
+    return built_once(tmp_path_factory, "new-system", _new_system_built) / "repository"
+
+
+def _new_system_built(folder: Path) -> None:
+    clone = folder / "repository"
     _run(["git", "clone", "--quiet", "--no-hardlinks", str(ROOT), str(clone)], ROOT)
     _add_system(clone)
     changed = _run(
@@ -165,7 +172,6 @@ def project(tmp_path_factory) -> Path:
         clone,
     )
     _run([sys.executable, "-m", "mkdocs", "build", "--strict", "--quiet"], clone)
-    return clone
 
 
 def test_its_pages_tab_home_row_and_compare_column_are_built(project: Path) -> None:

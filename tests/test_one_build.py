@@ -19,6 +19,7 @@ from pathlib import Path
 
 import pytest
 import yaml
+from conftest import built_once
 
 from hooks.content.rules_data import compile_all
 from hooks.package import pyodide_bundle
@@ -65,12 +66,21 @@ def test_two_builds_of_the_same_tree_are_byte_identical(tmp_path: Path) -> None:
     assert [name for name in first if first[name] != second[name]] == []
 
 
-def test_two_bundles_of_the_same_sources_are_byte_identical(tmp_path: Path) -> None:
-    first = files_of(Path(bundle(tmp_path / "first")[0]).parent)
+@pytest.fixture(scope="module")
+def this_trees_bundle(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The whole Pyodide bundle of this tree's rules core, made once for the run (not
+    build/pyodide, which `make setup` may not have made anew since the last edit). Read only."""
+    return built_once(tmp_path_factory, "bundle-of-this-tree", bundle)
+
+
+def test_two_bundles_of_the_same_sources_are_byte_identical(
+    tmp_path: Path, this_trees_bundle: Path
+) -> None:
+    first = files_of(this_trees_bundle)
     second = files_of(Path(bundle(tmp_path / "second")[0]).parent)
     assert first.keys() == second.keys()
     assert [name for name in first if first[name] != second[name]] == []
-    assert bundle_id(tmp_path / "first") == bundle_id(tmp_path / "second")
+    assert bundle_id(this_trees_bundle) == bundle_id(tmp_path / "second")
 
 
 def test_a_changed_sentence_changes_no_python_file(tmp_path: Path) -> None:
@@ -94,37 +104,24 @@ def test_the_pages_name_the_bundle_the_site_serves(site: Path) -> None:
     assert "../pyodide/${bundle}/" in worker
 
 
-@pytest.mark.parametrize("changed", ["rules_core/mechanics/attacks.py", "data"])
-def test_a_changed_rules_core_gets_a_new_folder(tmp_path: Path, changed: str) -> None:
-    project = tmp_path / "project"
-    shutil.copytree(ROOT / "rules_core", project / "rules_core")
-    shutil.copy(ROOT / "pyproject.toml", project)
-    shutil.copy(ROOT / "README.md", project)
-    before = bundle_id(ROOT / "build" / "pyodide")
-    if changed == "data":
-        data = project / "rules_core" / "data" / "systems.json"
-        data.write_text(data.read_text("utf-8") + "\n", "utf-8")
-    else:
-        module = project / changed
-        module.write_text(module.read_text("utf-8") + "\n# changed\n", "utf-8")
-    bundle(tmp_path / "bundle", project=project)
-    assert bundle_id(tmp_path / "bundle") != before
-
-
 @pytest.mark.parametrize("edited", ["rules data", "rules core"])
 def test_the_dev_servers_quick_wheel_is_the_bundles_own(
-    tmp_path: Path, edited: str, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, edited: str, monkeypatch: pytest.MonkeyPatch, this_trees_bundle: Path
 ) -> None:
     """`make serve` rebuilds only the rules core's wheel after a rules.yml or rules core edit
     (refresh_wheel): the bundle it leaves is the one a whole new bundle of the edited sources
     is, byte for byte, in a new folder, but for Python's snapshot, which it drops (the
     snapshot holds the rules core it was made with). A rules data edit alone compiles
-    nothing."""
+    nothing. Either edit gives the whole bundle a new id, so a deploy of it is served in a
+    new folder.
+
+    The bundle before the edit is this tree's: a copy of the project bundles to the same
+    bytes wherever it lies (the bundle holds no path of the project)."""
     project = tmp_path / "project"
     shutil.copytree(ROOT / "rules_core", project / "rules_core")
     shutil.copy(ROOT / "pyproject.toml", project)
     shutil.copy(ROOT / "README.md", project)
-    bundle(tmp_path / "before", project=project)
+    shutil.copytree(this_trees_bundle, tmp_path / "before")
     if edited == "rules data":
         data = project / "rules_core" / "data" / "systems.json"
         data.write_text(data.read_text("utf-8").replace('"critical"', '"critical" ', 1), "utf-8")
@@ -145,6 +142,7 @@ def test_the_dev_servers_quick_wheel_is_the_bundles_own(
     assert refreshed.keys() == whole.keys()
     assert [name for name in whole if refreshed[name] != whole[name]] == []
     assert bundle_id(tmp_path / "refreshed") != bundle_id(tmp_path / "before")
+    assert bundle_id(tmp_path / "whole") != bundle_id(tmp_path / "before")
 
 
 def _not_compiled(out_dir: Path) -> None:

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 import yaml
+from conftest import built_once
 
 pytestmark = pytest.mark.site  # runs the page generator in a subprocess
 
@@ -17,16 +18,20 @@ SLUGS = yaml.safe_load((ROOT / "content" / "systems.yml").read_text(encoding="ut
 
 @pytest.fixture(scope="module")
 def written(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    out = tmp_path_factory.mktemp("pages") / "docs"
+    """The command's output, written once for the run, whichever workers run these tests."""
+    return built_once(tmp_path_factory, "generated-pages", _generate) / "docs"
+
+
+def _generate(folder: Path) -> None:
+    folder.mkdir()
     result = subprocess.run(
-        [sys.executable, "-m", "hooks.pages.generate", str(out)],
+        [sys.executable, "-m", "hooks.pages.generate", str(folder / "docs")],
         cwd=ROOT,
         capture_output=True,
         text=True,
         check=False,
     )
     assert result.returncode == 0, result.stderr
-    return out
 
 
 @pytest.mark.parametrize("slug", SLUGS)

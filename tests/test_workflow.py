@@ -83,9 +83,10 @@ def _pytest_tiers(recipe: list[str]) -> set[str]:
     """The tiers a recipe's pytest runs: each tier tried against its `-m` expression."""
     (command,) = [line for line in recipe if "-m pytest" in line]
     words = shlex.split(command)
-    if "-m" not in words[words.index("pytest") :]:
+    options = words[words.index("pytest") + 1 :]
+    if "-m" not in options:
         return set(TIERS)
-    expression = Expression.compile(words[words.index("pytest") :][2])
+    expression = Expression.compile(options[options.index("-m") + 1])
     return {tier for tier in TIERS if expression.evaluate(lambda name, tier=tier: name == tier)}
 
 
@@ -101,6 +102,17 @@ def test_make_test_is_its_two_tiers_and_ci_run_runs_it() -> None:
     assert fast_tiers | browser_tiers == set(TIERS)
     assert not fast_tiers & browser_tiers
     assert browser_tiers == {"browser"}
+    # Each runs pytest on several workers at once (pytest-xdist), as README.md says.
+    for _, recipe in (everything, fast, browser):
+        (command,) = [shlex.split(line) for line in recipe if "-m pytest" in line]
+        assert "-n" in command and "pytest-xdist" in _requirements(), command
+
+
+def _requirements() -> set[str]:
+    """The names of the packages requirements.txt pins, lowercase, `_` written `-`."""
+    text = (ROOT / "requirements.txt").read_text(encoding="utf-8")
+    pinned = (line.split("==")[0] for line in text.splitlines() if "==" in line)
+    return {name.strip().lower().replace("_", "-") for name in pinned}
 
 
 def test_each_tier_has_a_job_on_every_change(workflow) -> None:
