@@ -21,7 +21,9 @@ Each page marks what is searchable before the index is built:
   Wind:** As a standard action..."), and the sentence where the text defines a term
   (hooks/pages/linker.py, DefinitionMarker): a search lands on the rule's own words, where
   the section's heading does not name it;
-- a calculator's form is not prose, nor a heading's "¶" link: they are left out.
+- a calculator's form is not prose, nor a heading's "¶" link, nor what a page marks for
+  Material's search to leave out (data-search-exclude: the system's name under the
+  heading, a section's links to its calculators and Compare pages): they are left out.
 
 The index has no stemmer. Pagefind's English one makes one word of two rule terms
 ("dying" and "die", "natural" and "nature", "initiative" and "initial"): search.js reads
@@ -60,7 +62,11 @@ UNUSED = re.compile(r"pagefind-(component-|modular-)?ui\.(js|css)|pagefind-highl
 
 _ARTICLE = re.compile(r'<article class="md-content__inner md-typeset"')
 _CALCULATOR = re.compile(r'<section class="calc"')
-_PAGE_SYSTEM = re.compile(r'<p class="page-system"')
+# What the pages leave out of search (Material's attribute, which its own index honoured):
+# the system's name under each heading, a section's links to its calculators and Compare
+# pages ("Calculator: Attack odds · Compare: Cover and concealment": a chapter that links
+# to the Compare page on cover has no cover rule of its own), the GM screen's intro.
+_SEARCH_EXCLUDE = re.compile(r"<[a-z][^>]*\sdata-search-exclude\b[^>]*>")
 _TITLE = re.compile(r"<h1 ")
 # A Terms entry: its paragraph's id (hooks/pages/site.py) and the term, its first link.
 _TERM_ENTRY = re.compile(r'<p id="(term-[^"]+)"><strong><a [^>]*>(.*?)</a></strong>', re.S)
@@ -96,7 +102,7 @@ def mark_for_search(
         )
     html = _ARTICLE.sub(lambda match: match.group(0) + body, html, count=1)
     html = _CALCULATOR.sub(lambda match: match.group(0) + ' data-pagefind-ignore="all"', html)
-    html = _PAGE_SYSTEM.sub(lambda match: match.group(0) + " data-pagefind-ignore", html)
+    html = _SEARCH_EXCLUDE.sub(_ignored, html)
     html = _HEADERLINK.sub(lambda match: match.group(0) + " data-pagefind-ignore", html)
     if rules_text:
         html = _TITLE.sub('<h1 data-pagefind-meta="kind:rules" ', html, count=1)
@@ -104,6 +110,11 @@ def mark_for_search(
     if terms_page:
         html = _TERM_ENTRY.sub(_titled_entry, html)
     return html
+
+
+def _ignored(match: re.Match[str]) -> str:
+    tag = match.group(0)
+    return tag if "data-pagefind-ignore" in tag else tag[:-1] + " data-pagefind-ignore>"
 
 
 def _title_run_in_entries(html: str) -> str:
