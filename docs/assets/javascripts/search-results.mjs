@@ -1,0 +1,350 @@
+// The answer to a search: the results of every system for the words typed, the rule
+// first and the reader's system first, from Pagefind's chunked index
+// (hooks/postprocess/search_index.py). search.js, which answers Material's search box,
+// loads this module when the box is focused (or at the first query), and Pagefind with
+// it; Pagefind fetches only the index chunks of the words searched.
+import { asTyped, holds, isFormOf, partsOf, prefixOf } from "./search-words.mjs";
+/**
+ * @typedef {import("../../../types/pagefind-browser").Pagefind} Pagefind
+ * @typedef {import("../../../types/pagefind-browser").PagefindData} PagefindData
+ * @typedef {import("../../../types/pagefind-browser").PagefindResult} PagefindResult
+ * @typedef {import("../../../types/pagefind-browser").PagefindSubResult} PagefindSubResult
+ * @typedef {{slug: string, label: string}} ListedSystem A system of search/systems.json.
+ * @typedef {object} Query What is asked: the words typed, a result's place among all of
+ *   them, whether it was typed over, and the pages of data it fetched.
+ * @property {string[]} typed
+ * @property {(result: PagefindResult) => number} rank
+ * @property {() => boolean} typedOver
+ * @property {Map<string, Promise<PagefindData>>} pages
+ * @typedef {object} Standing How near a section (or a page's best) is to the words.
+ * @property {boolean} named
+ * @property {number} exact
+ * @property {number} coverage
+ * @property {number} level
+ * @typedef {Standing & {section: PagefindSubResult, weight: number, whole: boolean}} Section
+ * @typedef {Standing & {data: PagefindData, sections: Section[], standing: number}} Judgement
+ * @typedef {Judgement & {result: PagefindResult, rank: number}} Judged
+ * @typedef {{location: string, title: string, text: string, tags?: string[], score: number, terms: Record<string, boolean>}} Item
+ *   One line of Material's result list.
+ * @typedef {{items: Item[][], absent: string[], words?: string}} Answer
+ */
+
+const root = new URL("../../", import.meta.url);
+// The best results, each page's excerpts fetched: Material lists ten at first, and says
+// "Top 10 matches" (overrides/partials/languages/custom.html), not the number found.
+const SHOWN = 10;
+const OTHERS = 3;
+const READERS_FIRST = 3; // on a system's page, its own best results before the others'
+const BEST_SECTIONS = 2; // sections shown under a page; the rest fold into "N more"
+
+/** @type {Promise<Pagefind> | null} */
+let pagefind = null;
+export const loadPagefind = () => {
+  pagefind ??= import(new URL("search/pagefind/pagefind.js", root).href).then(async (/** @type {Pagefind} */ module) => {
+    // Pagefind searches the pages' metadata too: a system's label ("3d6 Combat") and a
+    // chapter's kind ("rules") are no words of the page, and rank nothing.
+    await module.options({
+      baseUrl: root.pathname,
+      excerptLength: 24,
+      ranking: { metaWeights: { system: 0, kind: 0 } },
+    });
+    await module.init();
+    // With the filters loaded, a search counts its results in each system: a system with
+    // none is named as having nothing, without a search of its own.
+    await module.filters();
+    return module;
+  });
+  return pagefind;
+};
+
+// Every system with its label, in the navigation's order (hooks/postprocess/search_index.py).
+/** @type {Promise<ListedSystem[]> | null} */
+let systems = null;
+const loadSystems = () => {
+  // Without the list (an old offline copy), results come as before, none named absent.
+  systems ??= fetch(new URL("search/systems.json", root))
+    .then((response) => (response.ok ? response.json() : []))
+    .catch(() => []);
+  return systems;
+};
+
+const escapeText = (/** @type {string} */ text) =>
+  String(text).replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
+// Material's query language ("prone*", "+cover", "term~1"): only the words matter here.
+const wordsOf = (/** @type {string} */ query) =>
+  query
+    .split(/\s+/)
+    .map((term) => term.replace(/^[+-]/, "").replace(/[*]+$/, "").replace(/[~^]\d*$/, ""))
+    .filter(Boolean)
+    .join(" ");
+
+// The first folder of the page being read: on a system's page its slug, which is what
+// the system filter of that system's pages holds.
+const readingFolder = () => location.pathname.slice(root.pathname.length).split("/")[0];
+
+const siteLocation = (/** @type {string} */ url) =>
+  url.startsWith(root.pathname) ? url.slice(root.pathname.length) : url.replace(/^\//, "");
+
+// ---------------------------------------------------------------- the rule first
+// A result is a page with its sections; each is judged for the words typed:
+// - kept only where the page holds a form of every word typed (the index is asked for
+//   beginnings: "sav" finds "savvy" too, which no one asked for);
+// - a section whose heading holds them all is where the text sets that rule out (a
+//   condition's, an action's own heading). The closer the heading is to the words (all
+//   of "Prone" rather than half of "Being Prone"), and the higher it stands (a chapter's
+//   "Initiative" before the one under Dexterity), the better;
+// - a section of the text itself (a chapter: meta kind "rules") comes before a page
+//   that restates it, whose entries only name the rule (the Terms list, the GM screen,
+//   a Compare page); then the sections that merely mention the words.
+// Within the same standing, Pagefind's own order (its rank) decides.
+const MINOR = new Set(["a", "an", "and", "at", "by", "for", "from", "in", "of", "on", "or", "the", "to", "with", "your"]);
+const HEADING = /^h([1-6])$/;
+const NOT_A_HEADING = 7; // an entry titled by its term (the Terms list)
+
+// A page's words, at the places Pagefind's locations count (split once a visit: the same
+// pages answer query after query).
+/** @type {Map<string, string[]>} */
+const wordsOfPage = new Map();
+const pageWords = (/** @type {PagefindData} */ data) => {
+  if (!wordsOfPage.has(data.url)) wordsOfPage.set(data.url, data.content.split(/\s+/));
+  return /** @type {string[]} */ (wordsOfPage.get(data.url));
+};
+
+/**
+ * @param {PagefindData} data
+ * @param {string[]} typed
+ * @returns {Judgement | null}
+ */
+function judge(data, typed) {
+  const words = pageWords(data);
+  // Which of the words typed each place holds, looked at once.
+  /** @type {Map<number, string[]>} */
+  const held = new Map();
+  for (const at of data.locations) {
+    held.set(at, typed.filter((word) => holds(words[at] ?? "", word)));
+  }
+  const asked = (/** @type {number} */ location) => /** @type {number} */ (held.get(location)?.length) > 0;
+  if (!typed.every((word) => [...held.values()].some((found) => found.includes(word)))) {
+    return null;
+  }
+  const rules = data.meta?.kind === "rules";
+  const sections = (data.sub_results ?? [])
+    .filter((section) => section.url.includes("#"))
+    .map((section) => {
+      const weight = (section.locations ?? []).filter(asked).length;
+      // Every word typed in the section, not some of them (in a page that holds them all).
+      const whole = typed.every((word) =>
+        (section.locations ?? []).some((at) => held.get(at)?.includes(word)),
+      );
+      const title = partsOf(section.title ?? "");
+      const named = typed.every((word) => title.some((part) => isFormOf(part, word)));
+      // As typed: "Grappling" for "grappling", where "Grappled" is another form of it;
+      // "Arc" before "Archer" for "arc".
+      const exact = named ? typed.reduce((sum, word) => sum + asTyped(title, word), 0) : 0;
+      // How much of the heading the words are; a note in brackets, "Grapple (standard
+      // action)", is not the rule's name.
+      const major = partsOf((section.title ?? "").replace(/\([^)]*\)/g, " ")).filter((part) => !MINOR.has(part));
+      const covered = major.filter((part) => typed.some((word) => isFormOf(part, word)));
+      const coverage = named ? covered.length / (major.length || 1) : 0;
+      const level = named ? Number(HEADING.exec(section.anchor?.element ?? "")?.[1] ?? NOT_A_HEADING) : NOT_A_HEADING;
+      return { section, weight, whole, named, exact, coverage, level };
+    })
+    .filter(({ weight, named }) => weight > 0 || named)
+    .sort((a, b) => nearer(a, b) || +b.whole - +a.whole || b.weight - a.weight);
+  const best = sections[0] ?? { named: false, exact: 0, coverage: 0, level: NOT_A_HEADING };
+  // 0: a section of the text names the words; 1: an entry elsewhere names them;
+  // 2: the text mentions them; 3: a page elsewhere mentions them.
+  return { data, sections, ...best, standing: (best.named ? 0 : 2) + (rules ? 0 : 1) };
+}
+
+// Which of two sections names the words more nearly: named, more nearly as typed, more
+// of its heading, a higher heading.
+// (A boolean counts as 1 or 0.)
+/** @type {(a: Standing, b: Standing) => number} */
+const nearer = (a, b) =>
+  +b.named - +a.named || b.exact - a.exact || b.coverage - a.coverage || a.level - b.level;
+/** @type {(a: Judged, b: Judged) => number} */
+const better = (a, b) => a.standing - b.standing || nearer(a, b) || a.rank - b.rank;
+
+/**
+ * @param {Judged} judged
+ * @param {number} score
+ * @param {Record<string, boolean>} terms
+ * @returns {Item[]}
+ */
+function group({ data, sections }, score, terms) {
+  const label = data.meta.system ? [escapeText(data.meta.system)] : undefined;
+  const page = {
+    location: siteLocation(data.url),
+    title: escapeText(data.meta.title ?? data.url),
+    text: data.excerpt,
+    tags: label,
+    score,
+    terms,
+  };
+  return [
+    page,
+    ...sections.map(({ section }, rank) => ({
+      location: siteLocation(section.url),
+      title: escapeText(section.title),
+      text: section.excerpt,
+      score: rank < BEST_SECTIONS ? score : score / 2,
+      terms,
+    })),
+  ];
+}
+
+// A result's page data: its fragment file (which Pagefind fetches once a visit) with this
+// query's locations and excerpts, asked once a query (its searches of every system and
+// of one system find the same pages). Pagefind gives every search of a page the same
+// object and writes each search's locations into it: it is copied as it comes, so a
+// query typed over this one does not change it.
+const dataOf = (/** @type {PagefindResult} */ result, /** @type {Query} */ query) => {
+  if (!query.pages.has(result.id)) {
+    query.pages.set(result.id, result.data().then((data) => ({ ...data })));
+  }
+  return /** @type {Promise<PagefindData>} */ (query.pages.get(result.id));
+};
+
+// Thrown where a query was typed over: its answer stops there.
+class Superseded extends Error {}
+
+// The results of a batch that hold the words, judged. A query is what is asked: the
+// words `typed`, `rank` (a result's place among all of them), `typedOver()` and the
+// `pages` of data it fetched.
+/**
+ * @param {PagefindResult[]} batch
+ * @param {Query} query
+ * @returns {Promise<Judged[]>}
+ */
+async function judgeAll(batch, query) {
+  if (query.typedOver()) throw new Superseded();
+  const pages = await Promise.all(batch.map((result) => dataOf(result, query)));
+  if (query.typedOver()) throw new Superseded();
+  return batch
+    .map((result, i) => ({ result, judgement: judge(pages[i], query.typed) }))
+    .filter(({ judgement }) => judgement)
+    .map(({ result, judgement }) => ({ .../** @type {Judgement} */ (judgement), result, rank: query.rank(result) }));
+}
+
+// The first `keep` results among `results` that hold the words, judged, looked through in
+// order SHOWN at a time and no further than LOOKED_AT.
+const LOOKED_AT = 5 * SHOWN;
+/**
+ * @param {PagefindResult[]} results
+ * @param {Query} query
+ * @param {number} [keep]
+ */
+async function judged(results, query, keep = SHOWN) {
+  /** @type {Judged[]} */
+  const kept = [];
+  for (let from = 0; from < Math.min(results.length, LOOKED_AT) && kept.length < keep; from += SHOWN) {
+    kept.push(...(await judgeAll(results.slice(from, from + SHOWN), query)));
+  }
+  return kept.sort(better);
+}
+
+// A system's best result: among its first results as Pagefind ranks them, two at a time,
+// until one is a section of the text named by the very words typed, or BEST_AMONG have
+// been judged (Pagefind ranks the best fourth at the furthest, over the queries of
+// tests/test_search_relevance.py); on while none holds the words.
+const BEST_AMONG = 4;
+const perfect = (/** @type {Judgement} */ best, /** @type {string[]} */ typed) =>
+  best.standing === 0 && best.exact === 2 * typed.length && best.coverage === 1;
+/**
+ * @param {PagefindResult[]} results
+ * @param {Query} query
+ * @returns {Promise<Judged | undefined>}
+ */
+async function bestOf(results, query) {
+  /** @type {Judged[]} */
+  const kept = [];
+  for (let from = 0; from < Math.min(results.length, LOOKED_AT); from += 2) {
+    kept.push(...(await judgeAll(results.slice(from, from + 2), query)));
+    kept.sort(better);
+    if (kept.length && (from + 2 >= BEST_AMONG || perfect(kept[0], query.typed))) break;
+  }
+  return kept[0];
+}
+
+/**
+ * @param {string} query
+ * @param {() => boolean} typedOver
+ * @returns {Promise<Answer>}
+ */
+export async function answer(query, typedOver) {
+  // Words as the index has them: "two-weapon" is "two" and "weapon".
+  const typed = [...new Set(partsOf(wordsOf(query)))];
+  if (!typed.length) return { items: [], absent: [] };
+  const words = typed.map(prefixOf).join(" ");
+  const [pagefind, listed] = await Promise.all([loadPagefind(), loadSystems()]);
+  const reading = readingFolder();
+  const [all, own] = await Promise.all([
+    pagefind.search(words),
+    reading ? pagefind.search(words, { filters: { system: reading } }) : null,
+  ]);
+  if (typedOver()) throw new Superseded();
+  const order = new Map(all.results.map((result, i) => [result.id, i]));
+  const rank = (/** @type {PagefindResult} */ result) => order.get(result.id) ?? Infinity;
+  /** @type {Query} */
+  const asked = { typed, rank, typedOver, pages: new Map() };
+  const counts = all.filters?.system ?? {};
+  const matched = new Set(listed.filter(({ slug }) => counts[slug] > 0).map(({ slug }) => slug));
+  // The reader's system's best first (READERS_FIRST of them), then each other system's
+  // best, so no system's answer is left below another's many pages: on a page outside
+  // any system, the systems' bests lead. Each system's best is judged among its own
+  // first results; the systems among the first results of all come first, then the
+  // others in the navigation's order, while the list has room.
+  const [readers, scanned] = await Promise.all([
+    own ? judged(own.results, asked) : [],
+    judged(all.results, asked),
+  ]);
+  if (reading && !readers.length) matched.delete(reading);
+  const lead = readers.slice(0, READERS_FIRST);
+  const room = Math.max(0, SHOWN - lead.length);
+  const systemOf = (/** @type {Judged} */ result) => /** @type {string} */ (result.data.filters?.system?.[0]);
+  const others = [...matched].filter((slug) => slug !== reading);
+  const first = new Set(scanned.map(systemOf).filter((slug) => others.includes(slug)));
+  const alone = [...first, ...others.filter((slug) => !first.has(slug))].slice(0, room);
+  if (typedOver()) throw new Superseded();
+  // A system whose first results already hold a section of its text named by the very
+  // words typed has its best: only the others are searched alone.
+  /** @type {Map<string, Judged>} */
+  const found = new Map();
+  for (const result of scanned) {
+    const slug = systemOf(result);
+    if (!found.has(slug) && perfect(result, typed)) found.set(slug, result);
+  }
+  const bests = await Promise.all(
+    alone.map(
+      (slug) =>
+        found.get(slug) ??
+        pagefind
+          .search(words, { filters: { system: slug } })
+          .then((answer) => bestOf(answer.results, asked)),
+    ),
+  );
+  alone.forEach((slug, i) => {
+    // The index's beginnings only ("savvy" for "saves"): no form of the words there.
+    if (!bests[i]) matched.delete(slug);
+  });
+  lead.push(.../** @type {Judged[]} */ (bests.filter(Boolean)).sort(better));
+  // Then the reader's system's other results, then the others' (at least OTHERS of
+  // them, so a system's page still shows what the other systems say).
+  const shown = new Set(lead.map(({ result }) => result.id));
+  const more = readers.filter(({ result }) => !shown.has(result.id));
+  more.forEach(({ result }) => shown.add(result.id));
+  const rest = scanned.filter(({ result }) => !shown.has(result.id));
+  const left = SHOWN - lead.length;
+  const kept = more.slice(0, Math.max(0, left - OTHERS, left - rest.length));
+  const results = [...lead, ...kept, ...rest].slice(0, SHOWN);
+  // Marked on the page opened, as Material does: the beginnings asked for, so "grappl"
+  // marks "Grappling" for "grappled".
+  const terms = Object.fromEntries(words.split(" ").map((word) => [word, true]));
+  return {
+    items: results.map((result, i) => group(result, results.length - i, terms)),
+    absent: listed.filter(({ slug }) => !matched.has(slug)).map(({ label }) => label),
+    words: typed.join(" "),
+  };
+}
