@@ -225,7 +225,8 @@ def test_the_service_worker_stores_each_file_in_one_part(site: Path) -> None:
         and name.endswith((".css", ".js", ".mjs", ".png", ".svg"))
         and not name.startswith(("assets/pyodide/", "assets/javascripts/lunr/"))
     }
-    expected |= {"search/search_index.json", "search/systems.json", "manifest.webmanifest"}
+    expected |= {"search/search_index.json", "search/systems.json", "search/vocabulary.json"}
+    expected |= {"manifest.webmanifest"}
     expected |= {name for name in files if name.startswith("search/pagefind/")}
     assert expected - set(shell["files"]) == set()
     assert any(re.fullmatch(r"assets/javascripts/workers/search\.\w+\.min\.js", u) for u in listed)

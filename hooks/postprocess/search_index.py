@@ -15,6 +15,10 @@ Each page marks what is searchable before the index is built:
   the text whose heading names the words before a page that restates it (the Terms, the GM
   screen, a Compare page), and every other page weighs less in Pagefind's own ranking, so a
   system's best result is among its first few;
+- a system's Terms list and GM screen restate its text (`kind: restated`): a word they
+  mention is part of one of the system's rules (a death save's "3: stable"), where a word
+  only its home page mentions ("It covers skill checks") is not, and search.js says the
+  system has no rule on it;
 - each entry of a system's Terms list is a section of its own, titled by its term, so a
   term found there lands on its entry, not on the letter heading above it;
 - so is each entry of a chapter that the text heads with its name in bold ("**Second
@@ -29,18 +33,27 @@ The index has no stemmer. Pagefind's English one makes one word of two rule term
 ("dying" and "die", "natural" and "nature", "initiative" and "initial"): search.js reads
 the plurals and inflections a reader types itself, a word at a time, and keeps a result
 only where the page holds a form of each word typed.
+
+Beside the index, the site's vocabulary (search/vocabulary.json): every word of the text
+Pagefind indexed, read back from its own page fragments once it has written them (so the
+words are the index's, not a second reading of the pages), with how often each occurs and
+which are words of a heading or a term's name: of a question's words that no section holds
+together, search.js lets go first the one that says least.
 """
 
 from __future__ import annotations
 
+import gzip
 import json
 import re
 import shutil
 import subprocess
-from collections.abc import Mapping
+from collections import Counter
+from collections.abc import Iterable, Iterator, Mapping
 from functools import cache
 from html import escape, unescape
 from pathlib import Path
+from typing import TypedDict
 
 ROOT = Path(__file__).resolve().parents[2]
 PAGEFIND = ROOT / "node_modules" / ".bin" / "pagefind"
@@ -51,6 +64,13 @@ ENTRY = f"{OUTPUT}/pagefind.js"  # what the page loads first
 # only the systems that match).
 SYSTEMS = "search/systems.json"
 MATERIAL_INDEX = Path("search") / "search_index.json"
+# The words of the index, for search.js.
+VOCABULARY = "search/vocabulary.json"
+# A page fragment of Pagefind's (1.x): this signature, then the page's data as JSON, gzipped.
+_FRAGMENT_SIGNATURE = b"pagefind_dcd"
+# A word as search.js splits the words typed, of letters only, of three or more.
+_WORD = re.compile(r"[^\W\d_]{3,}")
+_SPLIT = re.compile(r"[\W_]+")
 # The index's language: "und" (undetermined) has no stemmer, so every word is indexed as
 # written. A page of any language loads the only index there is.
 LANGUAGE = "und"
@@ -88,9 +108,11 @@ def mark_for_search(
     *,
     rules_text: bool = False,
     terms_page: bool = False,
+    restating: bool = False,
 ) -> str:
     """The page with what Pagefind should index marked; system is (slug, short title),
-    rules_text says the page is one of the system's chapters."""
+    rules_text says the page is one of the system's chapters, restating that it restates
+    them (the Terms list, the GM screen)."""
     body = " data-pagefind-body"
     if not rules_text:
         body += f' data-pagefind-weight="{RESTATED_WEIGHT}"'
@@ -107,6 +129,8 @@ def mark_for_search(
     if rules_text:
         html = _TITLE.sub('<h1 data-pagefind-meta="kind:rules" ', html, count=1)
         html = _title_run_in_entries(html)
+    elif restating:
+        html = _TITLE.sub('<h1 data-pagefind-meta="kind:restated" ', html, count=1)
     if terms_page:
         html = _TERM_ENTRY.sub(_titled_entry, html)
     return html
@@ -203,6 +227,7 @@ def write_index(
     for path in output.iterdir():
         if UNUSED.fullmatch(path.name):
             path.unlink()
+    write_vocabulary(site_dir / VOCABULARY, _fragments(output / "fragment"))
     listed = [{"slug": slug, "label": label} for slug, label in (systems or {}).items()]
     (site_dir / SYSTEMS).write_text(json.dumps(listed, separators=(",", ":")), encoding="utf-8")
     material = site_dir / MATERIAL_INDEX
@@ -210,3 +235,59 @@ def write_index(
     material.write_text(
         json.dumps({**settings, "docs": []}, separators=(",", ":")), encoding="utf-8"
     )
+
+
+class _Anchor(TypedDict, total=False):
+    element: str
+    id: str
+    text: str
+    title: str  # where the element is a section of its own (data-pagefind-title)
+
+
+class PageFragment(TypedDict, total=False):
+    """What Pagefind keeps of a page it indexed (the parts read here)."""
+
+    url: str
+    content: str
+    meta: dict[str, str]
+    anchors: list[_Anchor]
+
+
+def _fragments(folder: Path) -> Iterator[PageFragment]:
+    """The data of each page Pagefind indexed, as it wrote it."""
+    for path in sorted(folder.glob("*.pf_fragment")):
+        data = gzip.decompress(path.read_bytes())
+        if not data.startswith(_FRAGMENT_SIGNATURE):
+            raise SearchIndexError(f"{path.name} is not a Pagefind page fragment as read here")
+        fragment: PageFragment = json.loads(data[len(_FRAGMENT_SIGNATURE) :])
+        yield fragment
+
+
+def vocabulary(pages: Iterable[PageFragment]) -> dict[str, object]:
+    """{"counts": {word: occurrences}, "headings": [the words of a heading], "terms": [the
+    words of a term's or an entry's name]} of the pages' indexed text: words of letters
+    only, of three or more, in lower case."""
+    counts: Counter[str] = Counter()
+    headings: set[str] = set()
+    terms: set[str] = set()
+
+    def words(text: str) -> list[str]:
+        return [part for part in _SPLIT.split(text.casefold()) if _WORD.fullmatch(part)]
+
+    for page in pages:
+        counts.update(words(page.get("content", "")))
+        headings.update(words(page.get("meta", {}).get("title", "")))
+        for anchor in page.get("anchors", []):
+            if "title" in anchor:  # a section of its own: a Terms entry, a defined term
+                terms.update(words(anchor["title"]))
+            elif re.fullmatch(r"h[1-6]", anchor.get("element", "")):
+                headings.update(words(anchor.get("text", "")))
+    return {
+        "counts": dict(sorted(counts.items())),
+        "headings": sorted(headings & counts.keys()),
+        "terms": sorted(terms & counts.keys()),
+    }
+
+
+def write_vocabulary(path: Path, pages: Iterable[PageFragment]) -> None:
+    path.write_text(json.dumps(vocabulary(pages), separators=(",", ":")), encoding="utf-8")

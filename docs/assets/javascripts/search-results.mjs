@@ -3,15 +3,15 @@
 // (hooks/postprocess/search_index.py). search.js, which answers Material's search box,
 // loads this module when the box is focused (or at the first query), and Pagefind with
 // it; Pagefind fetches only the index chunks of the words searched.
-import { asTyped, holds, isFormOf, partsOf, prefixOf } from "./search-words.mjs";
+import { askingWords, asTyped, holds, isFormOf, partsOf, prefixOf, Vocabulary } from "./search-words.mjs";
 /**
  * @typedef {import("../../../types/pagefind-browser").Pagefind} Pagefind
  * @typedef {import("../../../types/pagefind-browser").PagefindData} PagefindData
  * @typedef {import("../../../types/pagefind-browser").PagefindResult} PagefindResult
  * @typedef {import("../../../types/pagefind-browser").PagefindSubResult} PagefindSubResult
  * @typedef {{slug: string, label: string}} ListedSystem A system of search/systems.json.
- * @typedef {object} Query What is asked: the words typed, a result's place among all of
- *   them, whether it was typed over, and the pages of data it fetched.
+ * @typedef {object} Query What is asked: the words searched, a result's place among all
+ *   of them, whether it was typed over, and the pages of data it fetched.
  * @property {string[]} typed
  * @property {(result: PagefindResult) => number} rank
  * @property {() => boolean} typedOver
@@ -21,12 +21,19 @@ import { asTyped, holds, isFormOf, partsOf, prefixOf } from "./search-words.mjs"
  * @property {number} exact
  * @property {number} coverage
  * @property {number} level
- * @typedef {Standing & {section: PagefindSubResult, weight: number, whole: boolean}} Section
- * @typedef {Standing & {data: PagefindData, sections: Section[], standing: number}} Judgement
+ * @property {boolean} whole
+ * @property {number} naming
+ * @typedef {Standing & {section: PagefindSubResult, weight: number, order: number}} Section
+ * @typedef {Standing & {data: PagefindData, sections: Section[], standing: number, restates: boolean}} Judgement
  * @typedef {Judgement & {result: PagefindResult, rank: number}} Judged
  * @typedef {{location: string, title: string, text: string, tags?: string[], score: number, terms: Record<string, boolean>}} Item
  *   One line of Material's result list.
- * @typedef {{items: Item[][], absent: string[], words?: string}} Answer
+ * @typedef {{label: string, mentioned: boolean}} Absent A system without a rule on the
+ *   words: mentioned where some page of it has them, but no section of its text.
+ * @typedef {object} Answer
+ * @property {Item[][]} items Material's result groups: a page, then its sections.
+ * @property {Absent[]} absent
+ * @property {string} words The words searched, as the notes say them.
  */
 
 const root = new URL("../../", import.meta.url);
@@ -57,16 +64,28 @@ export const loadPagefind = () => {
   return pagefind;
 };
 
+/**
+ * @template T
+ * @param {string} path
+ * @param {T} otherwise what an old offline copy without the file answers with
+ * @returns {Promise<T>}
+ */
+const siteFile = (path, otherwise) =>
+  fetch(new URL(path, root))
+    .then((response) => (response.ok ? response.json() : otherwise))
+    .catch(() => otherwise);
+
 // Every system with its label, in the navigation's order (hooks/postprocess/search_index.py).
 /** @type {Promise<ListedSystem[]> | null} */
 let systems = null;
-const loadSystems = () => {
-  // Without the list (an old offline copy), results come as before, none named absent.
-  systems ??= fetch(new URL("search/systems.json", root))
-    .then((response) => (response.ok ? response.json() : []))
-    .catch(() => []);
-  return systems;
-};
+const loadSystems = () => (systems ??= siteFile("search/systems.json", []));
+
+// The site's words (search/vocabulary.json), which tell the words that name rules; without
+// them, every word asked is kept.
+/** @type {Promise<Vocabulary | null> | null} */
+let vocabulary = null;
+export const loadVocabulary = () =>
+  (vocabulary ??= siteFile("search/vocabulary.json", null).then((data) => (data ? new Vocabulary(data) : null)));
 
 const escapeText = (/** @type {string} */ text) =>
   String(text).replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
@@ -98,7 +117,6 @@ const siteLocation = (/** @type {string} */ url) =>
 //   that restates it, whose entries only name the rule (the Terms list, the GM screen,
 //   a Compare page); then the sections that merely mention the words.
 // Within the same standing, Pagefind's own order (its rank) decides.
-const MINOR = new Set(["a", "an", "and", "at", "by", "for", "from", "in", "of", "on", "or", "the", "to", "with", "your"]);
 const HEADING = /^h([1-6])$/;
 const NOT_A_HEADING = 7; // an entry titled by its term (the Terms list)
 
@@ -131,39 +149,55 @@ function judge(data, typed) {
   const rules = data.meta?.kind === "rules";
   const sections = (data.sub_results ?? [])
     .filter((section) => section.url.includes("#"))
-    .map((section) => {
+    .map((section, order) => {
       const weight = (section.locations ?? []).filter(asked).length;
       // Every word typed in the section, not some of them (in a page that holds them all).
       const whole = typed.every((word) =>
         (section.locations ?? []).some((at) => held.get(at)?.includes(word)),
       );
       const title = partsOf(section.title ?? "");
-      const named = typed.every((word) => title.some((part) => isFormOf(part, word)));
+      // How many of the words the heading holds: all of them, or the most of them where
+      // none holds all ("Move Actions" for "shift as a move action").
+      const naming = typed.filter((word) => title.some((part) => isFormOf(part, word))).length;
+      const named = naming === typed.length;
       // As typed: "Grappling" for "grappling", where "Grappled" is another form of it;
       // "Arc" before "Archer" for "arc".
       const exact = named ? typed.reduce((sum, word) => sum + asTyped(title, word), 0) : 0;
       // How much of the heading the words are; a note in brackets, "Grapple (standard
       // action)", is not the rule's name.
-      const major = partsOf((section.title ?? "").replace(/\([^)]*\)/g, " ")).filter((part) => !MINOR.has(part));
+      const name = partsOf((section.title ?? "").replace(/\([^)]*\)/g, " "));
+      const asking = askingWords(name);
+      const major = name.filter((part) => !asking.has(part));
       const covered = major.filter((part) => typed.some((word) => isFormOf(part, word)));
       const coverage = named ? covered.length / (major.length || 1) : 0;
       const level = named ? Number(HEADING.exec(section.anchor?.element ?? "")?.[1] ?? NOT_A_HEADING) : NOT_A_HEADING;
-      return { section, weight, whole, named, exact, coverage, level };
+      return { section, order, weight, whole, naming, named, exact, coverage, level };
     })
     .filter(({ weight, named }) => weight > 0 || named)
-    .sort((a, b) => nearer(a, b) || +b.whole - +a.whole || b.weight - a.weight);
-  const best = sections[0] ?? { named: false, exact: 0, coverage: 0, level: NOT_A_HEADING };
+    // Of two headings as near, the first: a rule is set out before the text comes back to
+    // it ("Exhaustion", then its levels' "Exhaustion"); of two mentions, the fuller.
+    .sort((a, b) => nearer(a, b) || (a.named ? a.order - b.order : b.weight - a.weight));
+  const best = sections[0] ?? { named: false, exact: 0, coverage: 0, level: NOT_A_HEADING, whole: false, naming: 0 };
   // 0: a section of the text names the words; 1: an entry elsewhere names them;
   // 2: the text mentions them; 3: a page elsewhere mentions them.
-  return { data, sections, ...best, standing: (best.named ? 0 : 2) + (rules ? 0 : 1) };
+  // A page of the system that restates its text (its Terms list, its GM screen) holds its
+  // rules too, where its home page only speaks of them.
+  const restates = data.meta?.kind === "restated";
+  return { data, sections, ...best, standing: (best.named ? 0 : 2) + (rules ? 0 : 1), restates };
 }
 
 // Which of two sections names the words more nearly: named, more nearly as typed, more
-// of its heading, a higher heading.
+// of its heading, a higher heading; or, named by none, holding every word, then with more
+// of them in its heading.
 // (A boolean counts as 1 or 0.)
 /** @type {(a: Standing, b: Standing) => number} */
 const nearer = (a, b) =>
-  +b.named - +a.named || b.exact - a.exact || b.coverage - a.coverage || a.level - b.level;
+  +b.named - +a.named ||
+  b.exact - a.exact ||
+  b.coverage - a.coverage ||
+  a.level - b.level ||
+  +b.whole - +a.whole ||
+  b.naming - a.naming;
 /** @type {(a: Judged, b: Judged) => number} */
 const better = (a, b) => a.standing - b.standing || nearer(a, b) || a.rank - b.rank;
 
@@ -269,17 +303,25 @@ async function bestOf(results, query) {
 }
 
 /**
+ * The words a query asks the index for: those that name something, without the words that
+ * only make a question of them (search-words.mjs: none where it has no other).
  * @param {string} query
- * @param {() => boolean} typedOver
- * @returns {Promise<Answer>}
  */
-export async function answer(query, typedOver) {
-  // Words as the index has them: "two-weapon" is "two" and "weapon".
+function wordsToSearch(query) {
   const typed = [...new Set(partsOf(wordsOf(query)))];
-  if (!typed.length) return { items: [], absent: [] };
+  const asking = askingWords(typed);
+  return typed.filter((word) => !asking.has(word));
+}
+
+/**
+ * The results of all systems and of the reader's for the words, the first of each judged.
+ * @param {Pagefind} pagefind
+ * @param {string[]} typed
+ * @param {string} reading the reader's system's slug, or another first folder, or ""
+ * @param {() => boolean} typedOver
+ */
+async function lookFor(pagefind, typed, reading, typedOver) {
   const words = typed.map(prefixOf).join(" ");
-  const [pagefind, listed] = await Promise.all([loadPagefind(), loadSystems()]);
-  const reading = readingFolder();
   const [all, own] = await Promise.all([
     pagefind.search(words),
     reading ? pagefind.search(words, { filters: { system: reading } }) : null,
@@ -289,19 +331,50 @@ export async function answer(query, typedOver) {
   const rank = (/** @type {PagefindResult} */ result) => order.get(result.id) ?? Infinity;
   /** @type {Query} */
   const asked = { typed, rank, typedOver, pages: new Map() };
-  const counts = all.filters?.system ?? {};
-  const matched = new Set(listed.filter(({ slug }) => counts[slug] > 0).map(({ slug }) => slug));
-  // The reader's system's best first (READERS_FIRST of them), then each other system's
-  // best, so no system's answer is left below another's many pages: on a page outside
-  // any system, the systems' bests lead. Each system's best is judged among its own
-  // first results; the systems among the first results of all come first, then the
-  // others in the navigation's order, while the list has room.
   const [readers, scanned] = await Promise.all([
     own ? judged(own.results, asked) : [],
     judged(all.results, asked),
   ]);
+  return { words, all, asked, readers, scanned };
+}
+
+// Whether the results answer the words: a section of some text holds them all, or an
+// entry names them.
+const answers = (/** @type {{readers: Judged[], scanned: Judged[]}} */ { readers, scanned }) =>
+  [readers[0], scanned[0]].some((best) => best && (best.standing <= 1 || (best.standing === 2 && best.whole)));
+
+/**
+ * @param {string} query
+ * @param {() => boolean} typedOver
+ * @returns {Promise<Answer>}
+ */
+export async function answer(query, typedOver) {
+  // Words as the index has them: "two-weapon" is "two" and "weapon".
+  const naming = wordsToSearch(query);
+  if (!naming.length) return { items: [], absent: [], words: "" };
+  const [pagefind, listed, known] = await Promise.all([loadPagefind(), loadSystems(), loadVocabulary()]);
+  const reading = readingFolder();
+  // Where no section holds every word (none of the text: "when does the escalation die go
+  // up"), the word that says least is let go, until one does or one word is left.
+  let look = await lookFor(pagefind, naming, reading, typedOver);
+  while (look.asked.typed.length > 1 && known && !answers(look)) {
+    const weakest = known.weakest(look.asked.typed);
+    look = await lookFor(pagefind, look.asked.typed.filter((word) => word !== weakest), reading, typedOver);
+  }
+  const { words, all, asked, readers, scanned } = look;
+  const { typed } = asked;
+  const counts = all.filters?.system ?? {};
+  const matched = new Set(listed.filter(({ slug }) => counts[slug] > 0).map(({ slug }) => slug));
+  // The reader's system's best first (READERS_FIRST of them), where its text has a section
+  // on the words, then each other system's best, so no system's answer is left below
+  // another's many pages: on a page outside any system, the systems' bests lead. Each
+  // system's best is judged among its own first results; the systems among the first
+  // results of all come first, then the others in the navigation's order, while the list
+  // has room. A system whose only page with the words is one that speaks of its text (its
+  // home page's "It covers skill checks" for "cover") has no rule on them: the others'
+  // rules come first.
   if (reading && !readers.length) matched.delete(reading);
-  const lead = readers.slice(0, READERS_FIRST);
+  const lead = readers.length && hasRule(readers[0]) ? readers.slice(0, READERS_FIRST) : [];
   const room = Math.max(0, SHOWN - lead.length);
   const systemOf = (/** @type {Judged} */ result) => /** @type {string} */ (result.data.filters?.system?.[0]);
   const others = [...matched].filter((slug) => slug !== reading);
@@ -325,9 +398,12 @@ export async function answer(query, typedOver) {
           .then((answer) => bestOf(answer.results, asked)),
     ),
   );
+  /** @type {Map<string, Judged>} */
+  const bestOfSystem = new Map(readers.length ? [[reading, readers[0]]] : []);
   alone.forEach((slug, i) => {
     // The index's beginnings only ("savvy" for "saves"): no form of the words there.
     if (!bests[i]) matched.delete(slug);
+    else bestOfSystem.set(slug, bests[i]);
   });
   lead.push(.../** @type {Judged[]} */ (bests.filter(Boolean)).sort(better));
   // Then the reader's system's other results, then the others' (at least OTHERS of
@@ -344,7 +420,19 @@ export async function answer(query, typedOver) {
   const terms = Object.fromEntries(words.split(" ").map((word) => [word, true]));
   return {
     items: results.map((result, i) => group(result, results.length - i, terms)),
-    absent: listed.filter(({ slug }) => !matched.has(slug)).map(({ label }) => label),
+    absent: listed.flatMap(({ slug, label }) => {
+      const best = bestOfSystem.get(slug);
+      /** @type {Absent[]} */
+      const said = !matched.has(slug) ? [{ label, mentioned: false }]
+        : best && !hasRule(best) ? [{ label, mentioned: true }]
+        : [];
+      return said;
+    }),
     words: typed.join(" "),
   };
 }
+
+// Whether a system's best result is a rule: a section of its text holds the words, an
+// entry of its names them, or a page restating its text holds them (not only its home
+// page, which speaks of the text: "It covers skill checks" for "cover").
+const hasRule = (/** @type {Judgement} */ best) => best.standing < 3 || best.restates;

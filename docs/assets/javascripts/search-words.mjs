@@ -1,5 +1,12 @@
 // The words of a search, as search-results.mjs reads them: a word's forms (the index has
-// no stemmer).
+// no stemmer), the small words of a question, and which words of the site's own vocabulary
+// name rules (search/vocabulary.json, written at build time from the index's text by
+// hooks/postprocess/search_index.py).
+/**
+ * @typedef {{counts: Record<string, number>, headings: string[], terms: string[]}} VocabularyData
+ *   search/vocabulary.json: each word of the indexed text with its occurrences, the words
+ *   of a heading, and the words of a term's or an entry's name.
+ */
 
 // ---------------------------------------------------------------- a word's forms
 // The index has no stemmer (search_index.py): a plural or inflection typed finds the
@@ -56,3 +63,77 @@ export const asTyped = (/** @type {string[]} */ title, /** @type {string} */ typ
     ),
   );
 export const holds = (/** @type {string} */ text, /** @type {string} */ typed) => partsOf(text).some((part) => isFormOf(part, typed));
+
+// ---------------------------------------------------------------- the words that ask
+// The words of English that only make a question of the words that name a rule: "how do
+// I heal", "how does cover work", "what happens if someone is prone". They never decide a
+// ranking: a query of nothing else asks nothing yet (the start of a question, "how do
+// I", is not searched). Words a rule may be named by ("help", "ready", "use", "other",
+// "will", "up", "free", "far", "near") are not among them. Contractions come split:
+// "what's" is "what" and "s"; and a letter alone names nothing (the word being typed).
+const ASKING = new Set(
+  [
+    // who and what
+    "i me my mine myself we us our you your yours he him his she her they them their",
+    "it its itself someone somebody something anyone anybody anything everyone",
+    "a an the this that these those some any",
+    // asking and being
+    "how what when where why who whom whose which whether",
+    "do does did doing done is are was were be been am has have had having",
+    "can could should would may might must shall",
+    "s t m re ve ll d don doesn didn isn aren can cannot couldn shouldn wouldn",
+    // tying
+    "and or but if then so than as to of in on at by for from with about into onto",
+    // a question's frame: "how does X work", "what happens when", "what does X mean",
+    // "how do I get"
+    "work works happen happens mean means get gets got",
+  ].join(" ").split(" "),
+);
+// A word that asks only after "how" ("how long is a short rest", "how far can I jump"),
+// and may name a rule elsewhere ("long rest", "far").
+const HOW = new Set(["long", "many", "much", "far", "often", "big", "fast"]);
+/**
+ * The words of a query that only ask, among the query's words in their order.
+ * @param {string[]} words
+ */
+export const askingWords = (words) =>
+  new Set(
+    words.filter(
+      (word, i) => ASKING.has(word) || /^\p{L}$/u.test(word) || (HOW.has(word) && words[i - 1] === "how"),
+    ),
+  );
+
+// ---------------------------------------------------------------- the site's words
+/** The site's words (search/vocabulary.json): how often each is used, which name rules. */
+export class Vocabulary {
+  /** @param {VocabularyData} data */
+  constructor({ counts, headings, terms }) {
+    this.counts = counts;
+    this.terms = new Set(terms.map(lemma));
+    this.headings = new Set(headings.map(lemma));
+  }
+
+  /**
+   * Of several words asked together, the one that says least of what is asked: a word of
+   * no term's name before one of a term ("spend" before "recovery"), of no heading before
+   * one of a heading, then the more frequent (a word too short for the vocabulary first).
+   * @param {string[]} words
+   */
+  weakest(words) {
+    /** @type {(word: string) => number[]} */
+    const strength = (word) => [
+      +this.terms.has(lemma(word)),
+      +this.headings.has(lemma(word)),
+      -(this.counts[word] ?? Infinity),
+    ];
+    return words.reduce((weak, word) => (compare(strength(word), strength(weak)) < 0 ? word : weak));
+  }
+}
+
+/** @type {(a: (number | string)[], b: (number | string)[]) => number} */
+const compare = (a, b) => {
+  for (let i = 0; i < a.length; i++) {
+    if (a[i] !== b[i]) return a[i] < b[i] ? -1 : 1;
+  }
+  return 0;
+};

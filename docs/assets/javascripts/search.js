@@ -7,8 +7,9 @@
 // its sections). Only that one worker is replaced, by an object answering the same
 // messages; every other worker (the calculators') is the browser's own. The answers come
 // from search-results.mjs (the results, the rule first) and the notes above the list from
-// search-notes.mjs (the systems with nothing on the words): both modules, and Pagefind,
-// load when the search box is focused (or at the first query).
+// search-notes.mjs (the systems with no rule on the words): both modules,
+// and Pagefind with the site's vocabulary, load when the search box is focused (or at the
+// first query).
 /**
  * @typedef {typeof import("./search-results.mjs")} Results
  * @typedef {typeof import("./search-notes.mjs")} Notes
@@ -26,8 +27,9 @@
       import(new URL("search-notes.mjs", scripts).href),
     ]).then((loaded) => {
       const [results] = /** @type {[Results, Notes]} */ (loaded);
-      // Pagefind starts loading at once, before the first key.
+      // Pagefind and the vocabulary start loading at once, before the first key.
       results.loadPagefind();
+      results.loadVocabulary();
       return /** @type {[Results, Notes]} */ (loaded);
     });
     return modules;
