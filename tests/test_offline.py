@@ -373,6 +373,10 @@ def test_one_visit_to_the_home_page_keeps_the_whole_site_offline_and_fetches_no_
     page.locator(".md-search__input").click()
     page.locator(".md-search__input").press_sequentially("petrified")
     expect(page.locator(".md-search-result__item").first).to_be_visible(timeout=30_000)
+    # So does the site's vocabulary, which spells a word the site does not hold.
+    page.locator(".md-search__input").fill("")
+    page.locator(".md-search__input").press_sequentially("petrifed")
+    expect(page.locator(".search-spelling em")).to_have_text("petrified")
     page.keyboard.press("Escape")
     # An address the site never had: the site's 404 page.
     response = page.goto(origin + "no/such/page/")

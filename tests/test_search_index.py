@@ -1,6 +1,7 @@
 """What the site's search indexes (hooks/postprocess/search_index.py): what the pages leave
-out of search, and the site's vocabulary: the words of the text Pagefind indexed, read back
-from its own page fragments, with the words of the headings and of the terms' names."""
+out of search, and the site's vocabulary for search's spelling: the words of the text
+Pagefind indexed, read back from its own page fragments, with the words of the headings and
+of the terms' names."""
 
 from __future__ import annotations
 
@@ -43,6 +44,8 @@ def test_the_vocabulary_counts_the_indexed_words_and_names_the_headings_and_term
     assert not {"2d8", "a", "it", "s", "to"} & set(words["counts"])
     assert words["headings"] == ["combat", "cover", "half", "terms"]
     assert words["terms"] == ["attack", "cover", "opportunity"]
+    # A heading or name of two words or more, as its words, for the words asked together.
+    assert words["titles"] == ["half cover", "opportunity attack"]
 
 
 def test_what_a_page_marks_to_leave_out_of_search_is_not_indexed() -> None:
@@ -63,7 +66,7 @@ def test_what_a_page_marks_to_leave_out_of_search_is_not_indexed() -> None:
 
 def test_the_built_sites_vocabulary_names_every_glossary_term(site: Path) -> None:
     """Every word of every system's glossary terms (of three letters or more) is a word of a
-    term's name in the vocabulary the site serves."""
+    term's name in the vocabulary the site serves: a misspelt term can be found."""
     served = json.loads((site / VOCABULARY).read_text(encoding="utf-8"))
     terms = set(served["terms"])
     missing = {

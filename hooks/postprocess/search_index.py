@@ -38,7 +38,11 @@ Beside the index, the site's vocabulary (search/vocabulary.json): every word of 
 Pagefind indexed, read back from its own page fragments once it has written them (so the
 words are the index's, not a second reading of the pages), with how often each occurs and
 which are words of a heading or a term's name: of a question's words that no section holds
-together, search.js lets go first the one that says least.
+together, search.js lets go first the one that says least. Pagefind has no spelling
+correction, and its index can only be asked for a word's beginning: a word typed that the
+site does not hold is searched as the likeliest word that it does ("initative":
+"initiative"), told apart from another as near by the headings and names of two words or
+more that hold it with the other words asked ("half coer": "half cover").
 """
 
 from __future__ import annotations
@@ -68,7 +72,8 @@ MATERIAL_INDEX = Path("search") / "search_index.json"
 VOCABULARY = "search/vocabulary.json"
 # A page fragment of Pagefind's (1.x): this signature, then the page's data as JSON, gzipped.
 _FRAGMENT_SIGNATURE = b"pagefind_dcd"
-# A word as search.js splits the words typed, of letters only, of three or more.
+# A word as search.js splits the words typed, of letters only: a misspelt "d20" or "3d6"
+# is not corrected, and a word shorter than three letters never is.
 _WORD = re.compile(r"[^\W\d_]{3,}")
 _SPLIT = re.compile(r"[\W_]+")
 # The index's language: "und" (undetermined) has no stemmer, so every word is indexed as
@@ -265,11 +270,13 @@ def _fragments(folder: Path) -> Iterator[PageFragment]:
 
 def vocabulary(pages: Iterable[PageFragment]) -> dict[str, object]:
     """{"counts": {word: occurrences}, "headings": [the words of a heading], "terms": [the
-    words of a term's or an entry's name]} of the pages' indexed text: words of letters
-    only, of three or more, in lower case."""
+    words of a term's or an entry's name], "titles": [the headings and names of two words
+    or more, as their words]} of the pages' indexed text: words of letters only, of three
+    or more, in lower case."""
     counts: Counter[str] = Counter()
     headings: set[str] = set()
     terms: set[str] = set()
+    titles: set[str] = set()
 
     def words(text: str) -> list[str]:
         return [part for part in _SPLIT.split(text.casefold()) if _WORD.fullmatch(part)]
@@ -279,13 +286,20 @@ def vocabulary(pages: Iterable[PageFragment]) -> dict[str, object]:
         headings.update(words(page.get("meta", {}).get("title", "")))
         for anchor in page.get("anchors", []):
             if "title" in anchor:  # a section of its own: a Terms entry, a defined term
-                terms.update(words(anchor["title"]))
+                title = words(anchor["title"])
+                terms.update(title)
             elif re.fullmatch(r"h[1-6]", anchor.get("element", "")):
-                headings.update(words(anchor.get("text", "")))
+                title = words(anchor.get("text", ""))
+                headings.update(title)
+            else:
+                continue
+            if len(title) > 1:
+                titles.add(" ".join(title))
     return {
         "counts": dict(sorted(counts.items())),
         "headings": sorted(headings & counts.keys()),
         "terms": sorted(terms & counts.keys()),
+        "titles": sorted(titles),
     }
 
 

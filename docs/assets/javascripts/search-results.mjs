@@ -34,6 +34,11 @@ import { askingWords, asTyped, holds, isFormOf, partsOf, prefixOf, Vocabulary } 
  * @property {Item[][]} items Material's result groups: a page, then its sections.
  * @property {Absent[]} absent
  * @property {string} words The words searched, as the notes say them.
+ * @property {[string, string][]} respelt Each word typed that the site does not hold,
+ *   with the site's nearest word, searched in its place.
+ * @property {[string, string][]} unspelt Each word typed in quotes that the site does not
+ *   hold, searched as typed, with the site's nearest word.
+ * @property {string} typedText The words typed, as typed.
  */
 
 const root = new URL("../../", import.meta.url);
@@ -80,8 +85,8 @@ const siteFile = (path, otherwise) =>
 let systems = null;
 const loadSystems = () => (systems ??= siteFile("search/systems.json", []));
 
-// The site's words (search/vocabulary.json), which tell the words that name rules; without
-// them, every word asked is kept.
+// The site's words (search/vocabulary.json), which tell the words that name rules and
+// spell the others; without them, every word asked is kept, as typed.
 /** @type {Promise<Vocabulary | null> | null} */
 let vocabulary = null;
 export const loadVocabulary = () =>
@@ -304,13 +309,28 @@ async function bestOf(results, query) {
 
 /**
  * The words a query asks the index for: those that name something, without the words that
- * only make a question of them (search-words.mjs: none where it has no other).
- * @param {string} query
+ * only make a question of them (search-words.mjs: none where it has no other); each word
+ * the site does not hold as its likeliest word of the site, unless typed in double quotes
+ * (searched as typed, as the note's link does).
+ * @param {string} typedText
+ * @param {Vocabulary | null} vocabulary
  */
-function wordsToSearch(query) {
-  const typed = [...new Set(partsOf(wordsOf(query)))];
+function wordsToSearch(typedText, vocabulary) {
+  const typed = [...new Set(partsOf(typedText))];
+  const quoted = new Set([...typedText.matchAll(/"([^"]*)"?/g)].flatMap((match) => partsOf(match[1])));
   const asking = askingWords(typed);
-  return typed.filter((word) => !asking.has(word));
+  const naming = typed.filter((word) => !asking.has(word));
+  /** @type {[string, string][]} */
+  const respelt = [];
+  /** @type {[string, string][]} */
+  const unspelt = [];
+  const words = naming.map((word) => {
+    const spelt = vocabulary ? vocabulary.spell(word, naming.filter((other) => other !== word)) : word;
+    if (spelt === word) return word;
+    (quoted.has(word) ? unspelt : respelt).push([word, spelt]);
+    return quoted.has(word) ? word : spelt;
+  });
+  return { words: [...new Set(words)], respelt, unspelt };
 }
 
 /**
@@ -350,13 +370,16 @@ const answers = (/** @type {{readers: Judged[], scanned: Judged[]}} */ { readers
  */
 export async function answer(query, typedOver) {
   // Words as the index has them: "two-weapon" is "two" and "weapon".
-  const naming = wordsToSearch(query);
-  if (!naming.length) return { items: [], absent: [], words: "" };
+  const typedText = wordsOf(query);
+  const nothing = { items: [], absent: [], words: "", respelt: [], unspelt: [], typedText };
+  if (!partsOf(typedText).length) return nothing;
   const [pagefind, listed, known] = await Promise.all([loadPagefind(), loadSystems(), loadVocabulary()]);
+  const { words: spelt, respelt, unspelt } = wordsToSearch(typedText, known);
+  if (!spelt.length) return nothing;
   const reading = readingFolder();
   // Where no section holds every word (none of the text: "when does the escalation die go
   // up"), the word that says least is let go, until one does or one word is left.
-  let look = await lookFor(pagefind, naming, reading, typedOver);
+  let look = await lookFor(pagefind, spelt, reading, typedOver);
   while (look.asked.typed.length > 1 && known && !answers(look)) {
     const weakest = known.weakest(look.asked.typed);
     look = await lookFor(pagefind, look.asked.typed.filter((word) => word !== weakest), reading, typedOver);
@@ -429,6 +452,9 @@ export async function answer(query, typedOver) {
       return said;
     }),
     words: typed.join(" "),
+    respelt,
+    unspelt,
+    typedText,
   };
 }
 

@@ -1,11 +1,12 @@
 // The words of a search, as search-results.mjs reads them: a word's forms (the index has
-// no stemmer), the small words of a question, and which words of the site's own vocabulary
-// name rules (search/vocabulary.json, written at build time from the index's text by
-// hooks/postprocess/search_index.py).
+// no stemmer), the small words of a question, and the nearest word of the site's own
+// vocabulary to one the site does not hold (search/vocabulary.json, written at build time
+// from the index's text by hooks/postprocess/search_index.py).
 /**
- * @typedef {{counts: Record<string, number>, headings: string[], terms: string[]}} VocabularyData
+ * @typedef {{counts: Record<string, number>, headings: string[], terms: string[], titles: string[]}} VocabularyData
  *   search/vocabulary.json: each word of the indexed text with its occurrences, the words
- *   of a heading, and the words of a term's or an entry's name.
+ *   of a heading, the words of a term's or an entry's name, and the headings and names of
+ *   two words or more.
  */
 
 // ---------------------------------------------------------------- a word's forms
@@ -107,10 +108,22 @@ export const askingWords = (words) =>
 /** The site's words (search/vocabulary.json): how often each is used, which name rules. */
 export class Vocabulary {
   /** @param {VocabularyData} data */
-  constructor({ counts, headings, terms }) {
+  constructor({ counts, headings, terms, titles }) {
     this.counts = counts;
     this.terms = new Set(terms.map(lemma));
     this.headings = new Set(headings.map(lemma));
+    this.words = Object.keys(counts);
+    this.named = new Set([...headings, ...terms]);
+    // How often the site uses a word in any of its forms ("grapple", "grappled",
+    // "grappling"): how likely a reader means it.
+    /** @type {Map<string, number>} */
+    this.family = new Map();
+    for (const word of this.words) {
+      this.family.set(lemma(word), (this.family.get(lemma(word)) ?? 0) + counts[word]);
+    }
+    this.titles = titles.map((title) => new Set(title.split(" ").map(lemma)));
+    /** @type {Map<string, string | null>} */
+    this.nearestOf = new Map();
   }
 
   /**
@@ -128,6 +141,58 @@ export class Vocabulary {
     ];
     return words.reduce((weak, word) => (compare(strength(word), strength(weak)) < 0 ? word : weak));
   }
+
+  /** Whether the site holds a form of the word, or a word it begins (as it is typed). */
+  holds(/** @type {string} */ word) {
+    return word.length < 3 || /\d/.test(word) || this.words.some((known) => isFormOf(known, word));
+  }
+
+  /**
+   * The word as the site has it: itself where the site holds it, else its likeliest word,
+   * else itself.
+   * @param {string} word
+   * @param {string[]} [others] the other words asked with it
+   * @returns {string}
+   */
+  spell(word, others = []) {
+    if (this.holds(word)) return word;
+    const key = [word, ...others].join(" ");
+    if (!this.nearestOf.has(key)) this.nearestOf.set(key, this.#nearest(word, others));
+    return this.nearestOf.get(key) ?? word;
+  }
+
+  /**
+   * The likeliest word of the vocabulary meant by one typed that the site does not hold:
+   * of the words a few letters away (added, dropped, changed or swapped: at most one in a
+   * word of five letters or fewer, two in a longer one), the one with the most in its
+   * favour: each letter away counts against it as much as 20 times fewer uses of it (in
+   * any of its forms), and a word of a heading or a term's name for it as much as 5 times
+   * more ("grapel": "grapple", a letter undoubled and two swapped, not "travel", two
+   * changed); a heading or name that holds it with another word asked ("half coer": "Half
+   * Cover", not "core"), as much as a letter nearer.
+   * @param {string} word
+   * @param {string[]} others
+   * @returns {string | null}
+   */
+  #nearest(word, others) {
+    const together = this.titles.filter((title) => others.some((other) => title.has(lemma(other))));
+    const limit = word.length <= 5 ? 1 : 2;
+    let best = null;
+    let bestScore = -Infinity;
+    for (const known of this.words) {
+      if (Math.abs(known.length - word.length) > limit) continue;
+      const distance = editDistance(word, known, limit);
+      if (distance > limit) continue;
+      const used = /** @type {number} */ (this.family.get(lemma(known)));
+      const score =
+        Math.log(used) +
+        (this.named.has(known) ? Math.log(5) : 0) +
+        (together.some((title) => title.has(lemma(known))) ? Math.log(20) : 0) -
+        distance * Math.log(20);
+      if (score > bestScore) [best, bestScore] = [known, score];
+    }
+    return best;
+  }
 }
 
 /** @type {(a: (number | string)[], b: (number | string)[]) => number} */
@@ -137,3 +202,38 @@ const compare = (a, b) => {
   }
   return 0;
 };
+
+/**
+ * Letters added, dropped, changed, or two neighbours swapped, to make one word the other
+ * (the optimal string alignment distance), a letter doubled or undoubled counting half
+ * ("graple" for "grapple"); over `limit`, limit + 1.
+ * @param {string} a
+ * @param {string} b
+ * @param {number} limit
+ */
+export function editDistance(a, b, limit) {
+  // The cost of adding the letter at i of a word, which is half where it doubles the
+  // letter before it.
+  const adding = (/** @type {string} */ word, /** @type {number} */ i) => (i > 0 && word[i] === word[i - 1] ? 0.5 : 1);
+  /** @type {number[][]} */
+  const rows = [[0]];
+  for (let j = 1; j <= b.length; j++) rows[0][j] = rows[0][j - 1] + adding(b, j - 1);
+  for (let i = 1; i <= a.length; i++) {
+    const row = (rows[i] = [rows[i - 1][0] + adding(a, i - 1)]);
+    let least = row[0];
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      row[j] = Math.min(
+        rows[i - 1][j] + adding(a, i - 1),
+        row[j - 1] + adding(b, j - 1),
+        rows[i - 1][j - 1] + cost,
+      );
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) {
+        row[j] = Math.min(row[j], rows[i - 2][j - 2] + 1);
+      }
+      least = Math.min(least, row[j]);
+    }
+    if (least > limit) return limit + 1;
+  }
+  return rows[a.length][b.length];
+}

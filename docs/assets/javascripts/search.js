@@ -7,7 +7,7 @@
 // its sections). Only that one worker is replaced, by an object answering the same
 // messages; every other worker (the calculators') is the browser's own. The answers come
 // from search-results.mjs (the results, the rule first) and the notes above the list from
-// search-notes.mjs (the systems with no rule on the words): both modules,
+// search-notes.mjs (a word respelt, the systems with no rule on the words): both modules,
 // and Pagefind with the site's vocabulary, load when the search box is focused (or at the
 // first query).
 /**
