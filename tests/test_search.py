@@ -50,13 +50,6 @@ def missed_terms(page: Page, site: Path, slug: str, shown: int) -> list[str]:
     ]
 
 
-@pytest.fixture
-def watched(browser: Browser, server: str):
-    watched = Watched(browser, server)
-    yield watched
-    watched.close()
-
-
 @pytest.mark.parametrize("slug", list(SYSTEMS))
 def test_a_term_finds_its_defining_section_from_its_systems_pages(
     watched: Watched, server: str, site: Path, slug: str

@@ -50,13 +50,6 @@ def first_landings(page: Page, queries: list[str]) -> list[str | None]:
     return [landing(groups[0]) if groups else None for groups in ask(page, queries, 1)]
 
 
-@pytest.fixture
-def watched(browser: Browser, server: str):
-    watched = Watched(browser, server)
-    yield watched
-    watched.close()
-
-
 @pytest.mark.parametrize("slug", list(SYSTEMS))
 def test_a_question_lands_where_its_naming_words_do(
     watched: Watched, server: str, slug: str
