@@ -72,10 +72,10 @@ MATERIAL_INDEX = Path("search") / "search_index.json"
 VOCABULARY = "search/vocabulary.json"
 # A page fragment of Pagefind's (1.x): this signature, then the page's data as JSON, gzipped.
 _FRAGMENT_SIGNATURE = b"pagefind_dcd"
-# A word as search.js splits the words typed, of letters only: a misspelt "d20" or "3d6"
-# is not corrected, and a word shorter than three letters never is.
-_WORD = re.compile(r"[^\W\d_]{3,}")
-_SPLIT = re.compile(r"[\W_]+")
+# The words of a text as search.js splits the words typed; of them the vocabulary keeps
+# those of letters only, of three or more: a misspelt "d20" or "3d6" is not corrected,
+# and a word shorter than three letters never is.
+_PARTS = re.compile(r"[^\W_]+")
 # The index's language: "und" (undetermined) has no stemmer, so every word is indexed as
 # written. A page of any language loads the only index there is.
 LANGUAGE = "und"
@@ -279,7 +279,9 @@ def vocabulary(pages: Iterable[PageFragment]) -> dict[str, object]:
     titles: set[str] = set()
 
     def words(text: str) -> list[str]:
-        return [part for part in _SPLIT.split(text.casefold()) if _WORD.fullmatch(part)]
+        return [
+            part for part in _PARTS.findall(text.casefold()) if len(part) > 2 and part.isalpha()
+        ]
 
     for page in pages:
         counts.update(words(page.get("content", "")))
