@@ -200,6 +200,14 @@ class Watched:
         assert self.foreign == []
 
 
+@pytest.fixture
+def watched(browser: Browser, server: str) -> Iterator[Watched]:
+    """A 1280 px page, closed after the test with no console error and no other host asked."""
+    watched = Watched(browser, server)
+    yield watched
+    watched.close()
+
+
 class HeldWheel:
     """Holds every request for the rules core's wheel until released, so Python waits.
 

@@ -8,7 +8,9 @@ import re
 from functools import cache
 from pathlib import Path
 
-from playwright.sync_api import Page
+from playwright.sync_api import Page, expect
+
+from hooks.content.loader import GlossaryEntry
 
 # Asks the search Material asked, as Material asks it (a QUERY message, its words with its
 # trailing "*"), and keeps of each answer the first groups: [[location, tags], ...] each.
@@ -83,3 +85,21 @@ def lands_in(site: Path, location: str, section: str) -> bool:
         if ident == target:
             return True
     return False
+
+
+def defining_section(slug: str, entry: GlossaryEntry) -> str:
+    """The section a glossary entry says defines its term, as lands_in takes it."""
+    return f"{slug}/{entry.see_page}" + (f"#{entry.see_anchor}" if entry.see_anchor else "")
+
+
+def article_text(html: str) -> str:
+    """The words of a built page's article, as the index reads them (tags dropped)."""
+    article = html[html.find("<article") : html.find("</article>")]
+    return re.sub(r"<[^>]+>", " ", article)
+
+
+def search_on_phone(page: Page, words: str) -> None:
+    """Material's search box opened by a tap, the words typed, the first result shown."""
+    page.locator("label[for='__search']").first.tap()
+    page.locator(".md-search__input").press_sequentially(words)
+    expect(page.locator(".md-search-result__item").first).to_be_visible(timeout=30_000)

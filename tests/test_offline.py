@@ -225,7 +225,8 @@ def test_the_service_worker_stores_each_file_in_one_part(site: Path) -> None:
         and name.endswith((".css", ".js", ".mjs", ".png", ".svg"))
         and not name.startswith(("assets/pyodide/", "assets/javascripts/lunr/"))
     }
-    expected |= {"search/search_index.json", "search/systems.json", "manifest.webmanifest"}
+    expected |= {"search/search_index.json", "search/systems.json", "search/vocabulary.json"}
+    expected |= {"manifest.webmanifest"}
     expected |= {name for name in files if name.startswith("search/pagefind/")}
     assert expected - set(shell["files"]) == set()
     assert any(re.fullmatch(r"assets/javascripts/workers/search\.\w+\.min\.js", u) for u in listed)
@@ -372,6 +373,10 @@ def test_one_visit_to_the_home_page_keeps_the_whole_site_offline_and_fetches_no_
     page.locator(".md-search__input").click()
     page.locator(".md-search__input").press_sequentially("petrified")
     expect(page.locator(".md-search-result__item").first).to_be_visible(timeout=30_000)
+    # So does the site's vocabulary, which spells a word the site does not hold.
+    page.locator(".md-search__input").fill("")
+    page.locator(".md-search__input").press_sequentially("petrifed")
+    expect(page.locator(".search-spelling em")).to_have_text("petrified")
     page.keyboard.press("Escape")
     # An address the site never had: the site's 404 page.
     response = page.goto(origin + "no/such/page/")

@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 from conftest import ARTIFACTS, CALCULATOR_PAGES, Device, Watched
 from playwright.sync_api import Browser, Page, expect
-from searching import ask, landing, lands_in
+from searching import article_text, ask, defining_section, landing, lands_in, search_on_phone
 
 from hooks.content.loader import GlossaryEntry, System, load_content
 from hooks.pages.site import term_ids
@@ -25,10 +25,6 @@ from hooks.pages.site import term_ids
 CONTENT = Path(__file__).resolve().parent.parent / "content"
 SYSTEMS: dict[str, System] = load_content(CONTENT)
 LABELS = {system.short_title: slug for slug, system in SYSTEMS.items()}
-
-
-def defining_section(slug: str, entry: GlossaryEntry) -> str:
-    return f"{slug}/{entry.see_page}" + (f"#{entry.see_anchor}" if entry.see_anchor else "")
 
 
 def missed_terms(page: Page, site: Path, slug: str, shown: int) -> list[str]:
@@ -52,13 +48,6 @@ def missed_terms(page: Page, site: Path, slug: str, shown: int) -> list[str]:
             for location, _ in group
         )
     ]
-
-
-@pytest.fixture
-def watched(browser: Browser, server: str):
-    watched = Watched(browser, server)
-    yield watched
-    watched.close()
 
 
 @pytest.mark.parametrize("slug", list(SYSTEMS))
@@ -170,12 +159,6 @@ FORM_ONLY_LABELS = """() => {
 
 
 # On a phone, what a game master taps and reads: the result list and the section it opens.
-def article_text(html: str) -> str:
-    """The words of a built page's article, as the index reads them (tags dropped)."""
-    article = html[html.find("<article") : html.find("</article>")]
-    return re.sub(r"<[^>]+>", " ", article)
-
-
 def deepest_defined_section(site: Path) -> tuple[str, GlossaryEntry]:
     """The glossary entry, over every system, whose defining section starts the furthest
     into its page: a landing that does not scroll leaves it screens below the top."""
@@ -188,12 +171,6 @@ def deepest_defined_section(site: Path) -> tuple[str, GlossaryEntry]:
             found.append((html.find(f'id="{entry.see_anchor}"'), slug, entry))
     _, slug, entry = max(found, key=lambda item: item[0])
     return slug, entry
-
-
-def search_on_phone(page: Page, words: str) -> None:
-    page.locator("label[for='__search']").first.tap()
-    page.locator(".md-search__input").press_sequentially(words)
-    expect(page.locator(".md-search-result__item").first).to_be_visible(timeout=30_000)
 
 
 EMPTY_SITEMAP = '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"></urlset>'

@@ -18,7 +18,6 @@ from pathlib import Path
 
 import pytest
 from conftest import Watched
-from playwright.sync_api import Browser
 from searching import ask, landing, lands_in
 
 from hooks.content.loader import load_content
@@ -173,13 +172,6 @@ QUERIES: dict[str, list[tuple[str, list[str]]]] = {
         ("healing the dying", ["hit-points-healing-and-dying#healing-the-dying"]),
     ],
 }
-
-
-@pytest.fixture
-def watched(browser: Browser, server: str):
-    watched = Watched(browser, server)
-    yield watched
-    watched.close()
 
 
 def test_every_system_has_its_queries() -> None:

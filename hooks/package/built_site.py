@@ -23,6 +23,7 @@ from pathlib import Path
 
 from hooks.package.offline import add_app_links, finish_site
 from hooks.pages.calculators import add_page_assets
+from hooks.pages.gm_screen import PAGE as GM_SCREEN_PAGE
 from hooks.pages.site import REFERENCE_PAGES, TERMS_PAGE, site_root, write_robots
 from hooks.postprocess.a11y import label_search_dialog
 from hooks.postprocess.csp import add_content_security_policy, theme_scripts
@@ -51,6 +52,7 @@ def finish_page(
         system,
         rules_text=name is not None and name not in REFERENCE_PAGES,
         terms_page=name == TERMS_PAGE,
+        restating=name in (TERMS_PAGE, GM_SCREEN_PAGE),
     )
     html = break_after_slashes(html)
     html = add_page_assets(html, base, bundle)
