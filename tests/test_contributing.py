@@ -167,6 +167,9 @@ def test_every_example_said_to_come_from_a_file_is_in_it() -> None:
     assert checked >= 6
 
 
+ERRATUM_OF_36 = (
+    'errata:\n  - row: "36"\n    column: d10\n    note: "36 x 5.5 = 198; the table prints 190."\n'
+)
 # (the file, the text replaced, its replacement): the breakages "When validation fails" shows,
 # in its order; each block there is what the build prints for one.
 BREAKAGES = [
@@ -175,7 +178,9 @@ BREAKAGES = [
     ("content/orcus/pages/combat.md", "\n## Attack Rolls\n", "\n#### Attack Rolls\n"),
     ("content/orcus/rules.yml", "confers: [target-dazed]", "confers: [target-dazd]"),
     ("content/orcus/system.yml", "  - glossary\n", "  - ../notes\n"),
-    ("content/3d6-combat/tables/damage-averages.yml", '"190"', '"198"'),
+    ("content/into-the-unknown/tables/typical-dc.yml", '["Hard", "15"]', '["Hard", "16"]'),
+    ("content/4e-core/pages/combat.md", "prganized", "organized"),
+    ("content/3d6-combat/tables/damage-averages.yml", ERRATUM_OF_36, ""),
 ]  # fmt: skip
 
 
@@ -314,6 +319,13 @@ def test_recipe_fix_a_typo(project: Path) -> None:
     typo = line.replace(word, word[::-1], 1)
     page.write_text(text.replace(line, typo, 1), encoding="utf-8")  # the typo a reader reports
     assert not _in_order(_words(typo), source)
+    # The build refuses it at its line, with the text's words: where the reader's report
+    # leads.
+    with pytest.raises(ContentError) as caught:
+        generate(project, project / "docs")
+    assert caught.value.path == str(page)
+    assert caught.value.line == text[: text.index(line)].count("\n") + 1
+    assert f"'{word[::-1]}' where the text has '{word}'" in caught.value.message
     # Step 3: correct it to the source, and nothing else.
     page.write_text(page.read_text(encoding="utf-8").replace(typo, line, 1), encoding="utf-8")
     site = _build(project)
@@ -428,50 +440,57 @@ def test_recipe_add_an_attack_situation(project: Path) -> None:
     assert f"{rules}:{line}: " in result.stderr and f"did you mean '{other}'" in result.stderr
 
 
-def _page_with_sections(folder: Path) -> tuple[str, Path, str, list[tuple[str, str]]]:
-    """The first page of a system with two sections at least: (name, file, text, headings)."""
+def _term_to_add(folder: Path) -> tuple[str, str, str]:
+    """A word the text uses that could be a new term: (the page, the anchor of its first
+    section, the word), the word said once on that page, in the plain prose of its second
+    section, and named by no glossary entry of the system (so its mention is the entry's
+    to link, outside the section `see` points at)."""
+    forms = " ".join(
+        str(form)
+        for entry in yaml.safe_load((folder / "glossary.yml").read_text(encoding="utf-8"))
+        for form in [entry["term"], entry.get("plural") or "", *(entry.get("aliases") or [])]
+    ).lower()
     for name in _pages(folder):
-        page = folder / "pages" / f"{name}.md"
-        text = page.read_text(encoding="utf-8")
+        text = (folder / "pages" / f"{name}.md").read_text(encoding="utf-8")
         headings = re.findall(r"(?m)^(#{2,4}) (.+)$", text)
-        if len(headings) >= 2:
-            return name, page, text, headings
-    raise AssertionError(f"no page of {folder.name} has two sections")
+        if len(headings) < 2:
+            continue
+        marker = f"{headings[1][0]} {headings[1][1]}\n"
+        section = text[text.index(marker) + len(marker) :].split("\n#", 1)[0]
+        for line in _prose(section):
+            for word in re.findall(r"[a-z]{7,}", line):
+                if len(re.findall(rf"\b{word}\b", text, re.I)) == 1 and word not in forms:
+                    return name, heading_anchor(headings[0][1])[1], word
+    raise AssertionError(f"no page of {folder.name} has a word fit for a new term")
 
 
 @SITE
 def test_recipe_add_a_glossary_term(project: Path) -> None:
-    """A new entry: listed on the Terms page under its kind, and its first mention in a
-    section of the system's pages linked to `see`, with the definition to show."""
+    """A new entry for a word the text uses: listed on the Terms page under its kind, and its
+    first mention in a section of the system's pages linked to `see`, with the definition
+    to show."""
     folder = _system(project)
-    name, page, text, headings = _page_with_sections(folder)
-    _, anchor = heading_anchor(headings[0][1])
-    mentioned = headings[1]
-    sentence = "A zorbulant strike is the contributing test's term."
-    marker = f"{mentioned[0]} {mentioned[1]}\n"
-    page.write_text(text.replace(marker, f"{marker}\n{sentence}\n", 1), encoding="utf-8")
+    name, anchor, word = _term_to_add(folder)
     glossary = folder / "glossary.yml"
     entry = (
-        "- term: Zorbulant strike\n"
+        f"- term: {word.capitalize()}\n"
         "  kind: rule\n"
-        "  plural: zorbulant strikes\n"
+        "  plural: null\n"
         "  aliases: []\n"
-        "  definition: The contributing test's term, for a strike of its own.\n"
+        "  definition: The contributing test's term, for a word of its own.\n"
         f"  see: {name}#{anchor}\n"
     )
     glossary.write_text(glossary.read_text(encoding="utf-8").rstrip("\n") + "\n" + entry, "utf-8")
     site = _build(project)
     html = (site / folder.name / name / "index.html").read_text(encoding="utf-8")
     link = next(
-        tag
-        for tag, said in re.findall(r"(<a [^>]*>)([^<]*)</a>", html)
-        if said.lower() == "zorbulant strike"
+        tag for tag, said in re.findall(r"(<a [^>]*>)([^<]*)</a>", html) if said.lower() == word
     )
     assert 'class="term-link"' in link, "the first mention links to the term"
     assert re.search(rf'href="[^"]*#{anchor}"', link)
-    assert "for a strike of its own" in unescape(re.search(r'data-definition="([^"]*)"', link)[1])
+    assert "for a word of its own" in unescape(re.search(r'data-definition="([^"]*)"', link)[1])
     terms = (site / folder.name / "terms" / "index.html").read_text(encoding="utf-8")
-    assert "Zorbulant strike" in terms
+    assert word.capitalize() in terms
 
 
 @SITE
@@ -481,23 +500,26 @@ def test_recipe_add_a_table(project: Path) -> None:
     example = next(body for lang, body, _ in blocks(section("Add a table")) if lang == "yaml")
     table = yaml.safe_load(example)
     table.pop("calculator", None)
-    table["title"] = "Table - Contributing Test Modifiers"
     folder = _system(project)
     (folder / "tables").mkdir(exist_ok=True)
-    (folder / "tables" / "contributing-test.yml").write_text(yaml.safe_dump(table), "utf-8")
+    written = yaml.safe_dump(table, default_flow_style=None)  # a row a line, as in the guide
+    (folder / "tables" / "contributing-test.yml").write_text(written, "utf-8")
     name = _pages(folder)[0]
     page = folder / "pages" / f"{name}.md"
     page.write_text(page.read_text("utf-8") + "\n[[table:contributing-test]]\n", "utf-8")
     site = _build(project)
     html = (site / folder.name / name / "index.html").read_text(encoding="utf-8")
     assert 'id="table-contributing-test"' in html
-    assert "Table - Contributing Test Modifiers" in html
-    # A cell its check does not give stops the build, at the table's file.
+    assert table["title"] in html
+    # A cell the text does not print stops the build, at its row.
     table["rows"][-1][-1] = "+9"
-    (folder / "tables" / "contributing-test.yml").write_text(yaml.safe_dump(table), "utf-8")
+    written = yaml.safe_dump(table, default_flow_style=None)
+    (folder / "tables" / "contributing-test.yml").write_text(written, "utf-8")
     with pytest.raises(ContentError) as caught:
         generate(project, project / "docs")
     assert caught.value.path.endswith("tables/contributing-test.yml")
+    assert caught.value.line == written[: written.index("+9")].count("\n") + 1
+    assert "'+9' where the text has '+10'" in caught.value.message
 
 
 @SITE

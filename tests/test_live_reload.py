@@ -21,7 +21,16 @@ from pathlib import Path
 
 import pytest
 from conftest import ARTIFACTS, ROOT
-from dev_server import BUILT, RELOADED, DevServer, get, project_copy
+from dev_server import (
+    BUILT,
+    RELOADED,
+    DevServer,
+    get,
+    noted_table,
+    project_copy,
+    with_erratum,
+    with_note,
+)
 from playwright.sync_api import Browser, Page, expect
 
 from hooks.content.yaml_lines import load_yaml
@@ -36,7 +45,6 @@ document.addEventListener("securitypolicyviolation", (event) => {
   window.__violations.push(`${event.violatedDirective} ${event.blockedURI}`);
 });
 """
-TITLE = r'(?m)^title: "([^"]+)"'  # a table's caption
 CRITICAL = r"(?m)^(  critical:\n(?:    .*\n)*?    from: )(\d+)$"  # attack.critical.from
 # Counts the loads of the page in this tab: a save must reload it once.
 LOADS = "sessionStorage.loads = String(Number(sessionStorage.loads || 0) + 1);"
@@ -97,7 +105,7 @@ def test_editing_a_page_reloads_it_once_with_the_edit(
         page.evaluate("async () => { await navigator.serviceWorker.register('/sw.js'); }")
 
         marker = f"Live reload check {time.time_ns()}"
-        before = saved(dev_server, markdown, markdown.read_text("utf-8") + f"\n{marker}\n")
+        before = saved(dev_server, markdown, with_note(markdown.read_text("utf-8"), marker))
 
         expect(page.locator("article")).to_contain_text(marker, timeout=RELOAD_SECONDS * 1000)
         assert page.evaluate("() => window.__notReloaded") is None  # a reload, not a patch
@@ -261,17 +269,13 @@ def test_the_pages_after_saves_are_the_pages_of_a_full_build(project: Path, tmp_
     afresh on the edited content builds in full (same port, so the same addresses)."""
     slug, _, markdown = first_page(project)
     folder = project / "content" / slug
-    table = next(
-        path
-        for path in sorted((folder / "tables").glob("*.yml"))
-        if re.search(TITLE, path.read_text("utf-8"))
-    )
+    table = noted_table(folder / "tables")
     glossary = folder / "glossary.yml"
     rules = folder / "rules.yml"
     edits = [
-        (markdown, lambda text: text + "\nA sentence the dev server adds.\n"),
+        (markdown, lambda text: with_note(text, "A note the dev server adds.")),
         (project / "docs" / "index.md", lambda text: text + "\nA sentence the home page gains.\n"),
-        (table, lambda text: re.sub(TITLE, r'title: "\1 (edited)"', text, count=1)),
+        (table, lambda text: with_erratum(text, "An erratum note the dev server adds.")),
         (glossary, lambda text: text.replace("  definition: ", "  definition: Edited. ", 1)),
         (rules, lambda text: re.sub(CRITICAL, lambda m: f"{m[1]}{int(m[2]) - 1}", text, count=1)),
     ]  # fmt: skip

@@ -18,7 +18,8 @@ from markdown_it import MarkdownIt
 from markdown_it.token import Token
 
 from hooks.content.markup_safety import check_markdown
-from hooks.content.tables import Table, load_checked_yaml, load_table
+from hooks.content.source_text import check_source
+from hooks.content.tables import TABLE_PLACEHOLDER, Table, load_checked_yaml, load_table
 from hooks.content.yaml_lines import (
     ContentError,
     LineList,
@@ -45,7 +46,6 @@ GLOSSARY_KINDS = (
     "ability",
     "rule",
 )
-TABLE_PLACEHOLDER = re.compile(r"^\[\[table:([a-z0-9-]+)\]\]$")
 HEADING_ID = re.compile(r"\s*\{\s*#([A-Za-z0-9_-]+)\s*\}\s*$")
 GENERATED_PAGES = ("index", "terms", "source", "gm-screen")
 
@@ -349,6 +349,7 @@ def load_system(folder: Path) -> System:
             f"no page named '{license_page}'" + one_of(license_page, "pages", pages),
         )
     _validate_references(system, glossary_path)
+    check_source(system, source.line_of("file"))
     return system
 
 
