@@ -17,6 +17,7 @@ from typing import Any
 
 from hooks.content.loader import System, load_content, resolve_target, target_hint
 from hooks.content.quotes import normalise, sentence_id
+from hooks.content.readings import check_readings
 from hooks.content.rules_schema import RULES, check_rules
 from hooks.content.specs import skeleton
 from hooks.content.yaml_lines import ContentError, LineDict, line_of, one_of
@@ -100,6 +101,7 @@ def compile_system(system: System) -> dict[str, Any]:
     path = system.folder / "rules.yml"
     if system.rules is not None:
         check_rules(system, system.rules, path)
+        check_readings(system, system.rules, path)
     rules = _compile(system, system.rules or {}, path)
     return {
         "slug": system.slug,
