@@ -14,6 +14,7 @@ import json
 import re
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Iterator
 from fractions import Fraction
@@ -222,6 +223,65 @@ def test_a_content_error_is_on_the_page_at_once_and_goes_when_fixed(
         assert get(f"{dev_server.origin}calculators/attack/")[0] == 200
     finally:
         context.close()
+
+
+def _built_after(server: DevServer, builds: int) -> None:
+    """Wait until a build has started since `builds` were counted, and none runs."""
+    deadline = time.monotonic() + RELOAD_SECONDS
+    while server.count(BUILT) <= builds or server.building():
+        assert time.monotonic() < deadline, server.log()[-3000:]
+        time.sleep(0.1)
+
+
+class _Asking:
+    """A page asked for 20 times a second in a thread, as a polling browser or a second tab
+    does, while in the `with`; `statuses` are the answers."""
+
+    def __init__(self, url: str) -> None:
+        self.url, self.statuses = url, []
+        self.stop = threading.Event()
+        self.thread = threading.Thread(target=self._ask, daemon=True)
+
+    def _ask(self) -> None:
+        while not self.stop.wait(0.05):
+            self.statuses.append(get(self.url, timeout=RELOAD_SECONDS)[0])
+
+    def __enter__(self) -> _Asking:
+        self.thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop.set()
+        self.thread.join()
+
+
+def test_fixes_saved_while_a_page_is_requested_leave_it_served(
+    dev_server: DevServer, project: Path
+) -> None:
+    """A content error fixed while its page is asked for 20 times a second, three times:
+    once idle, the page is served, and no build was failed by the requests (the error page
+    is no warning of the build)."""
+    slug, name, _ = first_page(project)
+    rules, text, broken, line = _broken_situation(project)
+    where = f"{rules.relative_to(project).as_posix()}:{line}"
+    page = f"{dev_server.origin}{slug}/{name}/"
+    for _ in range(3):
+        saved(dev_server, rules, broken)
+        deadline = time.monotonic() + RELOAD_SECONDS
+        while where not in (shown := get(page))[1]:
+            assert time.monotonic() < deadline, dev_server.log()[-3000:]
+            time.sleep(0.1)
+        assert shown[0] == 500 and "<h1>Content error</h1>" in shown[1]
+        builds = dev_server.count(BUILT)
+        with _Asking(page) as asking:
+            rules.write_text(text, encoding="utf-8")  # the fix, while the page is asked for
+            _built_after(dev_server, builds)
+        assert len(asking.statuses) >= 2 and set(asking.statuses) <= {200, 500}, asking.statuses
+        dev_server.settle()
+        status, body = get(page)
+        assert status == 200, body[:3000]
+    log = dev_server.log()
+    assert "in strict mode" not in log and "the site did not build" not in log, log[-3000:]
 
 
 def test_a_server_started_on_broken_content_shows_the_error_and_then_the_site(
