@@ -239,3 +239,18 @@ def test_real_content_loads() -> None:
     assert list(systems) == listed
     for system in systems.values():
         assert system.pages and system.glossary, system.slug
+
+
+def test_a_link_to_the_terms_page_says_terms_link_through_the_glossary(tmp_path: Path) -> None:
+    page = COMBAT_MD.replace("See [cover](combat.md#cover).", "See [cover](terms.md#term-cover).")
+    error = error_for(tmp_path, **{"pages/combat.md": page})
+    assert error.line == 9
+    assert "made from glossary.yml" in error.message and "Add a glossary term" in error.message
+    assert "did you mean '#cover'?" in error.message  # where the glossary says it is defined
+
+
+def test_a_link_to_another_generated_page_names_the_texts_pages(tmp_path: Path) -> None:
+    page = COMBAT_MD.replace("See [cover](combat.md#cover).", "See [cover](source.md).")
+    error = error_for(tmp_path, **{"pages/combat.md": page})
+    assert "'source' is a page the build makes" in error.message
+    assert "(pages: combat)" in error.message
