@@ -40,7 +40,7 @@ from hooks.pages.shared_terms import (
 )
 from hooks.pages.tables import check_table, render_table
 from rules_core.calculators import CALCULATORS
-from rules_core.calculators.address import calculator_markdown_address
+from rules_core.calculators.address import PAGES, calculator_markdown_address
 
 if TYPE_CHECKING:  # an annotation only: at run time, compare would load rules_core.web too
     from hooks.pages.compare import Concept
@@ -494,7 +494,12 @@ def site_root(page_url: str) -> str:
 
 
 def edit_source(systems: dict[str, System], site_path: str) -> str | None:
-    """The content file behind a generated page, relative to the repository root."""
+    """The content file behind a generated page, relative to the repository root; for a
+    calculator page (docs/calculators/), the rules.yml its calculators read, the first
+    system's (the form's default)."""
+    if site_path in calculator_pages_reading_rules():
+        first = next((slug for slug, system in systems.items() if system.rules is not None), None)
+        return f"content/{first}/rules.yml" if first else None
     slug, _, name = site_path.partition("/")
     system = systems.get(slug)
     if system is None:
@@ -507,6 +512,16 @@ def edit_source(systems: dict[str, System], site_path: str) -> str | None:
     if name in ("index", "source"):
         return f"content/{slug}/system.yml"
     return None
+
+
+def calculator_pages_reading_rules() -> frozenset[str]:
+    """The docs-relative path of each calculator page that holds a calculator reading the
+    rules data (the registry's, with its RULE): calculators/attack.md, ..."""
+    return frozenset(
+        f"calculators/{PAGES[name]}.md"
+        for name, calculator in CALCULATORS.items()
+        if calculator.request.RULE is not None
+    )
 
 
 def write_robots(site_dir: Path, site_url: str | None) -> None:
