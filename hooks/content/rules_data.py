@@ -11,6 +11,7 @@ Usage: python -m hooks.content.rules_data rules_core/data/systems.json
 from __future__ import annotations
 
 import json
+import os
 import sys
 from pathlib import Path
 from typing import Any
@@ -135,7 +136,10 @@ def write_if_changed(data: dict[str, Any], output: Path) -> bool:
     if output.is_file() and output.read_text(encoding="utf-8") == text:
         return False
     output.parent.mkdir(parents=True, exist_ok=True)
-    output.write_text(text, encoding="utf-8")
+    # Whole or not at all: the dev server, a test session or `make data` may read it meanwhile.
+    partial = output.with_name(f".{output.name}.{os.getpid()}")
+    partial.write_text(text, encoding="utf-8")
+    partial.replace(output)
     return True
 
 
