@@ -11,6 +11,7 @@ from itertools import takewhile
 from pathlib import Path
 
 from hooks.package.made_from import main, record_of
+from hooks.package.pyodide_bundle import CORE_SOURCES, _core_sources, is_stale
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -75,3 +76,27 @@ def test_the_makefile_makes_the_bundle_through_it_from_every_prerequisite() -> N
     installed = lines.index("$(VENV)/.installed: requirements.txt")
     steps = list(takewhile(lambda line: line.startswith("\t"), lines[installed + 1 :]))
     assert steps[-1].startswith("\tcp requirements.txt $@"), steps
+
+
+def test_the_dev_server_refreshes_the_wheel_when_the_cores_bytes_change_not_dates(
+    tmp_path: Path,
+) -> None:
+    """The dev server asks before each build whether the rules core changed since the
+    bundle's wheel was made (pyodide_bundle.is_stale): by the bytes of its Python, its data
+    and pyproject.toml. A refresh drops the snapshot, which the next `make serve` then made
+    again for a minute, after a checkout that had only rewritten the files."""
+    project, bundle = tmp_path / "project", tmp_path / "project" / "build" / "pyodide"
+    (project / "rules_core" / "data").mkdir(parents=True)
+    (project / "rules_core" / "core.py").write_text("ANSWER = 1\n", encoding="utf-8")
+    (project / "rules_core" / "data" / "systems.json").write_text("{}\n", encoding="utf-8")
+    (project / "pyproject.toml").write_text("[project]\n", encoding="utf-8")
+    bundle.mkdir(parents=True)
+    assert is_stale(bundle, project)  # never made
+    (bundle / CORE_SOURCES).write_text(_core_sources(project) + "\n", encoding="utf-8")
+    assert not is_stale(bundle, project)
+    core = project / "rules_core" / "core.py"
+    core.write_text("ANSWER = 1\n", encoding="utf-8")
+    os.utime(core, (core.stat().st_mtime + 60,) * 2)
+    assert not is_stale(bundle, project)
+    (project / "rules_core" / "data" / "systems.json").write_text('{"a": 1}\n', "utf-8")
+    assert is_stale(bundle, project)

@@ -27,11 +27,13 @@ def record_of(target: Path) -> Path:
     return target.with_name(f"{target.name}.made-from")
 
 
-def digest(inputs: Iterable[Path]) -> str:
-    """The inputs' paths and bytes, in order of path (a missing input counts as missing)."""
+def digest(inputs: Iterable[Path], root: Path | None = None) -> str:
+    """The inputs' paths (relative to `root`, where given) and bytes, in order of path (a
+    missing input counts as missing)."""
     summed = hashlib.sha256()
     for path in sorted(set(inputs)):
-        summed.update(f"{path.as_posix()}\0".encode())
+        name = path.relative_to(root) if root is not None else path
+        summed.update(f"{name.as_posix()}\0".encode())
         if path.is_file():
             data = path.read_bytes()
             summed.update(f"{len(data)}\0".encode())
