@@ -519,7 +519,8 @@ def test_recipe_add_a_table(project: Path) -> None:
         generate(project, project / "docs")
     assert caught.value.path.endswith("tables/contributing-test.yml")
     assert caught.value.line == written[: written.index("+9")].count("\n") + 1
-    assert "'+9' where the text has '+10'" in caught.value.message
+    said = caught.value.message
+    assert '"30 +9"' in said and "'9' where the text has '10'" in said
 
 
 @SITE

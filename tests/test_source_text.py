@@ -254,3 +254,29 @@ def test_the_nearest_words_are_where_most_of_the_sentence_stands(systems) -> Non
         said = words(paragraphs[0])
         start, end = source.nearest([*said[:-2], "Zzz", said[-1]], 0)
         assert source.shown(start, end)[:100] == paragraphs[0][:100], system.slug
+
+
+@pytest.mark.parametrize("slug", SYSTEMS)
+def test_a_page_cut_short_is_refused_at_the_texts_words_it_left_out(
+    tmp_path: Path, slug: str
+) -> None:
+    """The other way round, as tests/test_site_build.py counts the built pages: the words
+    of the text that no page or table shows are at most 2%. The system's longest page with
+    its paragraphs left out (its headings and tables kept, so every link still resolves)
+    is refused at the line of the text where the words left out begin."""
+    copy = _copy(tmp_path)
+    pages = sorted((copy / slug / "pages").glob("*.md"), key=lambda page: -page.stat().st_size)
+    longest = pages[0]
+    kept = [
+        line
+        for line in longest.read_text(encoding="utf-8").split("\n")
+        if line.startswith(("#", "[[table:")) or not line.strip()
+    ]
+    longest.write_text("\n".join(kept), encoding="utf-8")
+    with pytest.raises(ContentError) as caught:
+        load_content(copy)
+    assert caught.value.path == str(copy / slug / "source.txt"), caught.value
+    assert "of the words of this text appear on" in caught.value.message
+    source = (copy / slug / "source.txt").read_text(encoding="utf-8").split("\n")
+    first = caught.value.message.split(": ", 1)[1].split("'")[1]
+    assert first in source[caught.value.line - 1].lower()

@@ -45,6 +45,12 @@ _AUTOLINK = re.compile(r"<((?:https?|mailto):[^<>\s]+)>")
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
 _DECORATION = "•"
 _SHOWN = 160  # characters of a sentence or of the source's words a message shows
+# The words of a text as its coverage counts them (tests/test_site_build.py counts the built
+# pages' so, and the source's markup too): lower case, an apostrophe's ending kept. At
+# least COVERAGE of a source text's words appear in its system's pages and tables.
+_COVERED = re.compile(r"[a-z0-9]+(?:'[a-z]+)?")
+COVERAGE = 0.98
+_CLOSE = 400  # words: as far from the words found before as a changed row or sentence is likely
 RECIPE = (
     'copy the text\'s words as printed (CONTRIBUTING.md, "Fix a typo"): a misprint stays '
     "as printed, with an erratum note directly after the paragraph where it changes the "
@@ -79,6 +85,7 @@ class SourceText:
     printed: str  # _key(tokens): what a sentence is looked for in
     folded: str  # the same, case folded: what a heading is looked for in
     starts: tuple[int, ...]  # where each token's key starts in `printed`
+    vocabulary: dict[str, int]  # each word as coverage counts it, and the first line it is on
 
     def find(self, tokens: list[str], after: int = 0) -> int | None:
         """Where the source prints these words in a row (the index of the first), the first
@@ -96,8 +103,8 @@ class SourceText:
 
     def nearest(self, wanted: list[str], near: int) -> tuple[int, int]:
         """The run of the source's words likeliest meant by `wanted` (start, end): where
-        most of its words stand at their place, and of those the nearest to word `near`
-        (where the words before it were found)."""
+        most of its words stand at their place, close to word `near` (where the words
+        before it were found), starting as it does."""
         places: dict[str, list[int]] = {}
         for index, token in enumerate(self.tokens):
             places.setdefault(token.casefold(), []).append(index)
@@ -107,9 +114,22 @@ class SourceText:
                 votes[index - offset] = votes.get(index - offset, 0) + 1
         if not votes:
             return 0, 0
-        start = max(votes, key=lambda start: (votes[start], -abs(start - near)))
-        start = min(max(0, start), len(self.tokens))
+
+        def likeliness(start: int) -> tuple[int, bool, bool, int, int]:
+            # Most words at their place; then close to where the words before were found
+            # (the same table, the next paragraphs), right after them first; then the
+            # longest run of its first words (a row's first cell names it); the nearest.
+            same = 0
+            while same < len(wanted) and self._at(start + same) == wanted[same].casefold():
+                same += 1
+            close = abs(start - near) <= _CLOSE
+            return votes[start], close, start == near, same, -abs(start - near)
+
+        start = min(max(0, max(votes, key=likeliness)), len(self.tokens))
         return start, min(len(self.tokens), start + len(wanted))
+
+    def _at(self, index: int) -> str | None:
+        return self.tokens[index].casefold() if 0 <= index < len(self.tokens) else None
 
     def shown(self, start: int, end: int) -> str:
         """The source's words from start to end, spaced as printed."""
@@ -136,6 +156,10 @@ def _read_source(path: Path, text: str) -> SourceText:
             tokens.append(found[0])
             lines.append(number)
             spaced.append(found.start() == 0 or line[found.start() - 1].isspace())
+    vocabulary: dict[str, int] = {}  # the words a reader of the text sees, not its markup's
+    for number, line in enumerate(unescape(text).lower().split("\n"), start=1):
+        for word in _COVERED.findall(line):
+            vocabulary.setdefault(word, number)
     printed = _key(tokens)
     starts = []
     at = 0
@@ -150,6 +174,7 @@ def _read_source(path: Path, text: str) -> SourceText:
         printed,
         printed.casefold(),
         tuple(starts),
+        vocabulary,
     )
 
 
@@ -359,9 +384,40 @@ def _table_problem(table: Table, source: SourceText) -> tuple[int, str] | None:
     return None
 
 
+@lru_cache(maxsize=1024)
+def _page_words(page: Page) -> frozenset[str]:
+    return frozenset(
+        word
+        for inline in page.tokens
+        if inline.type == "inline"
+        for word in _COVERED.findall(plain(inline).lower())
+    )
+
+
+def _coverage_problem(system: System, source: SourceText) -> tuple[int, str] | None:
+    """Where the words of the text that no page or table shows begin, and what to do,
+    when they are more than the coverage allows (a page left out, or cut short)."""
+    shown = set().union(*(_page_words(page) for page in system.pages.values()))
+    for table in system.tables.values():
+        cells = [table.title, *table.columns, *(cell for row in table.rows for cell in row)]
+        shown.update(_COVERED.findall(" ".join(cells).lower()))
+    missing = sorted((line, word) for word, line in source.vocabulary.items() if word not in shown)
+    covered = 1 - len(missing) / max(1, len(source.vocabulary))
+    if covered >= COVERAGE:
+        return None
+    named = ", ".join(f"'{word}'" for _, word in missing[:8])
+    return missing[0][0], (
+        f"only {covered:.1%} of the words of this text appear on {system.slug}'s pages and "
+        f"tables, under {COVERAGE:.0%}: {named}... are on no page (from this line on): every "
+        "passage of the text has its page, in the reading order of system.yml; a page may "
+        "be missing or cut short"
+    )
+
+
 def check_source(system: System, source_line: int | None = None) -> None:
     """Refuse the first sentence, heading or table row of a system that its source text
-    does not print (ContentError at its file and line)."""
+    does not print (ContentError at its file and line), and a system whose pages and
+    tables leave out more of its text than COVERAGE allows (at the source text's line)."""
     source = source_text(system, source_line)
     outside: set[str] = set()
     for page in system.pages.values():
@@ -375,3 +431,6 @@ def check_source(system: System, source_line: int | None = None) -> None:
         problem = _table_problem(table, source)
         if problem is not None:
             raise ContentError(table.path, *problem)
+    coverage = _coverage_problem(system, source)
+    if coverage is not None:
+        raise ContentError(source.path, *coverage)
