@@ -13,11 +13,13 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from hooks.content.loader import System
-from hooks.content.quotes import normalise, section_text
+from hooks.content.loader import Page, System
+from hooks.content.quotes import normalise
+from hooks.content.source_text import plain
 from hooks.content.yaml_lines import ContentError, LineList, line_of
 
 # The sections whose readings are of the text's words, and which of their keys (at any
@@ -34,6 +36,13 @@ _TYPOGRAPHIC = str.maketrans({"‘": "'", "’": "'", "“": '"', "”": '"'})
 
 def _plain(text: str) -> str:
     return normalise(text.translate(_TYPOGRAPHIC)).casefold()
+
+
+@lru_cache(maxsize=1024)
+def _page_text(page: Page) -> str:
+    """A page's words as the reader sees them, notes included (read once while the page is
+    the same: under the dev server, a build reads again only the pages a save changed)."""
+    return _plain(" ".join(plain(token) for token in page.tokens if token.type == "inline"))
 
 
 def _readings(value: Any, keys: tuple[str, ...], line: int) -> Iterator[tuple[str, int]]:
@@ -60,7 +69,8 @@ def _readings(value: Any, keys: tuple[str, ...], line: int) -> Iterator[tuple[st
 def check_readings(system: System, rules: Any, path: Path) -> None:
     """Refuse, at its line, a reading that quotes nothing of the text, or words its pages
     do not say."""
-    pages = _plain(" ".join(section_text(system, name, None) for name in system.pages))
+    tables = (" ".join(" ".join(row) for row in table.rows) for table in system.tables.values())
+    pages = " ".join([*(_page_text(page) for page in system.pages.values()), *map(_plain, tables)])
     for section, keys in READINGS.items():
         for text, line in _readings((rules or {}).get(section), keys, line_of(rules, 1) or 1):
             quoted = _QUOTED.findall(text.translate(_TYPOGRAPHIC))

@@ -23,8 +23,9 @@ from bisect import bisect_left
 from collections.abc import Iterator
 from dataclasses import dataclass
 from difflib import SequenceMatcher
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from html import unescape
+from itertools import accumulate
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -75,17 +76,35 @@ def _key(tokens: list[str] | tuple[str, ...]) -> str:
 
 @dataclass(frozen=True, eq=False)
 class SourceText:
-    """A source text as words, each with the line it is printed on and whether a space
-    comes before it (to show the words as printed)."""
+    """A source text as the words a reader sees, its markup dropped."""
 
     path: Path
+    text: str  # the text as read: its markup dropped, its lines kept
     tokens: tuple[str, ...]
-    lines: tuple[int, ...]
-    spaced: tuple[bool, ...]
     printed: str  # _key(tokens): what a sentence is looked for in
     folded: str  # the same, case folded: what a heading is looked for in
     starts: tuple[int, ...]  # where each token's key starts in `printed`
-    vocabulary: dict[str, int]  # each word as coverage counts it, and the first line it is on
+    vocabulary: frozenset[str]  # its words as coverage counts them
+
+    @cached_property
+    def placed(self) -> tuple[tuple[int, ...], tuple[bool, ...]]:
+        """Each word's line, and whether a space comes before it: what a message shows."""
+        lines: list[int] = []
+        spaced: list[bool] = []
+        for number, line in enumerate(self.text.split("\n"), start=1):
+            for found in _TOKEN.finditer(line):
+                lines.append(number)
+                spaced.append(found.start() == 0 or line[found.start() - 1].isspace())
+        return tuple(lines), tuple(spaced)
+
+    def first_lines(self, words: set[str]) -> dict[str, int]:
+        """The line each of these words (as coverage counts them) is first printed on."""
+        found: dict[str, int] = {}
+        for number, line in enumerate(self.text.lower().split("\n"), start=1):
+            for word in _COVERED.findall(line):
+                if word in words:
+                    found.setdefault(word, number)
+        return found
 
     def find(self, tokens: list[str], after: int = 0) -> int | None:
         """Where the source prints these words in a row (the index of the first), the first
@@ -133,8 +152,9 @@ class SourceText:
 
     def shown(self, start: int, end: int) -> str:
         """The source's words from start to end, spaced as printed."""
+        spaced = self.placed[1]
         said = "".join(
-            (" " if self.spaced[index] and index > start else "") + self.tokens[index]
+            (" " if spaced[index] and index > start else "") + self.tokens[index]
             for index in range(start, end)
         )
         return _short(said)
@@ -148,34 +168,12 @@ def _short(text: str) -> str:
 def _read_source(path: Path, text: str) -> SourceText:
     text = _AUTOLINK.sub(r"\1", text)
     text = _TAG.sub(lambda tag: " " if tag[1].lower() in _BLOCK_TAGS else "", text)
-    tokens: list[str] = []
-    lines: list[int] = []
-    spaced: list[bool] = []
-    for number, line in enumerate(unescape(text).replace("*", "").split("\n"), start=1):
-        for found in _TOKEN.finditer(line):
-            tokens.append(found[0])
-            lines.append(number)
-            spaced.append(found.start() == 0 or line[found.start() - 1].isspace())
-    vocabulary: dict[str, int] = {}  # the words a reader of the text sees, not its markup's
-    for number, line in enumerate(unescape(text).lower().split("\n"), start=1):
-        for word in _COVERED.findall(line):
-            vocabulary.setdefault(word, number)
+    text = unescape(text).replace("*", "")
+    tokens = tuple(_TOKEN.findall(text))
     printed = _key(tokens)
-    starts = []
-    at = 0
-    for token in tokens:
-        starts.append(at)
-        at += len(token) + 1
-    return SourceText(
-        path,
-        tuple(tokens),
-        tuple(lines),
-        tuple(spaced),
-        printed,
-        printed.casefold(),
-        tuple(starts),
-        vocabulary,
-    )
+    starts = tuple(accumulate((len(token) + 1 for token in tokens[:-1]), initial=0))
+    vocabulary = frozenset(_COVERED.findall(text.lower()))
+    return SourceText(path, text, tokens, printed, printed.casefold(), starts, vocabulary)
 
 
 def source_text(system: System, line: int | None = None) -> SourceText:
@@ -219,7 +217,7 @@ def _not_printed(what: str, said: str, source: SourceText, near: int, recipe: st
     printed = list(source.tokens[start:end])
     differs = _difference(tokens, printed)
     nearest = (
-        f'{source.path.name}:{source.lines[start]} prints "{source.shown(start, end)}"{differs}'
+        f'{source.path.name}:{source.placed[0][start]} prints "{source.shown(start, end)}"{differs}'
         if printed
         else f"{source.path.name} prints none of its words"
     )
@@ -401,10 +399,11 @@ def _coverage_problem(system: System, source: SourceText) -> tuple[int, str] | N
     for table in system.tables.values():
         cells = [table.title, *table.columns, *(cell for row in table.rows for cell in row)]
         shown.update(_COVERED.findall(" ".join(cells).lower()))
-    missing = sorted((line, word) for word, line in source.vocabulary.items() if word not in shown)
-    covered = 1 - len(missing) / max(1, len(source.vocabulary))
+    left_out = source.vocabulary - shown
+    covered = 1 - len(left_out) / max(1, len(source.vocabulary))
     if covered >= COVERAGE:
         return None
+    missing = sorted((line, word) for word, line in source.first_lines(set(left_out)).items())
     named = ", ".join(f"'{word}'" for _, word in missing[:8])
     return missing[0][0], (
         f"only {covered:.1%} of the words of this text appear on {system.slug}'s pages and "
