@@ -23,7 +23,7 @@ $(VENV)/.installed: requirements.txt
 	$(PYTHON313) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip==26.3
 	$(PY) -m pip install --quiet --requirement requirements.txt
-	touch $@
+	cp requirements.txt $@  # its bytes say what is installed (hooks/package/made_from.py)
 
 setup: $(VENV)/.installed data seam node_modules/.package-lock.json $(PYODIDE_BUNDLE)/rules_core.snapshot \
 		$(SW_TEMPLATE)
@@ -57,14 +57,16 @@ node_modules/.package-lock.json: package-lock.json package.json
 # by running them in Node, as the worker runs them), the compiled rules_core wheel and a
 # snapshot of Python with them loaded, served as the indexURL. The snapshot is the target:
 # the dev server's quick rebuild of the wheel drops it, so the next setup makes it anew.
+# A minute's work, done again only when the bytes of its inputs changed, not their dates
+# (a branch switch rewrites files as they were): hooks/package/made_from.py.
 $(PYODIDE_BUNDLE)/rules_core.snapshot: $(VENV)/.installed node_modules/.package-lock.json $(RULES_DATA) \
 		$(RULES_CORE_SOURCES) pyproject.toml hooks/package/pyodide_bundle.py \
 		hooks/package/bundle_tools.py hooks/package/bundle_archives.py hooks/package/stdlib_cut.py \
 		hooks/package/rules_core_wheel.py \
 		hooks/package/trace_imports.mjs hooks/package/make_snapshot.mjs hooks/package/node_python.mjs \
 		docs/assets/javascripts/calculator-worker.mjs docs/assets/javascripts/python-bundle.mjs \
-		docs/assets/javascripts/python-snapshot.mjs
-	$(PY) -m hooks.package.pyodide_bundle $(PYODIDE_BUNDLE)
+		docs/assets/javascripts/python-snapshot.mjs hooks/package/made_from.py
+	@$(PY) -m hooks.package.made_from $@ $^ -- $(PY) -m hooks.package.pyodide_bundle $(PYODIDE_BUNDLE)
 
 # The service worker, minified once; each build fills in its file list.
 $(SW_TEMPLATE): node_modules/.package-lock.json hooks/package/service_worker.mjs \

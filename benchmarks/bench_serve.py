@@ -4,11 +4,13 @@ served with the edit, and how many builds (and browser reloads) one save costs.
 Three kinds of edit, three saves each, in a temporary copy of the project served on a free
 port by the project's own `make serve` command (tests/dev_server.py):
 
-- a rules page: a sentence added to the first page of the first system;
+- a rules page: a note added to the first page of the first system;
 - a rules.yml change: that system's attack.critical.from, so the attack calculator page
   (its answer for the default inputs, computed at build) shows another chance to crit;
-- a table: the caption of a table of that system, on the page that places it (a table no
-  rules.yml reads, when there is one: one that is read changes the calculators too).
+- a table: an erratum note on a table of that system, on the page that places it (a table
+  no rules.yml reads, when there is one: one that is read changes the calculators too).
+
+(Each is an edit the build accepts: what content/ prints stands in its source text.)
 
 Each save is timed from the write to the first response of the page holding the edit
 (polled every 20 ms, as a reloading browser asks), after the server has been quiet for
@@ -43,7 +45,16 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))
 
-from dev_server import BUILT, RELOADED, DevServer, get, project_copy  # noqa: E402
+from dev_server import (  # noqa: E402
+    BUILT,
+    RELOADED,
+    DevServer,
+    get,
+    noted_table,
+    project_copy,
+    with_erratum,
+    with_note,
+)
 
 SAVES = 3
 TARGET_SECONDS = 2.0
@@ -76,8 +87,8 @@ def edits(project: Path) -> list[Edit]:
     page = folder / "pages" / f"{name}.md"
     page_text = page.read_text(encoding="utf-8")
 
-    def add_sentence(i: int) -> None:
-        page.write_text(page_text + f"\nA sentence added by bench_serve, save {i}.\n", "utf-8")
+    def add_note(i: int) -> None:
+        page.write_text(with_note(page_text, f"A note added by bench_serve, save {i}."), "utf-8")
 
     rules = folder / "rules.yml"
     rules_text = rules.read_text(encoding="utf-8")
@@ -93,39 +104,35 @@ def edits(project: Path) -> list[Edit]:
         shown = re.compile(r"Crit [0-9.]+%")
         return shown.search(now) is not None and shown.findall(before) != shown.findall(now)
 
-    # A table only pages show: one the rules.yml names changes the calculators too, as a
-    # rules.yml edit does.
+    # A table only pages show (neither a check nor errata): one the rules.yml names changes the
+    # calculators too, as a rules.yml edit does.
     read = set(re.findall(r"(?m)^\s*table: ([a-z0-9-]+)$", rules_text))
-    tables = sorted((folder / "tables").glob("*.yml"), key=lambda t: (t.stem in read, t.stem))
-    titled = next(t for t in tables if re.search(r'(?m)^title: "[^"]+"', t.read_text("utf-8")))
-    table_text = titled.read_text(encoding="utf-8")
+    noted = noted_table(folder / "tables", read)
+    table_text = noted.read_text(encoding="utf-8")
     placed = next(
         p.stem
         for p in (folder / "pages").glob("*.md")
-        if f"[[table:{titled.stem}]]" in p.read_text("utf-8")
+        if f"[[table:{noted.stem}]]" in p.read_text("utf-8")
     )
 
-    def caption(i: int) -> None:
-        titled.write_text(
-            re.sub(r'(?m)^title: "([^"]+)"', rf'title: "\1 (bench save {i})"', table_text, count=1),
-            "utf-8",
-        )
+    def erratum(i: int) -> None:
+        noted.write_text(with_erratum(table_text, f"Noted by bench save {i}."), "utf-8")
 
     return [
         Edit(
             "a rules page",
             page,
             f"{slug}/{name}/",
-            add_sentence,
-            lambda i, before, now: f"A sentence added by bench_serve, save {i}." in now,
+            add_note,
+            lambda i, before, now: f"A note added by bench_serve, save {i}." in now,
         ),
         Edit("a rules.yml change", rules, "calculators/attack/", crit_from, crit_changed),
         Edit(
             "a table",
-            titled,
+            noted,
             f"{slug}/{placed}/",
-            caption,
-            lambda i, before, now: f"(bench save {i})" in now,
+            erratum,
+            lambda i, before, now: f"Noted by bench save {i}." in now,
         ),
     ]
 

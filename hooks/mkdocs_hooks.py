@@ -66,7 +66,13 @@ from hooks.package.pyodide_bundle import (  # noqa: E402
 )
 from hooks.pages.calculators import expand_calculators  # noqa: E402
 from hooks.pages.generate import generate  # noqa: E402
-from hooks.pages.problem import Problem, build_problem, content_problem, problem_page  # noqa: E402
+from hooks.pages.problem import (  # noqa: E402
+    Problem,
+    RequestLines,
+    build_problem,
+    content_problem,
+    problem_page,
+)
 from hooks.pages.rebuild import Made, Plan, fingerprint, page_made_of, plan  # noqa: E402
 from hooks.pages.sentences import Quote, SentenceNotFound, mark_sentences  # noqa: E402
 from hooks.pages.site import (  # noqa: E402
@@ -169,6 +175,7 @@ def on_startup(command: Literal["build", "gh-deploy", "serve"], dirty: bool) -> 
         build_log.addFilter(_DirtyWarning())
     if _serving:
         logging.getLogger("mkdocs").addHandler(_Warnings())
+        logging.getLogger("mkdocs.livereload").addFilter(RequestLines())
         for once in [f for f in build_log.filters if isinstance(f, DuplicateFilter)]:
             build_log.removeFilter(once)
             build_log.addFilter(_once_per_build)
@@ -205,7 +212,6 @@ def on_config(config: MkDocsConfig) -> MkDocsConfig:
     _theme_scripts = theme_scripts(config.theme.dirs)
     _expanded_before, _expanded = _expanded, {}
     _problem = None
-    _warnings.clear()
     _once_per_build.said.clear()  # a new build: its messages are new
     try:
         site = generate(
@@ -544,6 +550,7 @@ def on_serve(
 
     def build_or_show_problem() -> None:
         global _problem
+        _warnings.clear()  # the warnings a failed build shows are those of this build
         try:
             build()
         except Exception as error:
@@ -558,7 +565,13 @@ def on_serve(
     def serve_or_show_problem(
         environ: WSGIEnvironment, start_response: StartResponse
     ) -> Iterable[bytes]:
-        if _problem is None or not _is_page(environ.get("PATH_INFO", "")):
+        if not _is_page(environ.get("PATH_INFO", "")):
+            return serve(environ, start_response)
+        # A page asked for while a build runs waits for it, as MkDocs' own pages do: the
+        # problem of the build before may be the one this build fixes.
+        with server._epoch_cond:
+            server._epoch_cond.wait_for(lambda: server._visible_epoch == server._wanted_epoch)
+        if _problem is None:
             return serve(environ, start_response)
         page = inject_allowed(problem_page(_problem).encode("utf-8"), server._visible_epoch)
         start_response(

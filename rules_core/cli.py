@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from collections.abc import Callable, Sequence
 from itertools import zip_longest
@@ -229,10 +230,15 @@ def main(argv: Sequence[str] | None = None) -> int:
             file=sys.stderr,
         )
         return 2
-    if args.json:
-        print(json.dumps(payload, ensure_ascii=False))
-    else:
-        print("\n".join(text))
+    try:
+        # Flushed here, so a reader that has gone is met here and not at the exit.
+        print(json.dumps(payload, ensure_ascii=False) if args.json else "\n".join(text), flush=True)
+    except BrokenPipeError:
+        # The reader of the pipe has gone (`| head`, a pager quit early): the rest of the
+        # answer is not wanted. Stop without a traceback; what Python still holds to write
+        # goes nowhere (the recipe of Python's documentation, "Note on SIGPIPE").
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 1
     return 0
 
 

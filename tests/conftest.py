@@ -25,6 +25,9 @@ from playwright.sync_api import Browser, BrowserContext, Page, Route, expect, sy
 from rules_core.calculators import CALCULATORS
 from rules_core.calculators.address import PAGES
 
+# Every session reads the rules data compiled from content/ as it is now.
+pytest_plugins = ("fresh_rules_data",)
+
 ROOT = Path(__file__).resolve().parent.parent
 ARTIFACTS = ROOT / "test-artifacts"
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")

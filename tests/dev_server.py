@@ -8,6 +8,7 @@ replaced), so what is tested and timed is what a contributor runs.
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import shlex
@@ -20,6 +21,8 @@ import time
 import urllib.error
 import urllib.request
 from pathlib import Path
+
+import yaml
 
 HERE = Path(__file__).resolve().parent.parent  # this repository: its node_modules and build/
 STARTUP_SECONDS = 300  # a first full build (and maybe the Pyodide bundle) on a busy machine
@@ -63,6 +66,36 @@ def project_copy(source: Path, target: Path) -> Path:
         timeout=300,
     )
     return target
+
+
+# Edits a contributor makes that the build accepts (every sentence and table row of content/
+# stands in its source text, hooks/content/source_text.py): a note on a page, an erratum
+# note on a table.
+
+
+def with_note(page: str, note: str) -> str:
+    """A page's text with a note of ours at its end."""
+    return f'{page.rstrip()}\n\n!!! note "Note"\n    {note}\n'
+
+
+def noted_table(tables: Path, read: set[str] = frozenset()) -> Path:
+    """The first table file of a folder with neither a check nor errata, one not `read`
+    (by a rules.yml: its rows go into the calculators too) if there is one."""
+    return next(
+        path
+        for path in sorted(tables.glob("*.yml"), key=lambda path: (path.stem in read, path.stem))
+        if not re.search(r"(?m)^(check|errata):", path.read_text(encoding="utf-8"))
+    )
+
+
+def with_erratum(table: str, note: str) -> str:
+    """A table's text with an erratum note on its first row's second cell."""
+    data = yaml.safe_load(table)
+    row, column = data["rows"][0][0], data["columns"][1]
+    return (
+        f"{table.rstrip()}\nerrata:\n  - row: {json.dumps(row)}\n"
+        f"    column: {json.dumps(column)}\n    note: {json.dumps(note)}\n"
+    )
 
 
 def serve_command(project: Path, port: int) -> list[str]:

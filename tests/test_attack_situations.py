@@ -9,10 +9,8 @@ from __future__ import annotations
 
 import copy
 import re
-from collections.abc import Mapping
 from dataclasses import replace
 from fractions import Fraction
-from pathlib import Path
 
 import pytest
 
@@ -24,7 +22,6 @@ from rules_core.rules.attack import Effect
 from rules_core.systems import System, get_system, system_slugs
 from rules_core.web import handle
 
-CONTENT = Path(__file__).resolve().parent.parent / "content"
 SYSTEMS = [get_system(slug) for slug in system_slugs()]
 EVERY_SITUATION = [
     (system, name) for system in SYSTEMS for name in situations(system) if "attack" in system.rules
@@ -89,42 +86,8 @@ def test_situation_data_uses_the_vocabulary_and_names_what_exists(system: System
             assert set(effect.attack_types or ()) <= set(attack_types(system)), name
 
 
-def normalise(text: str) -> str:
-    text = text.replace("’", "'").replace("‘", "'").replace("“", '"').replace("”", '"')
-    text = re.sub(r"\[([^\]]*)\]\([^)]*\)", r"\1", text)  # links keep their text
-    text = text.replace("*", "")
-    return re.sub(r"\s+", " ", text).strip().lower()
-
-
-def interpretations(rule: dict) -> list[str]:
-    found = []
-    for key, value in rule.items():
-        if key in ("interpretation", "both") and isinstance(value, str):
-            found.append(value)
-        elif key == "unstated":
-            found.extend(value)
-        elif isinstance(value, Mapping):
-            found.extend(interpretations(value))
-        elif isinstance(value, list):
-            found.extend(
-                v for item in value if isinstance(item, dict) for v in interpretations(item)
-            )
-    return found
-
-
-@pytest.mark.parametrize("system", SYSTEMS, ids=lambda system: system.slug)
-def test_every_attack_interpretation_quotes_the_sentence_it_reads(system: System) -> None:
-    pages = normalise(
-        "\n".join(
-            page.read_text(encoding="utf-8")
-            for page in (CONTENT / system.slug / "pages").glob("*.md")
-        )
-    )
-    for note in interpretations(system.rules.get("attack", {})):
-        quotes = re.findall(r'"([^"]+)"', note)
-        assert quotes, f"no quotation from the text in: {note}"
-        for quote in quotes:
-            assert normalise(quote) in pages, f"{quote!r} is not in {system.slug}'s text"
+# That every reading of the attack rules quotes the text's words is checked by `make data`
+# (hooks/content/readings.py, tests/test_readings.py).
 
 
 # ---------------------------------------------------------------- the issue's named cases

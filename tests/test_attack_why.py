@@ -7,6 +7,7 @@ answer with the answer without the situation: whatever changed the roll must be 
 
 from __future__ import annotations
 
+import copy
 import json
 import subprocess
 import sys
@@ -143,6 +144,35 @@ def test_the_roll_choice_and_situations_are_both_named_and_said_to_cancel() -> N
                 assert result.roll == system.rules["attack"]["roll"]
                 return
     pytest.fail("no system with advantage dice and a situation giving disadvantage")
+
+
+def test_a_roll_mode_a_situation_confers_is_named_by_the_situation_chosen() -> None:
+    """A situation added as CONTRIBUTING's recipe says, conferring one that gives advantage
+    or disadvantage: the roll line names the situation the reader ticked, and what it counts
+    as (each system whose text gives advantage dice, with such a situation)."""
+    checked = 0
+    for system in SYSTEMS:
+        table = situations(system)
+        giving = [
+            name
+            for name, entry in table.items()
+            if (entry.advantage or entry.disadvantage) and not entry.when and not entry.attack_type
+        ]
+        if "advantage" not in system.rules["attack"] or not giving:
+            continue
+        rules = copy.deepcopy(dict(system.rules))
+        raw = rules["attack"]["situations"]
+        raw["ticked-by-the-test"] = {
+            "label": "Ticked by the test",
+            "confers": [giving[0]],
+            "cite": raw[giving[0]]["cite"],
+        }
+        added = System(system.slug, system.title, system.short_title, system.dice, rules)
+        result = answer(added, ("ticked-by-the-test",), None)
+        assert result is not None and result.roll_mode, system.slug
+        assert f"Ticked by the test (counts as {table[giving[0]].label})" in result.roll_mode
+        checked += 1
+    assert checked, "no system with advantage dice has a situation giving a roll mode"
 
 
 def first_dependent_situation() -> tuple[System, str, str, str | None]:

@@ -15,6 +15,7 @@ import pytest
 
 from hooks.pages import compare, dice_chips
 from hooks.pages.calculators import PLACEHOLDER, page_title
+from hooks.pages.generate import generate
 from hooks.pages.site import calculator_of_rules
 from rules_core.calculators import CALCULATORS
 from rules_core.calculators.address import (
@@ -99,3 +100,19 @@ def test_the_pages_choices_name_calculators_of_the_registry() -> None:
     assert set(compare.COMPARED) <= set(CALCULATORS)
     attack_fields = {field.name for field in CALCULATORS["attack"].fields}
     assert set(compare._ATTACK_FORM) <= attack_fields
+
+
+def test_a_calculator_pages_edit_button_opens_the_rules_it_reads() -> None:
+    """The pencil of a page holding a calculator that reads the rules data opens rules.yml
+    (the first system's, the form's default), not the page's one-line Markdown; a page whose
+    calculators read no rules (the dice roller) opens its own file."""
+    site = generate(ROOT, ROOT / "docs")
+    first = next(slug for slug, system in site.systems.items() if system.rules is not None)
+    reads = {name for name, calculator in CALCULATORS.items() if calculator.request.RULE}
+    assert reads and reads != set(CALCULATORS)
+    for name in CALCULATORS:
+        path = f"calculators/{PAGES[name]}.md"
+        if any(other in reads for other, page in PAGES.items() if page == PAGES[name]):
+            assert site.sources[path] == f"content/{first}/rules.yml", name
+        else:
+            assert path not in site.sources, name

@@ -228,3 +228,20 @@ def test_malformed_compiled_data_is_one_line_never_a_traceback(
     assert status == 2 and out == ""
     assert len(err.strip().splitlines()) == 1, err
     assert err.startswith("error: ") and "Traceback" not in err
+
+
+@pytest.mark.parametrize("output", [[], ["--json"]])
+def test_a_reader_that_has_gone_ends_the_command_without_a_traceback(output: list[str]) -> None:
+    """`python -m rules_core ... | head`, a pager quit early: the pipe's reader is gone when
+    the answer is written. The command stops quietly (status 1), as Python's documentation
+    says a program should, not with a BrokenPipeError traceback."""
+    process = subprocess.Popen(
+        [sys.executable, "-m", "rules_core", "roll", "4d6kh3", "--seed", "7", *output],
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    process.stdout.close()  # the reader goes before the answer is written
+    stderr = process.stderr.read().decode("utf-8")
+    assert process.wait(timeout=120) == 1
+    assert stderr == ""

@@ -19,7 +19,7 @@ import pytest
 
 from hooks.content.loader import load_content, load_system
 from hooks.content.yaml_lines import MAX_FILE_BYTES, MAX_YAML_DEPTH, ContentError, load_yaml
-from tests.test_hooks_content import COMBAT_MD, SYSTEM_YML, make_system
+from tests.test_hooks_content import COMBAT_MD, SOURCE_TXT, SYSTEM_YML, make_system
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -117,7 +117,10 @@ def test_a_page_just_under_the_limit_loads_quickly(tmp_path: Path) -> None:
     big = COMBAT_MD + "\n" + paragraph * ((MAX_FILE_BYTES - len(COMBAT_MD)) // len(paragraph) - 1)
     assert len(big.encode()) <= MAX_FILE_BYTES
     started = time.perf_counter()
-    system = load_system(make_system(tmp_path, **{"pages/combat.md": big}))
+    # The source text prints it too: the build checks the page's every sentence against it.
+    printed = SOURCE_TXT + big.removeprefix(COMBAT_MD)
+    assert len(printed.encode()) <= MAX_FILE_BYTES
+    system = load_system(make_system(tmp_path, **{"pages/combat.md": big, "test.txt": printed}))
     assert "combat" in system.pages
     assert time.perf_counter() - started < 10
 

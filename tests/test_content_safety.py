@@ -10,7 +10,7 @@ import pytest
 
 from hooks.content.loader import load_content
 from hooks.content.yaml_lines import ContentError
-from tests.test_hooks_content import COMBAT_MD, GLOSSARY_YML, TABLE_YML, make_system
+from tests.test_hooks_content import COMBAT_MD, GLOSSARY_YML, SOURCE_TXT, TABLE_YML, make_system
 
 # (payload, a word the message must hold to say what is wrong)
 PAYLOADS = [
@@ -114,18 +114,29 @@ def test_markup_that_could_run_code_stops_the_load_at_its_line(
 
 
 @pytest.mark.parametrize(
-    "harmless",
+    ("harmless", "printed"),
     [
-        '<span class="table-check">Checked</span>',
-        "[Cover](combat.md#cover) and [a site](https://example.org/javascript:)",
-        '<abbr title="javascript: a language">JS</abbr>',
-        "`<script>alert(1)</script>` written as code",
-        "A {Cumulative XP} template and an {#id} heading attribute",
-        "data: a word, then javascript: another",
+        ('<span class="table-check">Checked</span>', "Checked"),
+        (
+            "[Cover](combat.md#cover) and [a site](https://example.org/javascript:)",
+            "Cover and a site",
+        ),
+        ('<abbr title="javascript: a language">JS</abbr>', "JS"),
+        (
+            "`<script>alert(1)</script>` written as code",
+            "&lt;script&gt;alert(1)&lt;/script&gt; written as code",
+        ),
+        (
+            "A {Cumulative XP} template and an {#id} heading attribute",
+            "A {Cumulative XP} template and an {#id} heading attribute",
+        ),
+        ("data: a word, then javascript: another", "data: a word, then javascript: another"),
     ],
 )
-def test_harmless_markup_loads(tmp_path: Path, harmless: str) -> None:
+def test_harmless_markup_loads(tmp_path: Path, harmless: str, printed: str) -> None:
+    """(The source text prints the words the markup shows: the build checks them.)"""
     root = content_tree(tmp_path, "test/pages/combat.md", f"{COMBAT_MD}\n{harmless}\n")
+    (root / "test" / "test.txt").write_text(f"{SOURCE_TXT}\n{printed}\n", encoding="utf-8")
     load_content(root)
 
 

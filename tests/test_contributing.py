@@ -168,6 +168,9 @@ def test_every_example_said_to_come_from_a_file_is_in_it() -> None:
     assert checked >= 6
 
 
+ERRATUM_OF_36 = (
+    'errata:\n  - row: "36"\n    column: d10\n    note: "36 x 5.5 = 198; the table prints 190."\n'
+)
 # (the file, the text replaced, its replacement): the breakages "When validation fails" shows,
 # in its order; each block there is what the build prints for one.
 BREAKAGES = [
@@ -176,8 +179,17 @@ BREAKAGES = [
     ("content/orcus/pages/combat.md", "\n## Attack Rolls\n", "\n#### Attack Rolls\n"),
     ("content/orcus/rules.yml", "confers: [target-dazed]", "confers: [target-dazd]"),
     ("content/orcus/system.yml", "  - glossary\n", "  - ../notes\n"),
-    ("content/3d6-combat/tables/damage-averages.yml", '"190"', '"198"'),
+    ("content/into-the-unknown/tables/typical-dc.yml", '["Hard", "15"]', '["Hard", "16"]'),
+    ("content/4e-core/pages/combat.md", "prganized", "organized"),
+    ("content/3d6-combat/tables/damage-averages.yml", ERRATUM_OF_36, ""),
 ]  # fmt: skip
+
+
+def _any_line(said: str) -> str:
+    """An error as the guide shows it, its line number left out: an example's line moves
+    when a contribution adds lines above it (a situation at the top of a rules.yml), and
+    the example still shows the message the build prints."""
+    return re.sub(r"^(content error: [^:\s]+):\d+:", r"\1:LINE:", said)
 
 
 def test_the_errors_it_shows_are_those_the_build_prints(tmp_path: Path) -> None:
@@ -193,7 +205,8 @@ def test_the_errors_it_shows_are_those_the_build_prints(tmp_path: Path) -> None:
         broken.write_text(text.replace(old, new, 1), encoding="utf-8")
         with pytest.raises(ContentError) as caught:
             generate(copy, ROOT / "docs")
-        assert f"content error: {caught.value}".replace(f"{copy}/", "") == said
+        printed = f"content error: {caught.value}".replace(f"{copy}/", "")
+        assert _any_line(printed) == _any_line(said)
 
 
 def test_its_way_to_see_an_error_prints_the_first_one(tmp_path: Path) -> None:
@@ -217,7 +230,7 @@ def test_its_way_to_see_an_error_prints_the_first_one(tmp_path: Path) -> None:
     first = next(
         body for language, body, _ in blocks(section("When validation fails")) if language == "text"
     )
-    assert result.stderr.strip().replace(f"{copy}/", "") == first.strip()
+    assert _any_line(result.stderr.strip().replace(f"{copy}/", "")) == _any_line(first.strip())
 
 
 # --------------------------------------------------------------------------- the recipes
@@ -295,12 +308,13 @@ def _in_order(needle: list[str], haystack: list[str]) -> bool:
 
 # The recipes are done one after the other in one copy of the project, built once (each
 # edits what the one before left, as a contributor's branch would): each test then reads
-# what its recipe gave. A recipe's way of failing (a misspelt name, a wrong cell) is tried
-# in a copy of its own.
+# what its recipe gave, and CI's fast tier is run in it. A recipe's way of failing (a
+# misspelt name, a wrong cell) is tried in a copy of its own.
 
 
-def _do_fix_a_typo(project: Path) -> dict:
-    """Our typo, a word of a page that differs from the source text, corrected to it."""
+def _fix_a_typo(project: Path) -> dict:
+    """Our typo, a word of a page that differs from the source text, refused by the build
+    at its line, then corrected to the text: what the build said of it."""
     folder = _system(project)
     name = _pages(folder)[0]
     page = folder / "pages" / f"{name}.md"
@@ -312,12 +326,22 @@ def _do_fix_a_typo(project: Path) -> dict:
     typo = line.replace(word, word[::-1], 1)
     page.write_text(text.replace(line, typo, 1), encoding="utf-8")  # the typo a reader reports
     assert not _in_order(_words(typo), source)
+    with pytest.raises(ContentError) as caught:
+        generate(project, project / "docs")
+    refused = {
+        "path": caught.value.path,
+        "line": caught.value.line,
+        "message": caught.value.message,
+        "expected_path": str(page),
+        "expected_line": text[: text.index(line)].count("\n") + 1,
+    }
     # Step 3: correct it to the source, and nothing else.
     page.write_text(page.read_text(encoding="utf-8").replace(typo, line, 1), encoding="utf-8")
-    return {"slug": folder.name, "name": name, "word": word}
+    return {"slug": folder.name, "name": name, "word": word, "refused": refused}
 
 
-def _do_record_an_erratum(project: Path) -> dict:
+def _record_an_erratum(project: Path) -> dict:
+    """The recipe's note after the first plain paragraph of the first system's last page."""
     example = next(
         body for lang, body, _ in blocks(section("Record an erratum")) if lang == "markdown"
     )
@@ -351,17 +375,21 @@ def _cli(project: Path, *args: str) -> dict:
     return json.loads(result.stdout)
 
 
-def _do_add_an_attack_situation(project: Path) -> dict:
-    folder = _system(project, _rules_with_situations)
+def _add_a_situation(folder: Path) -> tuple[str, Path, str]:
+    """A situation of its own added by the recipe to a system's rules.yml, conferring
+    another (one giving a roll mode where the text gives advantage dice), with a reading
+    that quotes its sentence: (the system, its rules.yml, the situation conferred)."""
     rules = folder / "rules.yml"
     text = rules.read_text(encoding="utf-8")
-    situations = yaml.safe_load(text)["attack"]["situations"]
+    attack = yaml.safe_load(text)["attack"]
     # A situation of its own: no branch, no attack type to give on the command line.
     plain = ("when", "attack_type", "attack_types", "confers", "prevents")
-    other, entry = next(
-        (key, value) for key, value in situations.items() if not set(plain) & set(value)
-    )
+    candidates = [(k, v) for k, v in attack["situations"].items() if not set(plain) & set(v)]
+    if "advantage" in attack:
+        candidates.sort(key=lambda item: not ({"advantage", "disadvantage"} & set(item[1])))
+    other, entry = candidates[0]
     cite = entry["cite"][0]
+    words = " ".join(cite["quote"].split()[:5])
     added = (
         "    contributing-blessing:\n"
         "      label: Blessed by the contributing test\n"
@@ -371,64 +399,106 @@ def _do_add_an_attack_situation(project: Path) -> dict:
         "      cite:\n"
         f"        - see: {cite['see']}\n"
         f"          quote: {json.dumps(cite['quote'])}\n"
+        f"      interpretation: {json.dumps(f'The contributing test reads "{words}" so.')}\n"
     )
     rules.write_text(text.replace("\n  situations:\n", f"\n  situations:\n{added}", 1), "utf-8")
-    return {"slug": folder.name, "other": other}
+    return folder.name, rules, other
 
 
-def _page_with_sections(folder: Path) -> tuple[str, Path, str, list[tuple[str, str]]]:
-    """The first page of a system with two sections at least: (name, file, text, headings)."""
+def _add_attack_situations(project: Path) -> dict:
+    """The situation in every system that has situations: the first of them, to test."""
+    added = [
+        _add_a_situation(project / "content" / slug)
+        for slug in SYSTEMS
+        if _rules_with_situations(project / "content" / slug)
+    ]
+    slug, _, other = added[0]
+    return {"slug": slug, "other": other}
+
+
+def _term_to_add(folder: Path) -> tuple[str, str, str]:
+    """A word the text uses that could be a new term: (the page, the anchor of its first
+    section, the word), the word said once on that page, in the plain prose of its second
+    section, and named by no glossary entry of the system (so its mention is the entry's
+    to link, outside the section `see` points at)."""
+    forms = " ".join(
+        str(form)
+        for entry in yaml.safe_load((folder / "glossary.yml").read_text(encoding="utf-8"))
+        for form in [entry["term"], entry.get("plural") or "", *(entry.get("aliases") or [])]
+    ).lower()
     for name in _pages(folder):
-        page = folder / "pages" / f"{name}.md"
-        text = page.read_text(encoding="utf-8")
+        text = (folder / "pages" / f"{name}.md").read_text(encoding="utf-8")
         headings = re.findall(r"(?m)^(#{2,4}) (.+)$", text)
-        if len(headings) >= 2:
-            return name, page, text, headings
-    raise AssertionError(f"no page of {folder.name} has two sections")
+        if len(headings) < 2:
+            continue
+        marker = f"{headings[1][0]} {headings[1][1]}\n"
+        section = text[text.index(marker) + len(marker) :].split("\n#", 1)[0]
+        for line in _prose(section):
+            for word in re.findall(r"[a-z]{7,}", line):
+                if len(re.findall(rf"\b{word}\b", text, re.I)) == 1 and word not in forms:
+                    return name, heading_anchor(headings[0][1])[1], word
+    raise AssertionError(f"no page of {folder.name} has a word fit for a new term")
 
 
-def _do_add_a_glossary_term(project: Path) -> dict:
+def _add_a_glossary_term(project: Path) -> tuple[Path, str, str, str]:
+    """An entry of the first system for a word its text uses: (the folder, the page that
+    mentions it, the anchor `see` names, the word)."""
     folder = _system(project)
-    name, page, text, headings = _page_with_sections(folder)
-    _, anchor = heading_anchor(headings[0][1])
-    mentioned = headings[1]
-    sentence = "A zorbulant strike is the contributing test's term."
-    marker = f"{mentioned[0]} {mentioned[1]}\n"
-    page.write_text(text.replace(marker, f"{marker}\n{sentence}\n", 1), encoding="utf-8")
+    name, anchor, word = _term_to_add(folder)
     glossary = folder / "glossary.yml"
     entry = (
-        "- term: Zorbulant strike\n"
+        f"- term: {word.capitalize()}\n"
         "  kind: rule\n"
-        "  plural: zorbulant strikes\n"
+        "  plural: null\n"
         "  aliases: []\n"
-        "  definition: The contributing test's term, for a strike of its own.\n"
+        "  definition: The contributing test's term, for a word of its own.\n"
         f"  see: {name}#{anchor}\n"
     )
     glossary.write_text(glossary.read_text(encoding="utf-8").rstrip("\n") + "\n" + entry, "utf-8")
-    return {"slug": folder.name, "name": name, "anchor": anchor}
+    return folder, name, anchor, word
+
+
+def _add_a_glossary_term(project: Path) -> dict:
+    """An entry of the first system for a word its text uses."""
+    folder = _system(project)
+    name, anchor, word = _term_to_add(folder)
+    glossary = folder / "glossary.yml"
+    entry = (
+        f"- term: {word.capitalize()}\n"
+        "  kind: rule\n"
+        "  plural: null\n"
+        "  aliases: []\n"
+        "  definition: The contributing test's term, for a word of its own.\n"
+        f"  see: {name}#{anchor}\n"
+    )
+    glossary.write_text(glossary.read_text(encoding="utf-8").rstrip("\n") + "\n" + entry, "utf-8")
+    return {"slug": folder.name, "name": name, "anchor": anchor, "word": word}
 
 
 def _guides_table() -> dict:
     example = next(body for lang, body, _ in blocks(section("Add a table")) if lang == "yaml")
     table = yaml.safe_load(example)
     table.pop("calculator", None)
-    table["title"] = "Table - Contributing Test Modifiers"
     return table
 
 
-def _do_add_a_table(project: Path) -> dict:
+def _add_a_table(project: Path) -> dict:
+    """The guide's example table, as written there, placed on the first system's first page."""
     folder = _system(project)
     (folder / "tables").mkdir(exist_ok=True)
-    (folder / "tables" / "contributing-test.yml").write_text(
-        yaml.safe_dump(_guides_table()), "utf-8"
-    )
+    written = yaml.safe_dump(
+        _guides_table(), default_flow_style=None
+    )  # a row a line, as in the guide
+    (folder / "tables" / "contributing-test.yml").write_text(written, "utf-8")
     name = _pages(folder)[0]
     page = folder / "pages" / f"{name}.md"
     page.write_text(page.read_text("utf-8") + "\n[[table:contributing-test]]\n", "utf-8")
     return {"slug": folder.name, "name": name}
 
 
-def _do_add_a_comparison_concept(project: Path) -> dict:
+def _add_a_comparison_concept(project: Path) -> dict:
+    """A concept quoting the first sentence of the first system's first page, the others
+    silent: the quote."""
     folder = _system(project)
     name = _pages(folder)[0]
     text = (folder / "pages" / f"{name}.md").read_text(encoding="utf-8")
@@ -451,12 +521,12 @@ def _do_add_a_comparison_concept(project: Path) -> dict:
 
 
 RECIPES = {
-    "fix a typo": _do_fix_a_typo,
-    "record an erratum": _do_record_an_erratum,
-    "add an attack situation": _do_add_an_attack_situation,
-    "add a glossary term": _do_add_a_glossary_term,
-    "add a table": _do_add_a_table,
-    "add a comparison concept": _do_add_a_comparison_concept,
+    "fix a typo": _fix_a_typo,
+    "record an erratum": _record_an_erratum,
+    "add an attack situation": _add_attack_situations,
+    "add a glossary term": _add_a_glossary_term,
+    "add a table": _add_a_table,
+    "add a comparison concept": _add_a_comparison_concept,
 }
 
 
@@ -470,7 +540,7 @@ def _do_every_recipe(folder: Path) -> None:
 @pytest.fixture(scope="module")
 def recipes_done(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, dict]]:
     """(the project with every recipe done and built, what each recipe did): made once for
-    the run. Read only."""
+    the run. Read only (the unit tier run in it writes only Python's caches)."""
     folder = built_once(tmp_path_factory, "contributing-recipes", _do_every_recipe)
     return folder / "project", json.loads((folder / "done.json").read_text("utf-8"))
 
@@ -489,8 +559,16 @@ SITE = pytest.mark.site  # builds a copy of the project
 def test_recipe_fix_a_typo(recipes_done) -> None:
     project, done = recipes_done
     typo = done["fix a typo"]
+    # The build refused the typo at its line, with the text's words: where the reader's
+    # report leads.
+    refused, word = typo["refused"], typo["word"]
+    assert (refused["path"], refused["line"]) == (
+        refused["expected_path"],
+        refused["expected_line"],
+    )
+    assert f"'{word[::-1]}' where the text has '{word}'" in refused["message"]
     html = (project / "site" / typo["slug"] / typo["name"] / "index.html").read_text("utf-8")
-    assert typo["word"] in html and typo["word"][::-1] not in html
+    assert word in html and word[::-1] not in html
     # Step 1: the page's edit button opens that file.
     assert f"/edit/main/content/{typo['slug']}/pages/{typo['name']}.md" in html
 
@@ -556,22 +634,21 @@ def test_recipe_add_an_attack_situation(recipes_done, tmp_path: Path) -> None:
 
 @SITE
 def test_recipe_add_a_glossary_term(recipes_done) -> None:
-    """A new entry: listed on the Terms page under its kind, and its first mention in a
-    section of the system's pages linked to `see`, with the definition to show."""
+    """A new entry for a word the text uses: listed on the Terms page under its kind, and its
+    first mention in a section of the system's pages linked to `see`, with the definition
+    to show."""
     project, done = recipes_done
     term = done["add a glossary term"]
-    site, anchor = project / "site", term["anchor"]
+    site, anchor, word = project / "site", term["anchor"], term["word"]
     html = (site / term["slug"] / term["name"] / "index.html").read_text(encoding="utf-8")
     link = next(
-        tag
-        for tag, said in re.findall(r"(<a [^>]*>)([^<]*)</a>", html)
-        if said.lower() == "zorbulant strike"
+        tag for tag, said in re.findall(r"(<a [^>]*>)([^<]*)</a>", html) if said.lower() == word
     )
     assert 'class="term-link"' in link, "the first mention links to the term"
     assert re.search(rf'href="[^"]*#{anchor}"', link)
-    assert "for a strike of its own" in unescape(re.search(r'data-definition="([^"]*)"', link)[1])
+    assert "for a word of its own" in unescape(re.search(r'data-definition="([^"]*)"', link)[1])
     terms = (site / term["slug"] / "terms" / "index.html").read_text(encoding="utf-8")
-    assert "Zorbulant strike" in terms
+    assert word.capitalize() in terms
 
 
 @SITE
@@ -582,16 +659,22 @@ def test_recipe_add_a_table(recipes_done, tmp_path: Path) -> None:
     table = done["add a table"]
     html = (project / "site" / table["slug"] / table["name"] / "index.html").read_text("utf-8")
     assert 'id="table-contributing-test"' in html
-    assert "Table - Contributing Test Modifiers" in html
-    # A cell its check does not give stops the build, at the table's file.
+    assert _guides_table()["title"] in html
+    # A cell the text does not print stops the build, at its row.
     copy = _content_copy(project, tmp_path / "project", "docs")
     wrong = _guides_table()
     wrong["rows"][-1][-1] = "+9"
-    path = copy / "content" / table["slug"] / "tables" / "contributing-test.yml"
-    path.write_text(yaml.safe_dump(wrong), "utf-8")
+    written = yaml.safe_dump(wrong, default_flow_style=None)
+    (copy / "content" / table["slug"] / "tables" / "contributing-test.yml").write_text(
+        written, "utf-8"
+    )
     with pytest.raises(ContentError) as caught:
         generate(copy, copy / "docs")
     assert caught.value.path.endswith("tables/contributing-test.yml")
+    assert caught.value.line == written[: written.index("+9")].count("\n") + 1
+    assert (
+        '"30 +9"' in caught.value.message and "'9' where the text has '10'" in caught.value.message
+    )
 
 
 @SITE
@@ -604,3 +687,28 @@ def test_recipe_add_a_comparison_concept(recipes_done) -> None:
     assert "The contributing test" in html and quote in unescape(html)
     assert "/edit/main/content/compare.yml" in html
     assert 'href="contributing-test/"' in (site / "compare" / "index.html").read_text("utf-8")
+
+
+def unit_tier(project: Path) -> None:
+    """CI's fast tier as far as content goes: every test of the `unit` tier (the rules core
+    on the compiled data, the content's checks, the guides), run in the project given, with
+    this checkout's installed packages (the guide names the tools of .venv)."""
+    if not (project / ".venv").exists():
+        (project / ".venv").symlink_to(ROOT / ".venv")
+    result = subprocess.run(
+        [sys.executable, "-m", "pytest", "-m", "unit", "-q", "-x", "-p", "no:cacheprovider"],
+        cwd=project,
+        capture_output=True,
+        text=True,
+        timeout=1800,
+    )
+    assert result.returncode == 0, result.stdout[-6000:] + result.stderr[-3000:]
+
+
+@SITE
+def test_the_recipes_followed_together_pass_the_tests_ci_runs(recipes_done) -> None:
+    """The content recipes done together in one copy of the project (a situation in every
+    system that has situations): the copy builds, and the tests CI runs on content pass in
+    it, not only the build (the browser tier and the Node tests are not run here)."""
+    project, _ = recipes_done
+    unit_tier(project)

@@ -5,6 +5,8 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+import yaml
+
 from rules_core.calculators import CALCULATORS
 from rules_core.systems import system_slugs
 from rules_core.web import handle
@@ -57,3 +59,40 @@ def test_the_readme_names_every_key_of_every_calculators_json() -> None:
         keys = {key for answer in answered if "data" in answer for key in answer["data"]}
         assert keys, f"{name} answered no system's defaults"
         assert keys <= documented, (name, sorted(keys - documented))
+
+
+def test_the_readme_states_the_codes_license_and_each_texts_own() -> None:
+    """The code's license is in LICENSE (the one pyproject.toml declares); the README says
+    it, and that each text keeps the license it states (its system.yml, which its Source page
+    shows: tests/test_site_build.py), naming each license the texts state."""
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    section = " ".join(text.split("\n## License\n", 1)[1].split("\n## ", 1)[0].split())
+    assert (ROOT / "LICENSE").read_text(encoding="utf-8").startswith("MIT License")
+    assert 'license = { text = "MIT" }' in (ROOT / "pyproject.toml").read_text(encoding="utf-8")
+    assert "MIT License: `LICENSE`" in section
+    assert "each is under the license it states, named by `source.license`" in section
+    for slug in system_slugs():
+        system = yaml.safe_load((ROOT / "content" / slug / "system.yml").read_text("utf-8"))
+        assert system["source"]["license"] in section, slug
+
+
+def test_the_readme_says_what_the_first_make_serve_needs() -> None:
+    """The Node.js and Python the README asks for are those CI sets up, and it points a
+    contributor to CONTRIBUTING.md."""
+    text = " ".join((ROOT / "README.md").read_text(encoding="utf-8").split())
+    workflow = yaml.safe_load((ROOT / ".github" / "workflows" / "ci.yml").read_text("utf-8"))
+    steps = [step for job in workflow["jobs"].values() for step in job.get("steps", [])]
+    set_up = {
+        tool: {
+            str(step["with"][f"{tool}-version"])
+            for step in steps
+            if f"setup-{tool}@" in str(step.get("uses"))
+        }
+        for tool in ("node", "python")
+    }
+    assert set_up["node"] and set_up["python"]
+    for version in set_up["node"]:
+        assert f"Node.js {version} or newer with npm" in text
+    for version in set_up["python"]:
+        assert f"needs Python {version}" in text
+    assert "a network" in text and "`CONTRIBUTING.md`" in text

@@ -45,6 +45,25 @@ rows:
   - ["12-13", "+1"]
 """
 
+# What the pages and the table print, as the text prints it (the build checks them
+# against it: tests/test_source_text.py).
+SOURCE_TXT = """\
+COMBAT
+
+COVER
+
+A target with *cover* is harder to hit.
+
+ATTACKS
+
+Roll and compare. See cover.
+
+Table - Modifiers
+Score\tModifier
+10-11\t+0
+12-13\t+1
+"""
+
 GLOSSARY_YML = """\
 - term: Cover
   kind: term
@@ -60,6 +79,7 @@ def make_system(root: Path, **overrides: str) -> Path:
         "pages/combat.md": COMBAT_MD,
         "tables/modifiers.yml": TABLE_YML,
         "glossary.yml": GLOSSARY_YML,
+        "test.txt": SOURCE_TXT,
     }
     files.update(overrides)
     folder = root / "test"
@@ -181,7 +201,8 @@ def test_duplicate_heading_anchor_needs_an_id(tmp_path: Path) -> None:
 
 def test_explicit_heading_id_makes_anchors_unique(tmp_path: Path) -> None:
     page = COMBAT_MD + "\n## Cover {#cover-again}\n\nAgain.\n"
-    system = load_system(make_system(tmp_path, **{"pages/combat.md": page}))
+    source = SOURCE_TXT + "\nCOVER\n\nAgain.\n"
+    system = load_system(make_system(tmp_path, **{"pages/combat.md": page, "test.txt": source}))
     assert "cover-again" in system.pages["combat"].anchors
 
 
@@ -218,3 +239,18 @@ def test_real_content_loads() -> None:
     assert list(systems) == listed
     for system in systems.values():
         assert system.pages and system.glossary, system.slug
+
+
+def test_a_link_to_the_terms_page_says_terms_link_through_the_glossary(tmp_path: Path) -> None:
+    page = COMBAT_MD.replace("See [cover](combat.md#cover).", "See [cover](terms.md#term-cover).")
+    error = error_for(tmp_path, **{"pages/combat.md": page})
+    assert error.line == 9
+    assert "made from glossary.yml" in error.message and "Add a glossary term" in error.message
+    assert "did you mean '#cover'?" in error.message  # where the glossary says it is defined
+
+
+def test_a_link_to_another_generated_page_names_the_texts_pages(tmp_path: Path) -> None:
+    page = COMBAT_MD.replace("See [cover](combat.md#cover).", "See [cover](source.md).")
+    error = error_for(tmp_path, **{"pages/combat.md": page})
+    assert "'source' is a page the build makes" in error.message
+    assert "(pages: combat)" in error.message

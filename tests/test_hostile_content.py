@@ -16,6 +16,7 @@ import re
 import shutil
 import subprocess
 import sys
+from html import escape, unescape
 from html.parser import HTMLParser
 from pathlib import Path
 
@@ -78,6 +79,11 @@ def poison(content: Path) -> dict[str, str]:
     lines[heading] = f"# {TITLE_PAYLOAD}"
     lines += ["", *BODY_PAYLOADS, ""]
     page.write_text("\n".join(lines), "utf-8")
+    # The source text a pull request can change too: it prints the title and the caption,
+    # so the check of what the content prints against it lets them through.
+    source = content / slug / str(yaml.safe_load(data)["source"]["file"])
+    printed = [escape(unescape(TITLE_PAYLOAD)), escape(YAML_PAYLOAD)]
+    source.write_text(source.read_text("utf-8") + "\n" + "\n\n".join(printed) + "\n", "utf-8")
     compare = content / "compare.yml"
     concepts = compare.read_text("utf-8")
     concept_slug = yaml.safe_load(concepts)["concepts"][0]["slug"]

@@ -14,6 +14,7 @@ import json
 import re
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Iterator
 from fractions import Fraction
@@ -21,7 +22,16 @@ from pathlib import Path
 
 import pytest
 from conftest import ARTIFACTS, ROOT
-from dev_server import BUILT, RELOADED, DevServer, get, project_copy
+from dev_server import (
+    BUILT,
+    RELOADED,
+    DevServer,
+    get,
+    noted_table,
+    project_copy,
+    with_erratum,
+    with_note,
+)
 from playwright.sync_api import Browser, Page, expect
 
 from hooks.content.yaml_lines import load_yaml
@@ -36,7 +46,6 @@ document.addEventListener("securitypolicyviolation", (event) => {
   window.__violations.push(`${event.violatedDirective} ${event.blockedURI}`);
 });
 """
-TITLE = r'(?m)^title: "([^"]+)"'  # a table's caption
 CRITICAL = r"(?m)^(  critical:\n(?:    .*\n)*?    from: )(\d+)$"  # attack.critical.from
 # Counts the loads of the page in this tab: a save must reload it once.
 LOADS = "sessionStorage.loads = String(Number(sessionStorage.loads || 0) + 1);"
@@ -97,7 +106,7 @@ def test_editing_a_page_reloads_it_once_with_the_edit(
         page.evaluate("async () => { await navigator.serviceWorker.register('/sw.js'); }")
 
         marker = f"Live reload check {time.time_ns()}"
-        before = saved(dev_server, markdown, markdown.read_text("utf-8") + f"\n{marker}\n")
+        before = saved(dev_server, markdown, with_note(markdown.read_text("utf-8"), marker))
 
         expect(page.locator("article")).to_contain_text(marker, timeout=RELOAD_SECONDS * 1000)
         assert page.evaluate("() => window.__notReloaded") is None  # a reload, not a patch
@@ -216,6 +225,65 @@ def test_a_content_error_is_on_the_page_at_once_and_goes_when_fixed(
         context.close()
 
 
+def _built_after(server: DevServer, builds: int) -> None:
+    """Wait until a build has started since `builds` were counted, and none runs."""
+    deadline = time.monotonic() + RELOAD_SECONDS
+    while server.count(BUILT) <= builds or server.building():
+        assert time.monotonic() < deadline, server.log()[-3000:]
+        time.sleep(0.1)
+
+
+class _Asking:
+    """A page asked for 20 times a second in a thread, as a polling browser or a second tab
+    does, while in the `with`; `statuses` are the answers."""
+
+    def __init__(self, url: str) -> None:
+        self.url, self.statuses = url, []
+        self.stop = threading.Event()
+        self.thread = threading.Thread(target=self._ask, daemon=True)
+
+    def _ask(self) -> None:
+        while not self.stop.wait(0.05):
+            self.statuses.append(get(self.url, timeout=RELOAD_SECONDS)[0])
+
+    def __enter__(self) -> _Asking:
+        self.thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop.set()
+        self.thread.join()
+
+
+def test_fixes_saved_while_a_page_is_requested_leave_it_served(
+    dev_server: DevServer, project: Path
+) -> None:
+    """A content error fixed while its page is asked for 20 times a second, three times:
+    once idle, the page is served, and no build was failed by the requests (the error page
+    is no warning of the build)."""
+    slug, name, _ = first_page(project)
+    rules, text, broken, line = _broken_situation(project)
+    where = f"{rules.relative_to(project).as_posix()}:{line}"
+    page = f"{dev_server.origin}{slug}/{name}/"
+    for _ in range(3):
+        saved(dev_server, rules, broken)
+        deadline = time.monotonic() + RELOAD_SECONDS
+        while where not in (shown := get(page))[1]:
+            assert time.monotonic() < deadline, dev_server.log()[-3000:]
+            time.sleep(0.1)
+        assert shown[0] == 500 and "<h1>Content error</h1>" in shown[1]
+        builds = dev_server.count(BUILT)
+        with _Asking(page) as asking:
+            rules.write_text(text, encoding="utf-8")  # the fix, while the page is asked for
+            _built_after(dev_server, builds)
+        assert len(asking.statuses) >= 2 and set(asking.statuses) <= {200, 500}, asking.statuses
+        dev_server.settle()
+        status, body = get(page)
+        assert status == 200, body[:3000]
+    log = dev_server.log()
+    assert "in strict mode" not in log and "the site did not build" not in log, log[-3000:]
+
+
 def test_a_server_started_on_broken_content_shows_the_error_and_then_the_site(
     project: Path, tmp_path: Path
 ) -> None:
@@ -261,17 +329,13 @@ def test_the_pages_after_saves_are_the_pages_of_a_full_build(project: Path, tmp_
     afresh on the edited content builds in full (same port, so the same addresses)."""
     slug, _, markdown = first_page(project)
     folder = project / "content" / slug
-    table = next(
-        path
-        for path in sorted((folder / "tables").glob("*.yml"))
-        if re.search(TITLE, path.read_text("utf-8"))
-    )
+    table = noted_table(folder / "tables")
     glossary = folder / "glossary.yml"
     rules = folder / "rules.yml"
     edits = [
-        (markdown, lambda text: text + "\nA sentence the dev server adds.\n"),
+        (markdown, lambda text: with_note(text, "A note the dev server adds.")),
         (project / "docs" / "index.md", lambda text: text + "\nA sentence the home page gains.\n"),
-        (table, lambda text: re.sub(TITLE, r'title: "\1 (edited)"', text, count=1)),
+        (table, lambda text: with_erratum(text, "An erratum note the dev server adds.")),
         (glossary, lambda text: text.replace("  definition: ", "  definition: Edited. ", 1)),
         (rules, lambda text: re.sub(CRITICAL, lambda m: f"{m[1]}{int(m[2]) - 1}", text, count=1)),
     ]  # fmt: skip

@@ -83,14 +83,15 @@ def test_two_bundles_of_the_same_sources_are_byte_identical(
     assert bundle_id(this_trees_bundle) == bundle_id(tmp_path / "second")
 
 
-def test_a_changed_sentence_changes_no_python_file(tmp_path: Path) -> None:
-    """The rules data inside the wheel is all the content the bundle holds: a sentence
-    changed on a page leaves it, and so every file of the bundle, as it was."""
+def test_a_changed_page_changes_no_python_file(tmp_path: Path) -> None:
+    """The rules data inside the wheel is all the content the bundle holds: a note added
+    to a page leaves it, and so every file of the bundle, as it was."""
     content = Path(shutil.copytree(ROOT / "content", tmp_path / "content"))
     page = next((content / first_system() / "pages").glob("*.md"))
     text = page.read_text("utf-8")
     paragraph = next(line for line in text.splitlines() if len(line) > 80 and line[0].isalpha())
-    page.write_text(text.replace(paragraph, paragraph + " An added sentence.", 1), "utf-8")
+    note = '\n\n!!! note "Note"\n    A note the test adds.'
+    page.write_text(text.replace(paragraph, paragraph + note, 1), "utf-8")
     assert compile_all(content) == compile_all(ROOT / "content")
 
 

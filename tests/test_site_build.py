@@ -126,6 +126,15 @@ def test_the_compare_pages_have_an_edit_button_to_compare_yml(site: Path) -> Non
     assert 'title="Edit this page"' not in terms
 
 
+def test_the_calculator_pages_edit_button_opens_a_rules_file(site: Path, systems) -> None:
+    """The pencil of the attack calculator (and every page holding a calculator that reads
+    the rules data: tests/test_calculator_pages.py) opens rules.yml, where its rules live."""
+    first = next(slug for slug, system in systems.items() if system.rules is not None)
+    html = (site / "calculators" / "attack" / "index.html").read_text(encoding="utf-8")
+    button = re.search(r'<a href="([^"]*)" title="Edit this page"', html)
+    assert button and button[1].endswith(f"/edit/main/content/{first}/rules.yml"), button
+
+
 @pytest.mark.parametrize("slug", SLUGS)
 def test_every_rules_page_names_its_system(site: Path, systems, slug: str) -> None:
     system = systems[slug]

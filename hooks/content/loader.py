@@ -18,7 +18,8 @@ from markdown_it import MarkdownIt
 from markdown_it.token import Token
 
 from hooks.content.markup_safety import check_markdown
-from hooks.content.tables import Table, load_checked_yaml, load_table
+from hooks.content.source_text import check_source
+from hooks.content.tables import TABLE_PLACEHOLDER, Table, load_checked_yaml, load_table
 from hooks.content.yaml_lines import (
     ContentError,
     LineList,
@@ -45,7 +46,6 @@ GLOSSARY_KINDS = (
     "ability",
     "rule",
 )
-TABLE_PLACEHOLDER = re.compile(r"^\[\[table:([a-z0-9-]+)\]\]$")
 HEADING_ID = re.compile(r"\s*\{\s*#([A-Za-z0-9_-]+)\s*\}\s*$")
 GENERATED_PAGES = ("index", "terms", "source", "gm-screen")
 
@@ -87,6 +87,11 @@ class GlossaryEntry:
     see_anchor: str | None
     line: int
     see_line: int = 0  # the line of its `see:`, where a target that points nowhere is fixed
+
+    @property
+    def see(self) -> str:
+        """Where the text defines the term, as written: 'page#anchor' or 'page'."""
+        return self.see_page + (f"#{self.see_anchor}" if self.see_anchor else "")
 
     @property
     def forms(self) -> tuple[str, ...]:
@@ -349,6 +354,7 @@ def load_system(folder: Path) -> System:
             f"no page named '{license_page}'" + one_of(license_page, "pages", pages),
         )
     _validate_references(system, glossary_path)
+    check_source(system, source.line_of("file"))
     return system
 
 
@@ -396,6 +402,32 @@ def target_hint(system: System, target: str, *, link_from: str | None = None) ->
     return suggest(nearest) or f": {ANCHOR_RULE}"
 
 
+def _link_hint(system: System, target: str, link_from: str) -> str:
+    """How to fix a link of a page that points nowhere; a generated page is no target."""
+    page, anchor = _split_target(target)
+    if page == "terms":
+        named = (anchor or "").removeprefix("term-")
+        meant = [
+            _as_link(
+                entry.see_page + (f"#{entry.see_anchor}" if entry.see_anchor else ""), link_from
+            )
+            for entry in system.glossary
+            if named and named in (slugify(form, "-") for form in entry.forms)
+        ]
+        return (
+            ": the Terms page is made from glossary.yml, and the text links to a term only "
+            "through it: the build links a term's first mention in each section to where "
+            'the text defines it (CONTRIBUTING.md, "Add a glossary term"); link to that '
+            "section instead" + (suggest(meant) or ", or add the term to glossary.yml")
+        )
+    if page in GENERATED_PAGES:
+        return (
+            f": '{page}' is a page the build makes, not one of the text's: link to a page of "
+            "the text" + one_of(page, "pages", system.pages)
+        )
+    return target_hint(system, target, link_from=link_from)
+
+
 def _as_link(target: str, link_from: str) -> str:
     page, _, anchor = target.partition("#")
     if not anchor:
@@ -432,7 +464,7 @@ def _validate_references(system: System, glossary_path: Path) -> None:
                     page.path,
                     line,
                     f"link to a missing page or anchor: '{href}'"
-                    + target_hint(system, target, link_from=page.name),
+                    + _link_hint(system, target, page.name),
                 )
     for table in system.tables.values():
         if table.name not in placed:
@@ -442,7 +474,7 @@ def _validate_references(system: System, glossary_path: Path) -> None:
                 f"table '{table.name}' is placed on no page: add [[table:{table.name}]]",
             )
     for entry in system.glossary:
-        see = entry.see_page + (f"#{entry.see_anchor}" if entry.see_anchor else "")
+        see = entry.see
         if resolve_target(system, see) is None:
             raise ContentError(
                 glossary_path,

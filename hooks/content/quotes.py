@@ -12,7 +12,9 @@ import re
 
 from markdown_it.token import Token
 
-from hooks.content.loader import TABLE_PLACEHOLDER, System
+from hooks.content.loader import System
+from hooks.content.source_text import plain
+from hooks.content.tables import TABLE_PLACEHOLDER
 
 _SPACES = re.compile(r"\s+")
 _WORDS = re.compile(r"[a-z0-9]+")
@@ -77,17 +79,7 @@ def _prose(system: System, inline: Token) -> str:
     if placeholder and placeholder.group(1) in system.tables:
         table = system.tables[placeholder.group(1)]
         return " ".join(" ".join(row) for row in [table.columns, *table.rows])
-    return _plain(inline)
-
-
-def _plain(inline: Token) -> str:
-    words = []
-    for child in inline.children or []:
-        if child.type in ("text", "code_inline"):
-            words.append(child.content)
-        elif child.type in ("softbreak", "hardbreak"):
-            words.append(" ")
-    return "".join(words)
+    return plain(inline)
 
 
 def quote_problem(system: System, page_name: str, anchor: str | None, quote: str) -> str | None:

@@ -11,12 +11,14 @@ Usage: python -m hooks.content.rules_data rules_core/data/systems.json
 from __future__ import annotations
 
 import json
+import os
 import sys
 from pathlib import Path
 from typing import Any
 
 from hooks.content.loader import System, load_content, resolve_target, target_hint
 from hooks.content.quotes import normalise, sentence_id
+from hooks.content.readings import check_readings
 from hooks.content.rules_schema import RULES, check_rules
 from hooks.content.specs import skeleton
 from hooks.content.yaml_lines import ContentError, LineDict, line_of, one_of
@@ -100,6 +102,7 @@ def compile_system(system: System) -> dict[str, Any]:
     path = system.folder / "rules.yml"
     if system.rules is not None:
         check_rules(system, system.rules, path)
+        check_readings(system, system.rules, path)
     rules = _compile(system, system.rules or {}, path)
     return {
         "slug": system.slug,
@@ -133,7 +136,10 @@ def write_if_changed(data: dict[str, Any], output: Path) -> bool:
     if output.is_file() and output.read_text(encoding="utf-8") == text:
         return False
     output.parent.mkdir(parents=True, exist_ok=True)
-    output.write_text(text, encoding="utf-8")
+    # Whole or not at all: the dev server, a test session or `make data` may read it meanwhile.
+    partial = output.with_name(f".{output.name}.{os.getpid()}")
+    partial.write_text(text, encoding="utf-8")
+    partial.replace(output)
     return True
 
 

@@ -21,6 +21,9 @@ from hooks.content.yaml_lines import (
     required_text,
 )
 
+# A line of a page holding only `[[table:<name>]]`: where the table is placed.
+TABLE_PLACEHOLDER = re.compile(r"^\[\[table:([a-z0-9-]+)\]\]$")
+
 
 @dataclass(frozen=True)
 class Erratum:
@@ -53,6 +56,8 @@ class Table:
     check_line: int
     errata: list[Erratum]
     calculator: TableCalculator | None = None
+    title_line: int = 1
+    columns_line: int = 1
 
     def column_index(self, name: str, line: int | None = None) -> int:
         if name not in self.columns:
@@ -153,6 +158,8 @@ def load_table(system: str, path: Path) -> Table:
         check_line=data.line_of("check"),
         errata=errata,
         calculator=_table_calculator(data, path, [str(column) for column in columns]),
+        title_line=data.line_of("title"),
+        columns_line=data.line_of("columns"),
     )
     first_cells = [row[0] for row in cells]
     for erratum in errata:

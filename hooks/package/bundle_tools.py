@@ -39,6 +39,8 @@ TRACE_FILE = "stdlib-trace.json"
 # What the compiled wheel was compiled from (_compiled_from): a rules data edit alone then
 # swaps the data into it, without compiling (refresh_wheel).
 COMPILED_FROM = "rules_core-compiled-from.sha256"
+# A digest of the rules core's sources and data the wheel was made from (is_stale).
+CORE_SOURCES = "rules_core-sources.sha256"
 COMPRESSED_SUFFIX = ".gz"
 # Python's memory with the rules core loaded (make_snapshot.mjs): what the worker starts
 # from where the connection is fast enough to fetch it (python-snapshot.mjs).

@@ -69,6 +69,7 @@ from hooks.package.bundle_tools import (
     ARCHIVE_DATE,
     COMPILED_FROM,
     COMPRESSED_SUFFIX,
+    CORE_SOURCES,
     DATA_MEMBER,
     DEFAULT_OUT,
     LOCK_FILE,
@@ -83,6 +84,7 @@ from hooks.package.bundle_tools import (
     BundleError,
     run_node,
 )
+from hooks.package.made_from import digest
 from hooks.package.rules_core_wheel import (
     build_wheel,
     compile_bundle,
@@ -150,16 +152,20 @@ def make_snapshot(stage: Path) -> Path:
     return stage / SNAPSHOT
 
 
+def _core_sources(project: Path) -> str:
+    """A digest of what the rules core's wheel is made from: its Python, its data and
+    pyproject.toml, by their bytes (a checkout that rewrites them as they were is no change)."""
+    core = project / "rules_core"
+    sources = [*core.rglob("*.py"), *core.rglob("*.json"), project / "pyproject.toml"]
+    return digest(sources, root=project)
+
+
 def is_stale(out_dir: Path = DEFAULT_OUT, project: Path = ROOT) -> bool:
-    """Whether the rules core's sources or data changed since the bundle was built (what
-    the Makefile's rule for it checks, for the dev server)."""
-    lock = out_dir / MANIFEST
-    if not lock.is_file():
-        return True
-    sources = [*(project / "rules_core").rglob("*.py"), *(project / "rules_core").rglob("*.json")]
-    sources.append(project / "pyproject.toml")
-    built = lock.stat().st_mtime
-    return any(source.stat().st_mtime > built for source in sources if source.is_file())
+    """Whether the rules core's sources or data changed since the bundle's wheel was made
+    (the dev server's question before each build)."""
+    record = out_dir / CORE_SOURCES
+    made_from = record.read_text(encoding="utf-8").strip() if record.is_file() else None
+    return made_from != _core_sources(project)
 
 
 def refresh_wheel(out_dir: Path = DEFAULT_OUT, project: Path = ROOT) -> list[Path]:
@@ -208,6 +214,7 @@ def refresh_wheel(out_dir: Path = DEFAULT_OUT, project: Path = ROOT) -> list[Pat
         entry["sha256"] = hashlib.sha256(compiled.read_bytes()).hexdigest()
         compiled.replace(kept)
     digest_file.write_text(source + "\n", encoding="utf-8")
+    (out_dir / CORE_SOURCES).write_text(_core_sources(project) + "\n", encoding="utf-8")
     lock_path.write_text(json.dumps(lock, indent=2, sort_keys=True) + "\n", encoding="utf-8")
     manifest: Manifest = json.loads((out_dir / MANIFEST).read_text(encoding="utf-8"))
     if not code_unchanged:
@@ -243,6 +250,7 @@ def bundle(
         wheel = build_wheel(Path(scratch) / "wheel", project)
         register_wheel(stage, wheel)
         (stage / COMPILED_FROM).write_text(compiled_from(wheel) + "\n", encoding="utf-8")
+        (stage / CORE_SOURCES).write_text(_core_sources(project) + "\n", encoding="utf-8")
         traced = trace_imports(stage, project)
         (stage / TRACE_FILE).write_text(
             json.dumps(traced, indent=1, sort_keys=True) + "\n", encoding="utf-8"

@@ -30,6 +30,7 @@ from hooks.pages.gm_screen import render_gm_screen, render_gm_screens
 from hooks.pages.sentences import Quote, quoted_sentences
 from hooks.pages.site import (
     NavItem,
+    calculator_pages_reading_rules,
     edit_source,
     expand_systems_table,
     front_matter,
@@ -91,7 +92,7 @@ def generate(
     nav = navigation(systems, [*(home_nav or []), gm_nav, compare_nav])
     sources = {
         path: source
-        for path in pages
+        for path in [*pages, *sorted(calculator_pages_reading_rules())]
         if (source := edit_source(systems, path) or compare_source(path, concepts))
     }
     quotes = quoted_sentences(compiled, concepts)

@@ -2,13 +2,17 @@
 fix it, and the lines around it.
 
 Under `make serve` a save that breaks the content must not leave the browser waiting for
-a build that never comes, nor the old page as if nothing were wrong: every page answers at
-once with this one (the dev server adds its reload script, so the page comes back by itself
-once a save fixes the error). Content is untrusted: every text here is escaped.
+a build that never comes, nor the old page as if nothing were wrong: every page answers
+with this one once the build that found it is over (the dev server adds its reload script,
+so the page comes back by itself once a save fixes the error). Content is untrusted: every
+text here is escaped. Its answers are no warnings of a build (RequestLines): a page asked
+for while a fix builds must not fail that build.
 """
 
 from __future__ import annotations
 
+import logging
+import re
 from dataclasses import dataclass
 from html import escape
 from pathlib import Path
@@ -61,6 +65,25 @@ def build_problem(error: BaseException, warnings: list[str]) -> Problem:
     """Any other failed build: its message, and the warnings that failed a strict build."""
     said = "\n".join([*warnings, str(error)]) if warnings else str(error)
     return Problem("Build error", said or type(error).__name__)
+
+
+class RequestLines(logging.Filter):
+    """The dev server's line for each request that is not answered 200, which MkDocs logs
+    as a warning: a warning fails a strict build, and one logged while a build runs was
+    counted against that build (a fix saved while a page was being asked for failed with
+    "Aborted with 1 warnings in strict mode!", and every page then showed that). A request
+    is no part of a build: a 404 is said as information, and the error page's own 500,
+    whose error the terminal has said once, not at all."""
+
+    ANSWERED = re.compile(r'" code (\d+)$')
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        answered = self.ANSWERED.search(record.getMessage())
+        if answered and record.levelno >= logging.WARNING:
+            if answered[1] == "500":
+                return False
+            record.levelno, record.levelname = logging.INFO, "INFO"
+        return True
 
 
 def problem_page(problem: Problem) -> str:

@@ -17,13 +17,8 @@ from html import escape, unescape
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from hooks.content.loader import (
-    TABLE_PLACEHOLDER,
-    GlossaryEntry,
-    Page,
-    System,
-    table_placeholders,
-)
+from hooks.content.loader import GlossaryEntry, Page, System, table_placeholders
+from hooks.content.tables import TABLE_PLACEHOLDER
 from hooks.pages.dice_chips import dice_rewriter
 from hooks.pages.gm_screen import PAGE as GM_SCREEN_PAGE
 from hooks.pages.gm_screen import TITLE as GM_SCREEN_TITLE
@@ -45,7 +40,7 @@ from hooks.pages.shared_terms import (
 )
 from hooks.pages.tables import check_table, render_table
 from rules_core.calculators import CALCULATORS
-from rules_core.calculators.address import calculator_markdown_address
+from rules_core.calculators.address import PAGES, calculator_markdown_address
 
 if TYPE_CHECKING:  # an annotation only: at run time, compare would load rules_core.web too
     from hooks.pages.compare import Concept
@@ -65,7 +60,9 @@ type NavItem = str | Mapping[str, str | Sequence[NavItem]]
 
 
 @dataclass(frozen=True)
-class ErratumNote:
+class Note:
+    """An admonition of a page (an erratum, an `outside` note), with the section it is in."""
+
     page: Page
     anchor: str
     section: str
@@ -228,8 +225,9 @@ def render_page(
     return front_matter(system) + "\n".join(lines)
 
 
-def errata_notes(page: Page) -> list[ErratumNote]:
-    """Erratum admonitions of a page, with the section each sits in."""
+def notes_of(page: Page, kind: str) -> list[Note]:
+    """The admonitions of one kind ("erratum", "outside") of a page, with the section each
+    sits in."""
     notes = []
     headings = iter(page.headings)
     current = next(headings)
@@ -237,8 +235,8 @@ def errata_notes(page: Page) -> list[ErratumNote]:
     for number, line in enumerate(page.text.split("\n"), start=1):
         while upcoming is not None and upcoming.line <= number:
             current, upcoming = upcoming, next(headings, None)
-        if line.lstrip().startswith("!!! erratum"):
-            notes.append(ErratumNote(page, current.anchor, current.text))
+        if line.lstrip().startswith(f"!!! {kind} ") or line.strip() == f"!!! {kind}":
+            notes.append(Note(page, current.anchor, current.text))
     return notes
 
 
@@ -335,7 +333,7 @@ def _letter_id(letter: str) -> str:
     return letter.lower() if letter.isalpha() else "other"
 
 
-def _source(system: System, notes: list[ErratumNote], table_errata: list[str]) -> str:
+def _source(system: System, notes: list[Note], table_errata: list[str], outside: list[Note]) -> str:
     source = system.source
     lines = [
         front_matter(system) + "# Source and license",
@@ -352,10 +350,21 @@ def _source(system: System, notes: list[ErratumNote], table_errata: list[str]) -
         lines.append(f"- **License text:** [{escape(page.title)}]({page.name}.md)")
     lines += [
         "",
-        "The pages follow the text word for word. Misprints are kept as printed and "
-        "marked with an erratum note; arithmetic tables are recomputed by the build.",
+        "The pages follow the text word for word: the build checks every sentence and "
+        "every table row against the source file"
+        + (", but for the sections from outside this text listed below" if outside else "")
+        + ". Misprints are kept as printed and marked with an erratum note; arithmetic "
+        "tables are recomputed by the build.",
         "",
     ]
+    if outside:
+        lines += ["## From outside this text", ""]
+        lines += [
+            f"- [{escape(note.page.title)}: {escape(note.section)}]"
+            f"({note.page.name}.md#{note.anchor})"
+            for note in outside
+        ]
+        lines.append("")
     if system.notes:
         lines += ["## Editorial repairs", ""]
         lines += [f"- {note}" for note in system.notes]
@@ -391,15 +400,17 @@ def render_system(
                 f"column {erratum.column}]({page.name}.md#table-{name}-errata)"
             )
     files = {}
-    notes: list[ErratumNote] = []
+    notes: list[Note] = []
+    outside: list[Note] = []
     for page in system.pages.values():
         files[f"{system.slug}/{page.name}.md"] = render_page(
             system, page, matcher, rendered_tables, links
         )
-        notes.extend(errata_notes(page))
+        notes.extend(notes_of(page, "erratum"))
+        outside.extend(notes_of(page, "outside"))
     files[f"{system.slug}/index.md"] = _landing(system)
     files[f"{system.slug}/{TERMS_PAGE}.md"] = _terms(system, shared or {})
-    files[f"{system.slug}/{SOURCE_PAGE}.md"] = _source(system, notes, table_errata)
+    files[f"{system.slug}/{SOURCE_PAGE}.md"] = _source(system, notes, table_errata, outside)
     return files
 
 
@@ -483,7 +494,12 @@ def site_root(page_url: str) -> str:
 
 
 def edit_source(systems: dict[str, System], site_path: str) -> str | None:
-    """The content file behind a generated page, relative to the repository root."""
+    """The content file behind a generated page, relative to the repository root; for a
+    calculator page (docs/calculators/), the rules.yml its calculators read, the first
+    system's (the form's default)."""
+    if site_path in calculator_pages_reading_rules():
+        first = next((slug for slug, system in systems.items() if system.rules is not None), None)
+        return f"content/{first}/rules.yml" if first else None
     slug, _, name = site_path.partition("/")
     system = systems.get(slug)
     if system is None:
@@ -496,6 +512,16 @@ def edit_source(systems: dict[str, System], site_path: str) -> str | None:
     if name in ("index", "source"):
         return f"content/{slug}/system.yml"
     return None
+
+
+def calculator_pages_reading_rules() -> frozenset[str]:
+    """The docs-relative path of each calculator page that holds a calculator reading the
+    rules data (the registry's, with its RULE): calculators/attack.md, ..."""
+    return frozenset(
+        f"calculators/{PAGES[name]}.md"
+        for name, calculator in CALCULATORS.items()
+        if calculator.request.RULE is not None
+    )
 
 
 def write_robots(site_dir: Path, site_url: str | None) -> None:

@@ -36,6 +36,13 @@ class Reason:
     effects: tuple[str, ...]  # ("+2 to the defense",), ...: all but the roll mode
     advantage: bool = False
     disadvantage: bool = False
+    by: str | None = None  # the chosen situation that brought this one (`confers`), by label
+
+    @property
+    def named(self) -> str:
+        """The reason as the roll mode names it: by what the reader chose ("Target knocked
+        out (counts as Target prone)"), not only by what that conferred."""
+        return f"{self.by} (counts as {self.source})" if self.by else self.source
 
     @property
     def mode(self) -> str | None:
@@ -71,11 +78,11 @@ class Applied:
     @property
     def advantage_from(self) -> tuple[str, ...]:
         """The sources of the reasons that gave advantage."""
-        return tuple(reason.source for reason in self.because if reason.advantage)
+        return tuple(reason.named for reason in self.because if reason.advantage)
 
     @property
     def disadvantage_from(self) -> tuple[str, ...]:
-        return tuple(reason.source for reason in self.because if reason.disadvantage)
+        return tuple(reason.named for reason in self.because if reason.disadvantage)
 
 
 NOTHING_APPLIED = Applied()
@@ -319,12 +326,14 @@ def resolve(
     ignores_escalation = None
     because: list[Reason] = []
     crit_shifted_by: list[str] = []
+    brought = _brought_by(resolver, chosen, applying)
     for name in applying:
         entry = resolver.entry(name)
         sources.rest_on(entry)
         holding = resolver.holding(name, applying)
         effects += holding
-        because += resolver.reasons(name, holding, applying)
+        by = brought.get(name)
+        because += [replace(r, by=by) for r in resolver.reasons(name, holding, applying)]
         for reading in resolver.unchosen_readings(name, applying):
             sources.interpret(reading)
         on_roll = sum(effect.attack for effect in holding)
@@ -391,6 +400,21 @@ def _implied_attack_type(
     for name in implied:
         sources.cite(table[name].cite)
     return kind
+
+
+def _brought_by(resolver: _Resolver, chosen: Sequence[str], active: list[str]) -> dict[str, str]:
+    """Each situation that applies unchosen, and the label of the chosen one whose `confers`
+    brought it (the first chosen, through any chain)."""
+    brought: dict[str, str] = {}
+    for name in dict.fromkeys(chosen):
+        todo = [name]
+        while todo:
+            for effect in resolver.holding(todo.pop(), active):
+                for other in effect.confers:
+                    if other in active and other not in chosen and other not in brought:
+                        brought[other] = resolver.label(name)
+                        todo.append(other)
+    return brought
 
 
 def _without_prevented(resolver: _Resolver, chosen: Sequence[str], sources: Sources) -> list[str]:
