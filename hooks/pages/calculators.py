@@ -248,12 +248,15 @@ _PARTY_NOTES = {
 }
 
 
-def render_calculator(name: str, base: str, titled: bool = True) -> str:
+def render_calculator(name: str, base: str, titled: bool = True, *, embedded: bool = False) -> str:
     """The whole widget as one block of HTML (no blank lines, so Markdown keeps it raw).
 
     Untitled, the widget is named by the page's own heading: no second heading with the
     same words takes a phone's screen. Its answer is announced through the status line
-    (a short summary, not the whole result) whenever it changes.
+    (a short summary, not the whole result) whenever it changes. Embedded (the embed page,
+    hooks/pages/embed.py), it has its heading and neither Copy link nor Embed (the page's
+    own line opens the full page), nor a note of the party this device keeps: a frame on
+    another site has storage of its own, with no party in it.
     """
     if name not in CALCULATORS:
         raise KeyError(f"no calculator named '{name}'")
@@ -264,15 +267,17 @@ def render_calculator(name: str, base: str, titled: bool = True) -> str:
     title = escape(calculator.title)
     # The Copy link button beside the widget's own heading; without one (the page's
     # heading names it), under the form.
-    if titled:
-        opening = f'aria-labelledby="{name}-title"><h2 id="{name}-title">{title}</h2>{COPY_LINK}'
+    tools = "" if embedded else COPY_LINK
+    if titled or embedded:
+        opening = f'aria-labelledby="{name}-title"><h2 id="{name}-title">{title}</h2>{tools}'
         form = render_form(name)
     else:
         opening = f'aria-label="{title}">'
-        form = render_form(name) + COPY_LINK
+        form = render_form(name) + tools
+    party = "" if embedded else _PARTY_NOTES.get(name, "")
     return (
         f'<section class="calc" data-calculator="{name}" {opening}'
-        f"{_PARTY_NOTES.get(name, '')}{form}"
+        f"{party}{form}"
         # One line on a phone, as each line the widget's code says there while Python
         # loads (calculator-status.mjs): the answer under it never moves as the status changes.
         f'<p class="calc-status" role="status"><span class="calc-status-text">'
