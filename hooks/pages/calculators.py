@@ -234,10 +234,16 @@ def render_form(name: str) -> str:
 
 # Built into the widget, with the room it takes, rather than added by its code once that
 # has arrived: on a slow network the form and the answer under it would move down. It is
-# unseen until the code has bound it (calculators.css, calc:not([data-bound])).
-COPY_LINK = (
-    '<div class="calc-tools"><button type="button" class="calc-copy">Copy link</button>'
-    '<span class="calc-copied" role="status"></span></div>'
+# unseen until the code has bound it (calculators.css, calc:not([data-bound])). "Embed"
+# gives the snippet that shows this calculator, with the inputs on screen, in another
+# site's page (embed-snippet.mjs; the page it frames: hooks/pages/embed.py).
+_COPY = '<button type="button" class="calc-copy">Copy link</button>'
+_COPIED = '<span class="calc-copied" role="status"></span>'
+COPY_LINK = f'<div class="calc-tools">{_COPY}{_COPIED}</div>'
+CALCULATOR_TOOLS = (
+    f'<div class="calc-tools">{_COPY}'
+    '<button type="button" class="calc-embed" aria-expanded="false">Embed</button>'
+    f"{_COPIED}</div>"
 )
 
 # What a calculator that keeps the party says above its form (party-fight.mjs) while nothing is
@@ -267,7 +273,7 @@ def render_calculator(name: str, base: str, titled: bool = True, *, embedded: bo
     title = escape(calculator.title)
     # The Copy link button beside the widget's own heading; without one (the page's
     # heading names it), under the form.
-    tools = "" if embedded else COPY_LINK
+    tools = "" if embedded else CALCULATOR_TOOLS
     if titled or embedded:
         opening = f'aria-labelledby="{name}-title"><h2 id="{name}-title">{title}</h2>{tools}'
         form = render_form(name)
