@@ -20,7 +20,7 @@ from test_security import EXPECTED, _Page, directives
 
 from hooks.package.offline import offline_manifest
 from hooks.pages.calculators import form_defaults, render_calculator
-from hooks.pages.embed import FOLDER, embed_path, render_embed
+from hooks.pages.embed import FOLDER, STARTS_PYTHON, embed_path, render_embed
 from rules_core.calculators import CALCULATORS
 from rules_core.calculators.address import PAGES
 
@@ -102,7 +102,7 @@ def test_every_embed_page_has_the_sites_policy_and_no_inline_script(embeds: dict
         assert parsed.handlers == [] and parsed.javascript_urls == [] and parsed.styles == [], name
 
 
-def test_the_embed_pages_take_their_calculator_pages_stylesheets(
+def test_the_embed_pages_take_their_calculator_pages_stylesheets_and_python(
     site: Path, embeds: dict[str, str]
 ) -> None:
     for name, html in embeds.items():
@@ -115,6 +115,9 @@ def test_the_embed_pages_take_their_calculator_pages_stylesheets(
         ]
         for sheet in sheets:
             assert (site / FOLDER / name / sheet).resolve().is_file(), sheet
+        # The build's Python bundle, as its page names it: one build's rules core.
+        bundle = re.search(r'data-bundle="([0-9a-f]+)"', page)
+        assert bundle and f'data-bundle="{bundle.group(1)}"' in html, name
 
 
 def test_the_embed_pages_are_no_pages_of_the_sites_own(site: Path, embeds: dict[str, str]) -> None:
@@ -148,3 +151,22 @@ def test_every_calculator_page_unfurls_with_its_title_and_what_it_answers(site: 
         assert f'<meta property="og:site_name" content="{SITE_NAME}">' in head
     # A page without a calculator has none.
     assert "og:title" not in (site / "index.html").read_text("utf-8")
+
+
+# A static import of a page module, as its first lines write them.
+_IMPORT = re.compile(r'^import\s[^;]*?\sfrom\s"\./([\w-]+\.mjs)";', re.M | re.S)
+
+
+def test_what_starts_python_is_fetched_with_the_page() -> None:
+    """The embed page preloads embed-page.mjs and every module it imports, however deep: the
+    module that starts Python waits for no round trip once the page has loaded."""
+    scripts = ROOT / "docs" / "assets" / "javascripts"
+    assert STARTS_PYTHON[0] == "embed-page.mjs"
+    for module in STARTS_PYTHON:
+        imported = set(_IMPORT.findall((scripts / module).read_text("utf-8")))
+        assert imported <= set(STARTS_PYTHON), (module, imported - set(STARTS_PYTHON))
+    html = render_embed(
+        next(iter(CALCULATORS)), bundle="0", site_name="S", stylesheets=[], palette={}
+    )
+    for module in STARTS_PYTHON:
+        assert f'<link rel="modulepreload" href="../../assets/javascripts/{module}">' in html
