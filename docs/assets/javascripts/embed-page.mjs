@@ -119,6 +119,8 @@ function sayHeight() {
 // on a blog is no visit to this site.
 function keepOffline() {
   if (!("serviceWorker" in navigator) || !/^https?:$/.test(location.protocol)) return;
+  // Under `mkdocs serve` pages change with every save: nothing keeps them (offline.mjs).
+  if (root.hasAttribute("data-dev-server")) return;
   document.addEventListener(
     "calculators-settled",
     async () => {
