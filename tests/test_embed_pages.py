@@ -126,6 +126,8 @@ def test_the_embed_pages_are_no_pages_of_the_sites_own(site: Path, embeds: dict[
     assert f"/{FOLDER}/" not in (site / "sitemap.xml").read_text("utf-8")
     for html in embeds.values():
         assert "data-pagefind-body" not in html
+        # A frame in another site's page is no app to install: no manifest, no touch icon.
+        assert 'rel="manifest"' not in html and 'rel="apple-touch-icon"' not in html
     manifest = offline_manifest(site)
     assert sorted(manifest["groups"][FOLDER]["files"]) == sorted(
         f"{FOLDER}/{name}/index.html" for name in CALCULATORS
