@@ -386,6 +386,13 @@ def test_three_embeds_of_shared_links_answer_as_their_full_pages_from_one_python
                 screenshot(host, f"{size}-{name}", index)
         assert site_server.downloads(WASM_FILE) == 1, site_server.counts
         assert len(host.page.workers) == 1  # one Python, started once, for the three
+        # A citation opens on the site, in a tab of its own: the frame stays as it was.
+        shown = host.content(0).url
+        with host.context.expect_page() as opened:
+            host.frame(0).locator(".calc-sources a").first.click()
+        assert opened.value.url.startswith(site_server.origin)
+        assert host.content(0).url == shown
+        opened.value.close()
         if throttled:
             assert any(DOWNLOADING.search(text) for text in said), said[:5]
         for index in range(len(names)):
@@ -686,3 +693,38 @@ def test_when_the_embed_that_runs_python_goes_the_others_answer_still(
     expect(host.frame(0).locator(".calc-headline")).not_to_have_text(shared[1][0], timeout=90_000)
     live(host.frame(0), name)
     host.close()
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_embeds_and_their_snippet_have_no_serious_accessibility_violation(
+    browser: Browser, site_server: Served, scheme: str
+) -> None:
+    """axe-core, as tests/test_accessibility.py runs it, on every embed page with its live
+    answer, light or dark as the reader's setting says, and on a calculator's page with its
+    Embed panel open: no violation of impact serious or critical."""
+    from test_accessibility import AXE, BLOCKING, PALETTES, RUN_AXE, violations
+
+    context = browser.new_context(viewport={"width": 375, "height": 812}, color_scheme=scheme)
+    context.add_init_script(path=str(AXE))
+    page = context.new_page()
+    found = []
+    for name in CALCULATORS:
+        page.goto(f"{site_server.origin}embed/{name}/")
+        live(page, name)  # type: ignore[arg-type]  # a page has locators as a frame does
+        # The palette on the page's root (embed-boot.js), where a page of the site has it on
+        # its body (which test_accessibility's violations() reads).
+        shown = page.evaluate("() => document.documentElement.dataset.mdColorScheme")
+        assert shown == PALETTES[scheme], name
+        found += [
+            f"{scheme} embed/{name}/: {violation['id']} ({violation['impact']}) at "
+            f"{[node['target'] for node in violation['nodes']]}"
+            for violation in page.evaluate(RUN_AXE)["violations"]
+            if violation["impact"] in BLOCKING
+        ]
+    name = next(iter(CALCULATORS))
+    page.goto(f"{site_server.origin}calculators/{_page_of(name)}/")
+    page.locator(f'.calc[data-calculator="{name}"] .calc-embed').click()
+    expect(page.locator(".calc-embed-panel")).to_be_visible()
+    found += violations(page, scheme, f"calculators/{_page_of(name)}/ with its Embed panel")
+    context.close()
+    assert found == []
