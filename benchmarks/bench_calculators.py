@@ -72,7 +72,7 @@ from pathlib import Path
 
 import yaml
 from bench_lighthouse import Gzipped
-from playwright.sync_api import BrowserContext, Page, sync_playwright
+from playwright.sync_api import Page, sync_playwright
 
 ROOT = Path(__file__).resolve().parent.parent
 CHROMIUM = "/usr/bin/chromium"
@@ -190,17 +190,6 @@ def first_system() -> str:
     return yaml.safe_load((ROOT / "content" / "systems.yml").read_text("utf-8"))["systems"][0]
 
 
-def slow_phone_page(browser) -> tuple[BrowserContext, Page]:
-    """A fresh page on the slow-phone profile (bench_embed.py's too)."""
-    context = browser.new_context(**PHONE)
-    page = context.new_page()
-    cdp = context.new_cdp_session(page)
-    cdp.send("Network.enable")
-    cdp.send("Network.emulateNetworkConditions", SLOW_NETWORK)
-    cdp.send("Emulation.setCPUThrottlingRate", {"rate": CPU_SLOWDOWN})
-    return context, page
-
-
 def slow_phone_visit(browser, folder: Path) -> dict:
     """One first visit by a shared link on the slow-phone profile: seconds to the first live
     answer, bytes sent before it, the longest time the answer's place stood still, and the
@@ -210,7 +199,12 @@ def slow_phone_visit(browser, folder: Path) -> dict:
     httpd = _QuietServer(("127.0.0.1", 0), handler)
     threading.Thread(target=httpd.serve_forever, daemon=True).start()
     base = f"http://127.0.0.1:{httpd.server_address[1]}/"
-    context, page = slow_phone_page(browser)
+    context = browser.new_context(**PHONE)
+    page = context.new_page()
+    cdp = context.new_cdp_session(page)
+    cdp.send("Network.enable")
+    cdp.send("Network.emulateNetworkConditions", SLOW_NETWORK)
+    cdp.send("Emulation.setCPUThrottlingRate", {"rate": CPU_SLOWDOWN})
     started = time.time()
     page.goto(
         f"{base}calculators/attack/?system={first_system()}&bonus=9&defense=16", wait_until="commit"
