@@ -114,6 +114,7 @@ bench: build
 	$(PY) benchmarks/bench_core.py
 	$(PY) benchmarks/bench_build.py
 	$(PY) benchmarks/bench_calculators.py
+	$(PY) benchmarks/bench_embed.py
 	$(PY) benchmarks/bench_busy_device.py
 	$(PY) benchmarks/bench_search.py
 	$(PY) benchmarks/bench_lighthouse.py

@@ -56,6 +56,7 @@ from hooks.package.offline import (
     write_zip,
 )
 from hooks.package.pyodide_bundle import COMPRESSED_SUFFIX, SNAPSHOT, bundle_files, bundle_id
+from hooks.pages.embed import FOLDER as EMBEDS
 from hooks.pages.site import site_root
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -161,7 +162,9 @@ def report(name: str, server: CountingServer) -> None:
 
 
 def test_every_page_links_the_manifest_and_icons(site: Path) -> None:
-    pages = sorted(site.rglob("*.html"))
+    # An embed page, a frame in another site's page, is no app to install
+    # (tests/test_embed_pages.py).
+    pages = sorted(page for page in site.rglob("*.html") if not page.is_relative_to(site / EMBEDS))
     assert len(pages) > 50
     for page in pages:
         html = page.read_text(encoding="utf-8")

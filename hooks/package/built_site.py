@@ -5,9 +5,9 @@
 (from the repository root: it reads content/, overrides/ and build/pyodide/ there).
 
 Each page is marked for search and gets the search dialog's label, its calculator or
-Compare assets, its Content-Security-Policy and the web app links; then robots.txt, the
-search index (one for every system) and the service worker are written. MkDocs runs this
-from its post-build hook; another generator runs the command on its output, so moving
+Compare assets, its Content-Security-Policy and the web app links; then each calculator's
+embed page, robots.txt, the search index (one for every system) and the service worker
+are written. MkDocs runs this from its post-build hook; another generator runs the command on its output, so moving
 generators leaves this unchanged. It joins the steps of hooks/postprocess/ to this
 package's own (the web app links, the service worker), so it lives here, in the last of
 the hooks' packages: no package imports one after it.
@@ -21,8 +21,10 @@ import sys
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from pathlib import Path
 
+from hooks.package.embeds import write_embeds
 from hooks.package.offline import add_app_links, finish_site
 from hooks.pages.calculators import add_page_assets
+from hooks.pages.embed import FOLDER as EMBEDS
 from hooks.pages.gm_screen import PAGE as GM_SCREEN_PAGE
 from hooks.pages.site import REFERENCE_PAGES, TERMS_PAGE, site_root, write_robots
 from hooks.postprocess.a11y import label_search_dialog
@@ -33,6 +35,7 @@ from hooks.postprocess.search_index import mark_for_search, page_system, write_i
 # The theme's not-found page is served at any depth: its links are fixed by finish_site.
 NOT_FOUND = "404.html"
 PYTHON_BUNDLE = "assets/pyodide"  # where the site serves the Python bundle
+CALCULATOR_PAGES = "calculators/"  # the folder of the calculators' pages
 
 
 def finish_page(
@@ -70,7 +73,9 @@ def pages(site_dir: Path) -> Iterable[tuple[Path, str]]:
     files are not pages."""
     for path in sorted(site_dir.rglob("index.html")):
         relative = path.parent.relative_to(site_dir).as_posix()
-        if relative.startswith(PYTHON_BUNDLE):
+        # The embed pages are written finished (hooks/package/embeds.py), and are no page
+        # of the site's own: not searched, not in its sitemap.
+        if relative.startswith((PYTHON_BUNDLE, f"{EMBEDS}/")):
             continue
         yield path, "" if relative == "." else f"{relative}/"
 
@@ -97,6 +102,9 @@ def postprocess(
     if not_found.is_file():
         html = not_found.read_text(encoding="utf-8")
         not_found.write_text(finish_theme_page(html, allowed), encoding="utf-8")
+    # The embed pages follow their calculators' pages (their answers, their stylesheets).
+    if only is None or any(page.startswith(CALCULATOR_PAGES) for page in only):
+        write_embeds(site_dir, bundle)
     write_robots(site_dir, site_url)
     write_index(site_dir, systems)
     finish_site(site_dir)

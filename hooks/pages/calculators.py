@@ -234,10 +234,16 @@ def render_form(name: str) -> str:
 
 # Built into the widget, with the room it takes, rather than added by its code once that
 # has arrived: on a slow network the form and the answer under it would move down. It is
-# unseen until the code has bound it (calculators.css, calc:not([data-bound])).
-COPY_LINK = (
-    '<div class="calc-tools"><button type="button" class="calc-copy">Copy link</button>'
-    '<span class="calc-copied" role="status"></span></div>'
+# unseen until the code has bound it (calculators.css, calc:not([data-bound])). "Embed"
+# gives the snippet that shows this calculator, with the inputs on screen, in another
+# site's page (embed-snippet.mjs; the page it frames: hooks/pages/embed.py).
+_COPY = '<button type="button" class="calc-copy">Copy link</button>'
+_COPIED = '<span class="calc-copied" role="status"></span>'
+COPY_LINK = f'<div class="calc-tools">{_COPY}{_COPIED}</div>'
+CALCULATOR_TOOLS = (
+    f'<div class="calc-tools">{_COPY}'
+    '<button type="button" class="calc-embed" aria-expanded="false">Embed</button>'
+    f"{_COPIED}</div>"
 )
 
 # What a calculator that keeps the party says above its form (party-fight.mjs) while nothing is
@@ -248,12 +254,15 @@ _PARTY_NOTES = {
 }
 
 
-def render_calculator(name: str, base: str, titled: bool = True) -> str:
+def render_calculator(name: str, base: str, titled: bool = True, *, embedded: bool = False) -> str:
     """The whole widget as one block of HTML (no blank lines, so Markdown keeps it raw).
 
     Untitled, the widget is named by the page's own heading: no second heading with the
     same words takes a phone's screen. Its answer is announced through the status line
-    (a short summary, not the whole result) whenever it changes.
+    (a short summary, not the whole result) whenever it changes. Embedded (the embed page,
+    hooks/pages/embed.py), it has its heading and neither Copy link nor Embed (the page's
+    own line opens the full page), nor a note of the party this device keeps: a frame on
+    another site has storage of its own, with no party in it.
     """
     if name not in CALCULATORS:
         raise KeyError(f"no calculator named '{name}'")
@@ -264,15 +273,17 @@ def render_calculator(name: str, base: str, titled: bool = True) -> str:
     title = escape(calculator.title)
     # The Copy link button beside the widget's own heading; without one (the page's
     # heading names it), under the form.
-    if titled:
-        opening = f'aria-labelledby="{name}-title"><h2 id="{name}-title">{title}</h2>{COPY_LINK}'
+    tools = "" if embedded else CALCULATOR_TOOLS
+    if titled or embedded:
+        opening = f'aria-labelledby="{name}-title"><h2 id="{name}-title">{title}</h2>{tools}'
         form = render_form(name)
     else:
         opening = f'aria-label="{title}">'
-        form = render_form(name) + COPY_LINK
+        form = render_form(name) + tools
+    party = "" if embedded else _PARTY_NOTES.get(name, "")
     return (
         f'<section class="calc" data-calculator="{name}" {opening}'
-        f"{_PARTY_NOTES.get(name, '')}{form}"
+        f"{party}{form}"
         # One line on a phone, as each line the widget's code says there while Python
         # loads (calculator-status.mjs): the answer under it never moves as the status changes.
         f'<p class="calc-status" role="status"><span class="calc-status-text">'

@@ -83,12 +83,22 @@ export function connect(page) {
   if (!adopt()) start();
 }
 
+// How a worker is made: the page's own; an embed's is shared with the other embeds of its
+// host page (embed-page.mjs gives shared-python.mjs's pythonWorker).
+/** @type {(name: string) => Worker} */
+let makeWorker = (name) => new Worker(new URL("./calculator-worker.mjs", import.meta.url), { type: "module", name });
+
+/** @param {(name: string) => Worker} make */
+export function makeWorkersWith(make) {
+  makeWorker = make;
+}
+
 /**
  * @param {Worker | null} [booted]
  * @param {string} [name]
  */
 function start(booted, name = bundle) {
-  worker = booted ?? new Worker(new URL("./calculator-worker.mjs", import.meta.url), { type: "module", name });
+  worker = booted ?? makeWorker(name);
   if (!booted) worker.postMessage({ prepare }); // the boot script says it for its own
   window.rulesCoreWorker = { worker, early: [] };
   worker.onmessage = onMessage;

@@ -3,14 +3,16 @@
 // (calculator-client.mjs), which serves the whole visit. Each widget is bound to its form
 // (calculator-widget.mjs, compare-widget.mjs); here, what a page of the site adds around
 // them: the inputs of every widget of the page in its address (calculator-address.mjs),
-// the party kept on this device (party.mjs), and each answer docked at the foot of a
-// phone's screen (calculator-dock.mjs).
+// the party kept on this device (party.mjs), each answer docked at the foot of a phone's
+// screen (calculator-dock.mjs), and the snippet that embeds a calculator in another site's
+// page (embed-snippet.mjs; an embed page binds its widget itself: embed-page.mjs).
 
 import { recallHandedAddress, setAddressSources } from "./calculator-address.mjs";
 import { dockAnswer } from "./calculator-dock.mjs";
 import { followStart } from "./calculator-status.mjs";
 import { Calculator } from "./calculator-widget.mjs";
 import { Comparison } from "./compare-widget.mjs";
+import { offerEmbeds } from "./embed-snippet.mjs";
 import { offerParty } from "./party.mjs";
 
 /** @type {(Calculator | Comparison)[]} */
@@ -35,6 +37,7 @@ export function bind(page) {
   }
   // The party kept on this device, kept and offered where a calculator takes its numbers.
   offerParty(siblings);
+  offerEmbeds(siblings);
   // What the build put in for the widget's code to work is shown (calculators.css).
   for (const widget of current) widget.section.dataset.bound = "";
   // Each result now says for itself whether it answers the inputs on screen.

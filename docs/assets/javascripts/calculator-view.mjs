@@ -1,6 +1,6 @@
 // What both kinds of widget show: an answer marked out of date until its inputs' answer
 // arrives, a select's choice in full, a live answer's tables as Material wraps a page's,
-// and the "Copy link" button.
+// and the "Copy link" button (and copyText, which the Embed button's snippet uses too).
 
 // A result still waiting for Python after this long is marked out of date; a quicker
 // answer replaces it before anyone could read the mark, so it would only flicker.
@@ -99,20 +99,24 @@ export function bindCopyLink(section) {
   if (!button || !note) return;
   let timer = 0; // until the note is taken off
   button.addEventListener("click", async () => {
-    const address = location.href;
-    let copied = false;
-    try {
-      await navigator.clipboard.writeText(address);
-      copied = true;
-    } catch {
-      // No clipboard API (an insecure origin, an old browser): a selected field the
-      // reader copies from, which also serves the old execCommand route.
-      copied = copyByHand(address);
-    }
+    const copied = await copyText(location.href);
     note.textContent = copied ? "Copied" : "Select the address to copy it";
     clearTimeout(timer);
     timer = setTimeout(() => (note.textContent = ""), 2500);
   });
+}
+
+// Copies text to the clipboard; resolves with whether it could.
+/** @param {string} text */
+export async function copyText(text) {
+  try {
+    await navigator.clipboard.writeText(text);
+    return true;
+  } catch {
+    // No clipboard API (an insecure origin, an old browser): a selected field the reader
+    // copies from, which also serves the old execCommand route.
+    return copyByHand(text);
+  }
 }
 
 /** @param {string} text */

@@ -1,0 +1,46 @@
+// In the head of an embed page (hooks/pages/embed.py), and all it runs before the first paint:
+// the page is light or dark as the reader's setting says, or as the snippet's `theme` says
+// (light, dark); and an address whose inputs are other than those the build-time answer
+// answers (its defaults, data-defaults) hides that answer until the widget has read it, as
+// calculator-boot.js does on the site (calculators.css, data-calc-address). An address of
+// the defaults keeps it readable: the answer is on screen at the first paint, from the
+// page, its styles and this script.
+//
+// The widget's code (embed-page.mjs) is imported once the page has loaded: it costs nothing
+// before the answer is shown, and starts Python once the embed is in view.
+(function () {
+  var script = /** @type {HTMLScriptElement} */ (document.currentScript);
+  var root = document.documentElement;
+  var params = new URLSearchParams(location.search);
+  var theme = params.get("theme");
+  root.dataset.embedTheme = theme === "light" || theme === "dark" ? theme : "auto";
+  var dark = matchMedia("(prefers-color-scheme: dark)");
+  // Material's palette, by its attribute (its own script, which reads the reader's setting
+  // on the site, is not on this page); embed-page.mjs calls it again for a host's theme.
+  function showTheme() {
+    var chosen = root.dataset.embedTheme;
+    var slate = chosen === "dark" || (chosen === "auto" && dark.matches);
+    root.setAttribute("data-md-color-scheme", slate ? "slate" : "default");
+  }
+  showTheme();
+  dark.addEventListener("change", showTheme);
+  root.addEventListener("embed-theme", showTheme);
+
+  var defaults = JSON.parse(script.dataset.defaults || "{}");
+  var asked = false;
+  params.forEach(function (value, name) {
+    // A name no field has is never read: it changes no answer.
+    if (Object.prototype.hasOwnProperty.call(defaults, name) && defaults[name] !== value) asked = true;
+  });
+  if (asked) root.setAttribute("data-calc-address", "");
+
+  var page = new URL("embed-page.mjs", script.src).href;
+  // Once the page has loaded (its styles: the answer can be painted). Not by the frames the
+  // page paints: a browser paints no frame of another site's page out of view (Chromium),
+  // and the embed says its height, and starts Python, as it comes into view.
+  addEventListener("load", function () {
+    setTimeout(function () {
+      import(page);
+    });
+  });
+})();
