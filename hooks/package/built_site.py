@@ -7,10 +7,10 @@
 Each page is marked for search and gets the search dialog's label, its calculator or
 Compare assets, its Content-Security-Policy and the web app links; then each calculator's
 embed page, robots.txt, the search index (one for every system) and the service worker
-are written. MkDocs runs this from its post-build hook; another generator runs the command on its output, so moving
-generators leaves this unchanged. It joins the steps of hooks/postprocess/ to this
-package's own (the web app links, the service worker), so it lives here, in the last of
-the hooks' packages: no package imports one after it.
+are written. MkDocs runs this from its post-build hook; another generator runs the
+command on its output, so moving generators leaves this unchanged. It joins the steps of
+hooks/postprocess/ to this package's own (the web app links, the service worker), so it
+lives here, in the last of the hooks' packages: no package imports one after it.
 """
 
 from __future__ import annotations
