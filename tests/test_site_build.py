@@ -16,6 +16,7 @@ from cited import sentence_at
 from searching import lands_in
 
 from hooks.content.loader import load_content
+from hooks.pages.embed import FOLDER as EMBEDS
 from hooks.pages.site import citations, write_robots
 from rules_core.dice import parse
 
@@ -55,6 +56,12 @@ class _Links(HTMLParser):
     def handle_data(self, data):
         if not self._skip:
             self.text.append(data)
+
+
+def own_pages(site: Path, pattern: str = "index.html") -> list[Path]:
+    """The site's own pages: not the embed pages, frames for other sites' pages written
+    from the calculators' (tests/test_embed_pages.py checks them)."""
+    return sorted(page for page in site.rglob(pattern) if not page.is_relative_to(site / EMBEDS))
 
 
 @pytest.fixture(scope="module")
@@ -169,7 +176,7 @@ def test_each_page_carries_only_its_own_systems_navigation(site: Path, systems) 
 
 def test_meta_descriptions_come_from_each_pages_own_text(site: Path) -> None:
     descriptions = {}
-    for page in site.rglob("index.html"):
+    for page in own_pages(site):
         text = page.read_text(encoding="utf-8")
         match = re.search(r'<meta name="description" content="([^"]*)">', text)
         assert match, page
@@ -185,12 +192,12 @@ def test_meta_descriptions_come_from_each_pages_own_text(site: Path) -> None:
 
 def test_nothing_points_at_a_local_address(site: Path) -> None:
     """A build without SITE_URL: no canonical link, sitemap paths only, robots.txt present."""
-    for page in site.rglob("*.html"):
+    for page in own_pages(site, "*.html"):
         text = page.read_text(encoding="utf-8")
         assert 'rel="canonical"' not in text, page
     sitemap = (site / "sitemap.xml").read_text(encoding="utf-8")
     locations = re.findall(r"<loc>([^<]*)</loc>", sitemap)
-    assert len(locations) == len(list(site.rglob("index.html"))) - 0  # every page, no 404
+    assert len(locations) == len(own_pages(site))  # every page, no 404
     assert all(location.startswith("/") for location in locations), locations[:3]
     robots = (site / "robots.txt").read_text(encoding="utf-8")
     assert "User-agent: *" in robots and "Sitemap:" not in robots
@@ -285,7 +292,7 @@ def test_search_indexes_each_page_labelled_with_its_system(site: Path) -> None:
     """Pagefind indexes each page's article, with its system's slug as a filter and its
     short title as the result's label; a calculator's form is left out."""
     systems = load_content(CONTENT)
-    for path in sorted(site.rglob("index.html")):
+    for path in own_pages(site):
         if path.is_relative_to(site / "assets"):
             continue
         text = path.read_text(encoding="utf-8")
@@ -429,7 +436,7 @@ def test_each_page_links_the_styles_of_what_it_holds(site: Path) -> None:
     """The calculators' styles and worker boot only where a page has a calculator; the
     comparisons' styles (tabs on a phone, columns on a wide screen) on every Compare
     page, whether it has the reader's-numbers widget or not."""
-    pages = {page: page.read_text(encoding="utf-8") for page in site.rglob("index.html")}
+    pages = {page: page.read_text(encoding="utf-8") for page in own_pages(site)}
     for page, text in pages.items():
         has_calculator = '<section class="calc"' in text
         assert ("assets/stylesheets/calculators.css" in text) == has_calculator, page
