@@ -628,3 +628,32 @@ def test_the_dock_shows_its_first_two_figures_whole_for_every_system_with_every_
         )
     device.close()
     assert failures == {}
+
+
+def test_a_refusal_said_in_the_dock_at_200_percent_text_stays_a_line_with_its_button(
+    browser: Browser, server: str
+) -> None:
+    """At 200% text the docked answer is a line: once a refused value is said (the field
+    left), the dock holds the button to the field and what fits of the refusal beside it,
+    within a quarter of the screen, never the refusal's words a letter a line."""
+    calculator, name = _a_dice_calculator()
+    assert not handle(calculator, {name: "1d6+"})["ok"]
+    device = Watched(browser, server, **VIEWS["200% text"])
+    page = device.page
+    page.goto(f"{server}calculators/{PAGES[calculator]}/")
+    wait_live(page, calculator)
+    _typed_into(page, calculator, name, "1d6+")
+    page.keyboard.press("Tab")
+    headline = page.locator(f"#{calculator}-result .calc-headline")
+    expect(headline.locator(".calc-refusal")).to_have_count(1)
+    expect(headline).to_have_class(re.compile(r"\bcalc-headline--line\b"))
+    where = headline.evaluate(
+        """(dock) => ({
+          height: dock.getBoundingClientRect().height,
+          room: innerHeight - document.querySelector(".md-header").getBoundingClientRect().bottom,
+          button: dock.querySelector(".calc-refusal-go").getBoundingClientRect().height,
+        })"""
+    )
+    assert where["button"] > 0 and where["height"] <= where["room"] / 4 + 1, where
+    page.screenshot(path=str(ARTIFACTS / "heard-refusal-dock-200.png"))
+    device.close()

@@ -343,6 +343,7 @@ export class Calculator {
     const noted = showNotes(section, this.form, response.notes);
     this.statusText().textContent = refusal.reason;
     this.staleness.mark([result], { now: true });
+    result.classList.remove("calc-result--held"); // said now: no longer waiting
     markRefused(result, headline, refusal, response.incomplete);
     // Said in the dock, where the reader looks, and once to screen readers: a refusal at a
     // field as the dock says it, the reason by the status line's own words.
