@@ -64,7 +64,8 @@ def test_the_highlighted_bar_has_the_headlines_chance(
     odds = result.odds
     assert odds.defense != DEFENSE  # the situation changes the defense
     markup = render(result, request, "").markup
-    headline = _one(r'<div class="calc-headline">Hit ([0-9.]+%)', markup).group(1)
+    first_part = r'<div class="calc-headline"><span class="calc-part">Hit ([0-9.]+%)'
+    headline = _one(first_part, markup).group(1)
 
     # The bars are the defense as typed: the highlighted one is the typed defense, and its
     # figure, on the chart and in its table, is the headline's.

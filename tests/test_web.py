@@ -227,8 +227,10 @@ def test_every_result_starts_with_its_headline(name: str) -> None:
 
 def test_attack_headline_and_the_highlighted_bar_are_labelled() -> None:
     inputs = {"system": "orcus", "bonus": "7", "defense": "18", "situations": "combat-advantage"}
-    html = handle("attack", inputs)["html"]
-    assert html.startswith('<div class="calc-headline">Hit 60.00% · Crit 5.00% · Miss 40.00%')
+    answer = handle("attack", inputs)
+    html = answer["html"]
+    assert answer["summary"].startswith("Hit 60.00% · Crit 5.00% · Miss 40.00%")
+    assert html.startswith('<div class="calc-headline"><span class="calc-part">Hit 60.00%</span>')
     assert re.search(r'<text class="calc-bar-label"[^>]*>18: 60\.00%</text>', html)
     assert re.search(r"<figcaption>[^<]*18: 60\.00%", html)
 
@@ -402,7 +404,11 @@ def test_every_answer_carries_its_summary_as_data(name: str) -> None:
         shown = response["html"][len(opening) : response["html"].index("</div>")]
         # Its why, under it, is a line each of the summary.
         shown = re.sub(r'<span class="calc-why">(.*?)</span>', r"\n\1", shown)
-        assert unescape(shown) == response["summary"], (name, slug)
+        # Its parts' own text, nothing outside them: a page hides them all where they do
+        # not answer the inputs on screen.
+        figures = shown.split("\n")[0]
+        assert re.fullmatch(r'(<span class="calc-(part|sep)">[^<]*</span>)+', figures), figures
+        assert unescape(re.sub(r"<[^>]*>", "", shown)) == response["summary"], (name, slug)
     refused = handle(name, {CALCULATORS[name].primary: "not a value"})
     assert refused["ok"] is False and refused["summary"] == ""
 

@@ -192,7 +192,10 @@ def _field_block(calculator: str, field: Field) -> str:
         control = (
             '<button type="button" class="md-button md-button--primary calc-roll">Roll</button>'
         )
-    error = f'<span class="calc-error" id="{ident}-error" role="alert"></span>'
+    # Read with its field (aria-describedby), not a live region of its own: what the
+    # widget says as the reader types is said once, in its status line, once the typing
+    # pauses (calculator-widget.mjs), never an alert at each key of a value half typed.
+    error = f'<span class="calc-error" id="{ident}-error"></span>'
     return f"<div {_attributes(CALCULATORS[calculator], field)}>{label}{control}{hint}{error}</div>"
 
 
@@ -246,6 +249,10 @@ CALCULATOR_TOOLS = (
     f"{_COPIED}</div>"
 )
 
+# What the status line says while Python loads, before its download has begun
+# (calculator-status.mjs says the same once the widget's code runs).
+LOADING = "Loading the calculators' Python…"
+
 # What a calculator that keeps the party says above its form (party-fight.mjs) while nothing is
 # kept on this device: built in for the same reason.
 _PARTY_NOTES = {
@@ -286,9 +293,17 @@ def render_calculator(name: str, base: str, titled: bool = True, *, embedded: bo
         f"{party}{form}"
         # One line on a phone, as each line the widget's code says there while Python
         # loads (calculator-status.mjs): the answer under it never moves as the status changes.
+        # Until that code has run, it says what the answer shows: the build's figures, or,
+        # beside an address's other inputs, which hides them (calculator-boot.js), that
+        # Python loads (calculators.css shows the one that is true).
         f'<p class="calc-status" role="status"><span class="calc-status-text">'
-        f"Computed when the site was built.</span>"
+        f'<span class="calc-status-built">Computed when the site was built.</span>'
+        f'<span class="calc-status-unasked">{escape(LOADING)}</span></span>'
         f'<span class="calc-announce"></span></p>'
+        # How far Python's download (or a long answer) has got, for screen readers: the
+        # answer's note says it on screen, ten times a second, which a live region would say
+        # each time (calculator-client.mjs names and shows it, calculator-widget.mjs too).
+        '<progress class="calc-progress" hidden></progress>'
         # Marked as the build's answer (calculators.css says so) until Python's replaces it.
         f'<div class="calc-result calc-result--built" id="{name}-result">{result["html"]}</div>'
         "</section>"

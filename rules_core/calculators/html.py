@@ -6,6 +6,7 @@ root, and reads the result's attributes; every value that came from a user is es
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -39,9 +40,18 @@ def rounds(value: Fraction | None) -> str:
     return "never" if value is None else mean(value)
 
 
+# The headline's parts and the dots between them, each an element: a page may wrap the line
+# between parts but never cut one (the docked answer on a phone, calculators.css), and hides
+# them all (no text is left outside them) where they do not answer the inputs on screen.
+_PART = '<span class="calc-part">{}</span>'
+_BETWEEN = '<span class="calc-sep"> · </span>'
+_TAG = re.compile(r"<[^>]*>")
+
+
 def headline(*parts: str) -> str:
-    """The main answer in one short line; parts are markup already escaped."""
-    return " · ".join(parts)
+    """The main answer in one short line of parts ("Hit 55.00%", "Crit 5.00%"); parts are
+    text already escaped."""
+    return _BETWEEN.join(_PART.format(part) for part in parts)
 
 
 @dataclass(frozen=True)
@@ -63,7 +73,7 @@ class Rendered:
     @property
     def summary(self) -> str:
         """The headline and its why as plain text, a line each (set as text, never parsed)."""
-        return "\n".join([unescape(self.headline), *self.why])
+        return "\n".join([unescape(_TAG.sub("", self.headline)), *self.why])
 
 
 def rows(pairs: list[tuple[str, str]]) -> str:

@@ -81,6 +81,7 @@ export function connect(page) {
   const widgets = page.querySelectorAll(".calc[data-calculator], .calc[data-compare]");
   prepare = [...widgets].map((widget) => widget.dataset.calculator ?? widget.dataset.compare ?? "");
   if (!adopt()) start();
+  showLoading(page); // a page of an instant navigation hears no message until the next
 }
 
 // How a worker is made: the page's own; an embed's is shared with the other embeds of its
@@ -195,7 +196,28 @@ function sayLoading() {
     root.removeAttribute("data-calc-loading");
     root.style.removeProperty("--calc-loading");
   }
+  showLoading(document);
   for (const callback of loadingHeard) callback();
+}
+
+// The same, for screen readers, by the progress bar beside each widget's status line
+// (hooks/pages/calculators.py): its value follows every message, and a progress bar is
+// not a live region, so none of them is said as it changes (the status line says each
+// step once, calculator-status.mjs). Where Python is not loading, there is none.
+/** @param {ParentNode} page */
+function showLoading(page) {
+  /** @type {NodeListOf<HTMLProgressElement>} */
+  const bars = page.querySelectorAll("progress.calc-progress");
+  for (const bar of bars) {
+    bar.hidden = !loading;
+    if (!loading) continue;
+    bar.setAttribute("aria-label", "Loading the calculators' Python");
+    if (isDownloading(loading)) {
+      bar.max = loading.total;
+      bar.value = loading.done;
+    } else bar.removeAttribute("value"); // starting: how long it takes is not known
+    bar.setAttribute("aria-valuetext", loadingText());
+  }
 }
 
 /** @param {() => void} callback */

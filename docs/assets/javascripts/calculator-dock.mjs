@@ -3,12 +3,16 @@
 // header.
 
 // The docked answer never takes more than a quarter of the screen below the header: where
-// its words would (text at 200 %, a phone on its side, a long fight's answer) it becomes a
-// line (calculators.css, calc-headline--line) and a tap opens the rest. Checked whenever
-// the answer, its marks or the screen change. The page's scroll padding follows the dock's
+// its words would (text at 200 %, a phone on its side, a long fight's answer) it becomes its
+// figures alone (calculators.css, calc-headline--line), wrapped between its parts, never
+// inside one, and, past its first two (a fight's two sides' chances), without the last
+// parts that do not fit, each dropped whole; a tap opens the rest. Checked whenever the
+// answer, its marks or the screen change. The page's scroll padding follows the dock's
 // height, so a field brought into view stops above it.
 const DOCK_SHARE = 0.25;
 const LINE = "calc-headline--line";
+const KEPT_PARTS = 2;
+const CUT = "calc-cut"; // a part left out of the dock, and the dot before it
 // Where Python could not start, what to do takes the dock's place (calculators.css): too
 // long for a quarter of the screen, it stays in its place under the form, whole.
 const UNDOCKED = "calc-status--undocked";
@@ -26,7 +30,15 @@ export function fitDock(result) {
   const headline = result.querySelector(".calc-headline");
   if (!headline) return;
   headline.classList.remove(LINE);
-  if (headline.offsetHeight > DOCK_SHARE * room) headline.classList.add(LINE);
+  for (const cut of headline.querySelectorAll(`.${CUT}`)) cut.classList.remove(CUT);
+  if (headline.offsetHeight > DOCK_SHARE * room) {
+    headline.classList.add(LINE);
+    const parts = headline.querySelectorAll(":scope > .calc-part");
+    for (let last = parts.length - 1; last >= KEPT_PARTS && headline.offsetHeight > DOCK_SHARE * room; last--) {
+      parts[last].classList.add(CUT);
+      parts[last].previousElementSibling?.classList.add(CUT);
+    }
+  }
   /** @type {NodeListOf<HTMLElement>} */
   const headlines = document.querySelectorAll(".calc-headline");
   const docked = [...headlines]
@@ -67,19 +79,28 @@ function keepDockFitted(result) {
   fit();
 }
 
-// A calculator's answer docked: fitted whenever it changes, and a tap on its headline brings
-// the rest of it into view.
-/** @param {HTMLElement} result */
-export function dockAnswer(result) {
+// A calculator's answer docked: fitted whenever it changes, and a tap on its headline goes to
+// the field it names, where it names one (goToNamed() says whether it did: a refusal, a
+// question not yet complete), else brings the rest of the answer into view, where there is
+// one for these inputs.
+/**
+ * @param {HTMLElement} result
+ * @param {() => boolean} goToNamed
+ */
+export function dockAnswer(result, goToNamed) {
   keepDockFitted(result);
-  // A tap on the docked answer (on a phone) brings the full result into view.
   /** @returns {HTMLElement | null} */
   const headline = () => result.querySelector(".calc-headline");
   result.addEventListener("click", (event) => {
     const docked = headline();
     const details = /** @type {HTMLElement | null | undefined} */ (docked?.nextElementSibling);
     const target = /** @type {Element} */ (event.target);
-    if (docked?.contains(target) && !target.closest("a") && details) {
+    if (!docked?.contains(target) || target.closest("a")) return;
+    if (goToNamed()) return;
+    // The rest of an answer to other inputs is hidden (a shared link's, before Python's
+    // answer), or not about the question (one not yet complete): nothing to bring.
+    const unasked = result.matches(".calc-result--unasked, .calc-result--incomplete");
+    if (details && !unasked) {
       // Scrolled to, the answer sticks at the top (at its own `top`, below Material's
       // header) and covers as much as its height, which grows with its words (three lines
       // of figures on a phone): what it opens starts below it, never under it.

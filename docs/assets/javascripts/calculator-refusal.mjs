@@ -26,12 +26,16 @@ export function clearFieldErrors(section) {
 // An answer's notes (rules_core.web: field -> sentence): said beside their fields in a
 // quieter voice than a refusal, with the answer, which they do not hold up (a fight's
 // row left out until it is complete). clearFieldErrors takes them off with the messages.
+// Returns the fields noted, in the notes' order.
 /**
  * @param {Element} section
  * @param {HTMLFormElement} form
  * @param {Record<string, string>} [notes]
+ * @returns {Control[]}
  */
 export function showNotes(section, form, notes = {}) {
+  /** @type {Control[]} */
+  const noted = [];
   for (const [name, text] of Object.entries(notes)) {
     /** @type {Control | null} */
     const control = form.querySelector(named(name));
@@ -41,7 +45,9 @@ export function showNotes(section, form, notes = {}) {
     note.className = "calc-field-note";
     note.textContent = text; // the core's sentence: text, never markup
     slot.append(note);
+    if (control) noted.push(control);
   }
+  return noted;
 }
 
 // The element of that id in the section, where it is on screen (not in a hidden part).
@@ -106,7 +112,12 @@ export function markRefused(element, labelled, { atField, reason }, incomplete =
 
 /** @param {Element} element */
 export function unmarkRefused(element) {
-  element.classList.remove("calc-result--refused", "calc-result--unanswered", "calc-result--incomplete");
+  element.classList.remove(
+    "calc-result--refused",
+    "calc-result--unanswered",
+    "calc-result--incomplete",
+    "calc-result--held",
+  );
   for (const said of element.querySelectorAll(".calc-refusal")) said.remove();
 }
 
@@ -116,6 +127,7 @@ export function unmarkRefused(element) {
 // goes to the field; and beside the control the reader last changed, when that is not the
 // field of the first message (under a fight's row even where the control holds a message
 // of its own: a row lacking a value, where the first says the side it would give is missing).
+// Returns what the answer says of it ("" where no field holds a message).
 /**
  * @param {Element} section
  * @param {HTMLElement | null} headline
@@ -124,19 +136,21 @@ export function unmarkRefused(element) {
  */
 export function sayRefusal(section, headline, { placed }, edited) {
   const [first] = placed ?? [];
-  if (!first) return;
+  if (!first) return "";
+  const fix = fixOf(first.control);
+  let said = `Out of date: ${first.text}${fix ? " " + fix : ""}`;
   if (headline) {
-    const said = document.createElement("div");
-    said.className = "calc-refusal";
-    const fix = fixOf(first.control);
-    const text = sentence("calc-refusal-text", `Out of date: ${first.text}${fix ? " " + fix : ""}`);
+    const refusal = document.createElement("div");
+    refusal.className = "calc-refusal";
+    const text = sentence("calc-refusal-text", said);
     if (placed.length > 1) {
       const more = document.createElement("span");
       text.append(" ", more);
       sayWhereMore(more, placed.slice(1).map(({ control }) => control), headline);
+      said = text.textContent ?? said;
     }
-    said.append(text, goButton(first.control));
-    headline.append(said);
+    refusal.append(text, goButton(first.control));
+    headline.append(refusal);
   }
   // A control with a message of its own keeps it in its slot: the note about the first goes
   // beside it only under its row or its tile.
@@ -155,6 +169,7 @@ export function sayRefusal(section, headline, { placed }, edited) {
     // phone's docked answer: the note is brought back above the answer, with the control.
     if (document.activeElement === edited) bringAboveDock(note, headline);
   }
+  return said;
 }
 
 // The other marked fields, said by where they are from what the reader sees ("2 more marked

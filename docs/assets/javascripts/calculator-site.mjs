@@ -33,7 +33,7 @@ export function bind(page) {
   const siblings = current.filter((widget) => widget instanceof Calculator);
   for (const widget of siblings) {
     widget.siblings = siblings;
-    dockAnswer(widget.result);
+    dockAnswer(widget.result, () => widget.goToNamed());
   }
   // The party kept on this device, kept and offered where a calculator takes its numbers.
   offerParty(siblings);

@@ -33,21 +33,35 @@ let current = []; // the widgets of the page on screen
 /** @param {Widget[]} widgets */
 export function followStart(widgets) {
   current = widgets;
+  sayOnce();
   if (isReady()) current.forEach((widget) => widget.onReady());
   else if (startFailure()) current.forEach((widget) => widget.onFailure());
 }
 
 onStarted(() => {
+  sayOnce();
   for (const widget of current) {
     if (isReady()) widget.onReady();
     else widget.onFailure();
   }
 });
 
+// Python's start is the page's, not each widget's: until it answers, what every status
+// line shows of it (each step, or why it could not start) is said once, by the first
+// widget's; the others' are quiet (aria-live off) until each has an answer of its own to say.
+function sayOnce() {
+  current.forEach((widget, index) => {
+    const status = /** @type {Element} */ (widget.section.querySelector(".calc-status"));
+    if (index > 0 && !isReady()) status.setAttribute("aria-live", "off");
+    else status.removeAttribute("aria-live");
+  });
+}
+
 // While Python loads, each widget's status line says what is happening (downloading, then
 // starting), once per step: the figures, which change ten times a second, are said where
 // the answer is read (calculator-client.mjs), not in this live region.
 onLoading(() => {
+  sayOnce();
   const said = loadingStatus();
   for (const widget of current) {
     if (widget.sayLoading && !isReady() && !startFailure() && widget.loadingSaid !== said) {

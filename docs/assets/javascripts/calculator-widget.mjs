@@ -16,6 +16,7 @@ import { endAboveDock } from "./calculator-dock.mjs";
 import { initialValue, named } from "./calculator-form.mjs";
 import {
   clearFieldErrors,
+  goToField,
   markRefused,
   sayRefusal,
   showNotes,
@@ -27,9 +28,17 @@ import { carryOver, ofSystem, sayCarried } from "./calculator-switch.mjs";
 import { Staleness, bindCopyLink, markFirstLiveResult, showChoicesInFull, wrapTables } from "./calculator-view.mjs";
 import { placeQuestions } from "./situation-questions.mjs";
 
+// A value typed is said (its answer, or why it is refused) once the typing pauses this
+// long, or at once when the field is left: never a refusal of a value half typed ("1d" on
+// the way to "1d10+4"), nor an answer at each key. The answer itself follows each key on
+// screen; a refusal waits as long, marked as such ("still typing"), so its message does not
+// come and go under the field between keys.
+const TYPING_PAUSE_MS = 1000;
+
 /**
  * @typedef {import("./calculator-form.mjs").Control} Control
  * @typedef {import("../../../types/rules-core-web").Answer} Answer
+ * @typedef {import("../../../types/rules-core-web").Refused} Refused
  */
 
 export class Calculator {
@@ -58,6 +67,15 @@ export class Calculator {
     /** @type {string | undefined} what the status line says while Python loads */
     this.loadingSaid = undefined;
     this.path = ""; // the page this widget belongs to
+    this.typing = false; // a field is being typed in, and has not paused since
+    this.pause = 0; // the timer that ends the typing
+    /** @type {{response: Refused, key: string} | null} a refusal that waits for the typing to end */
+    this.held = null;
+    /** @type {string | undefined} the inputs whose answer (or refusal) was last said */
+    this.saidKey = undefined;
+    this.summary = ""; // what the answer shown says in short
+    /** @type {Control | null} the field the answer names: where a tap on it goes */
+    this.named = null;
   }
 
   start() {
@@ -66,6 +84,7 @@ export class Calculator {
     // the fields of its default system.
     this.showFieldsFor(true);
     this.shownKey = JSON.stringify(this.inputs(true));
+    this.saidKey = this.shownKey; // the page says the build's answer itself
     this.path = location.pathname; // the page this widget belongs to
     result.setAttribute("aria-busy", "true");
     if (isReady()) this.setStatus("", false);
@@ -74,7 +93,13 @@ export class Calculator {
     form.addEventListener("input", (event) => this.onEdit(event));
     form.addEventListener("change", (event) => this.onEdit(event));
     const roll = this.section.querySelector(".calc-roll");
-    if (roll) roll.addEventListener("click", () => this.compute({ rolled: "on" }));
+    if (roll) {
+      roll.addEventListener("click", () => {
+        this.saidKey = undefined; // each roll is said, of the same inputs too
+        this.compute({ rolled: "on" });
+        this.settle();
+      });
+    }
     bindCopyLink(this.section);
     showChoicesInFull(form);
     // A side of situations opened near the bottom of the screen scrolls up to show them
@@ -118,8 +143,11 @@ export class Calculator {
     const target = /** @type {Control} */ (event.target);
     // A field typed in says "change" once more as it loses focus, to a tap on the button a
     // refusal offers, say: the answer to those inputs is asked already, and asking again
-    // would take the refusal, and its button, away under the tap.
-    if (event.type === "change" && this.key() === this.askedKey) return;
+    // would take the refusal, and its button, away under the tap. It ends the typing.
+    if (event.type === "change" && this.key() === this.askedKey) return this.settle();
+    // Typed by the reader, key by key; a choice, a box, the party's rows filled in, a field
+    // left: a value given whole.
+    const typed = event.type === "input" && event.isTrusted && target instanceof HTMLInputElement && target.type === "text";
     const situations = target.dataset.situation !== undefined ? listOf(target) : null;
     if (situations) this.collectSituations();
     const name = target.name || situations?.name || "";
@@ -137,7 +165,26 @@ export class Calculator {
       }
     }
     this.compute();
+    if (typed) this.typingGoesOn();
+    else this.settle();
     addressLags(this.path, { answering: isReady() });
+  }
+
+  typingGoesOn() {
+    this.typing = true;
+    clearTimeout(this.pause);
+    this.pause = setTimeout(() => this.settle(), TYPING_PAUSE_MS);
+  }
+
+  // The typing has paused, or a value was given whole: what the widget has for these
+  // inputs is said, a refusal that waited placed; an answer still coming is said as it comes.
+  settle() {
+    clearTimeout(this.pause);
+    this.typing = false;
+    const held = this.held;
+    this.held = null;
+    if (held && held.key === this.key()) this.showRefused(held.response, held.key);
+    else if (this.shownKey === this.key()) this.sayAnswer();
   }
 
   inputs(asBuilt = false) {
@@ -179,6 +226,9 @@ export class Calculator {
   /** @param {Record<string, string>} [extra] */
   compute(extra = {}) {
     unmarkRefused(this.result);
+    this.held = null;
+    this.named = null;
+    this.say(""); // what was said of other inputs
     const inputs = this.inputs();
     const key = JSON.stringify(inputs);
     this.markPending(key);
@@ -208,13 +258,26 @@ export class Calculator {
    */
   showProgress(done, total) {
     // Said in the dock, where the out-of-date answer says it is being computed (the
-    // headline's data-progress, shown by calculators.css): "working out round 4 of 10…".
-    // Without arguments, taken off.
+    // headline's data-progress, shown by calculators.css): "working out round 4 of 10…";
+    // and by the progress bar beside the status line, for screen readers. Without
+    // arguments, taken off.
     /** @type {HTMLElement | null} */
     const headline = this.result.querySelector(".calc-headline");
-    if (!headline) return;
-    if (done === undefined) delete headline.dataset.progress;
-    else headline.dataset.progress = `working out round ${Math.min(done + 1, /** @type {number} */ (total))} of ${total}…`;
+    /** @type {HTMLProgressElement | null} */
+    const bar = this.section.querySelector("progress.calc-progress");
+    if (done === undefined || total === undefined) {
+      if (headline) delete headline.dataset.progress;
+      if (bar && isReady()) bar.hidden = true;
+      return;
+    }
+    const round = Math.min(done + 1, total);
+    if (headline) headline.dataset.progress = `working out round ${round} of ${total}…`;
+    if (!bar) return;
+    bar.hidden = false;
+    bar.setAttribute("aria-label", "Working out the answer");
+    bar.max = total;
+    bar.value = done;
+    bar.setAttribute("aria-valuetext", `round ${round} of ${total}`);
   }
 
   /**
@@ -223,23 +286,17 @@ export class Calculator {
    */
   show(response, key) {
     const { section, result } = this;
-    clearFieldErrors(section);
-    /** @type {HTMLElement | null} */
-    const headline = result.querySelector(".calc-headline");
     if (!response.ok) {
-      // The last good result stays visible, marked out of date; each message sits next
-      // to its field, and what no field holds in the status line.
-      const refusal = showRefusal(section, this.form, response, (_, control) => control && `${control.id}-error`);
-      // A question not yet complete (a fight with no opponent yet) says what it needs, and
-      // beside the fields that would give it, what each counts: quietly, not as an error.
-      showNotes(section, this.form, response.notes);
-      if (refusal.reason) this.statusText().textContent = refusal.reason;
+      if (!this.typing) return this.showRefused(response, key);
+      // Typed on: the refusal waits for the typing to end (settle), what is said beside
+      // the fields as it was; the last good result stays, marked out of date.
+      this.held = { response, key };
       this.staleness.mark([result], { now: true });
-      markRefused(result, headline, refusal, response.incomplete);
-      sayRefusal(section, headline, refusal, this.edited);
-      result.setAttribute("aria-busy", "false");
+      result.classList.add("calc-result--held");
+      result.setAttribute("aria-busy", "false"); // all there is to know of these inputs has come
       return;
     }
+    clearFieldErrors(section);
     this.statusText().textContent = "";
     showNotes(section, this.form, response.notes);
     this.answered = true;
@@ -261,12 +318,64 @@ export class Calculator {
         link.href = link.href;
       }
       this.shownHtml = response.html;
-      // Said once, in short, by screen readers: the answer's summary, not the whole result.
-      /** @type {HTMLElement} */ (section.querySelector(".calc-announce")).textContent = response.summary ?? "";
     }
+    this.summary = response.summary ?? "";
     this.shownKey = key;
     this.markPending(); // the form as it is now: it may have moved on since the request
     markFirstLiveResult();
+    if (!this.typing) this.sayAnswer();
+  }
+
+  /**
+   * @param {Refused} response
+   * @param {string} key the inputs it answers, as JSON
+   */
+  showRefused(response, key) {
+    const { section, result } = this;
+    clearFieldErrors(section);
+    /** @type {HTMLElement | null} */
+    const headline = result.querySelector(".calc-headline");
+    // The last good result stays visible, marked out of date; each message sits next
+    // to its field, and what no field holds in the status line.
+    const refusal = showRefusal(section, this.form, response, (_, control) => control && `${control.id}-error`);
+    // A question not yet complete (a fight with no opponent yet) says what it needs, and
+    // beside the fields that would give it, what each counts: quietly, not as an error.
+    const noted = showNotes(section, this.form, response.notes);
+    this.statusText().textContent = refusal.reason;
+    this.staleness.mark([result], { now: true });
+    result.classList.remove("calc-result--held"); // said now: no longer waiting
+    markRefused(result, headline, refusal, response.incomplete);
+    // Said in the dock, where the reader looks, and once to screen readers: a refusal at a
+    // field as the dock says it, the reason by the status line's own words.
+    this.say(sayRefusal(section, headline, refusal, this.edited));
+    this.saidKey = key;
+    // The field it names, where a tap on the docked answer goes (dockAnswer).
+    this.named = refusal.placed[0]?.control ?? noted[0] ?? null;
+    result.setAttribute("aria-busy", "false");
+  }
+
+  // The answer shown, said once in short by screen readers (its summary, not the whole
+  // result), unless it is what was said last.
+  sayAnswer() {
+    if (this.saidKey === this.shownKey) return;
+    this.saidKey = this.shownKey;
+    this.say(this.summary);
+  }
+
+  // What the status line says besides its own words, unseen (calc-announce): the status
+  // line is one live region, said whole as it changes.
+  /** @param {string} text */
+  say(text) {
+    /** @type {HTMLElement} */ (this.section.querySelector(".calc-announce")).textContent = text;
+  }
+
+  // A tap on the docked answer that names a field (a refusal, a question not yet complete)
+  // goes to that field: whether it did.
+  goToNamed() {
+    const control = this.named;
+    if (!control?.isConnected || control.closest("[hidden]")) return false;
+    goToField(control);
+    return true;
   }
 
   showFieldsFor(asBuilt = false) {
