@@ -215,6 +215,46 @@ def test_a_refused_question_marks_each_answer_with_where_to_look(
     watched.close()
 
 
+def test_a_number_being_typed_is_refused_only_once_the_typing_pauses(
+    browser: Browser, server: str, site: Path
+) -> None:
+    """'-2' typed key by key: the '-' on the way is refused, but nothing comes under the field
+    (no alert) until the typing pauses; a pause on '-' says it there and in the status line,
+    and the next key takes it away."""
+    assert not handle("attack", {"bonus": "-"})["ok"] and handle("attack", {"bonus": "-2"})["ok"]
+    watched = Device(browser, server, "phone")
+    page = watched.page
+    page.add_init_script(
+        """window.underField = [];
+        new MutationObserver(() => {
+          for (const slot of document.querySelectorAll(".calc-error")) {
+            if (slot.textContent.trim()) window.underField.push(slot.textContent.trim());
+          }
+        }).observe(document, { subtree: true, childList: true, characterData: true });"""
+    )
+    page.goto(server + compare_pages(site)[0])
+    _wait_compare_live(page)
+    assert page.locator('.calc[data-compare] [role="alert"]').count() == 0
+    field, error = page.locator("#compare-bonus"), page.locator("#compare-bonus-error")
+    field.select_text()
+    page.keyboard.type("-")
+    answers = page.locator(".compare-answer[data-system]")
+    for answer in answers.all():  # each system has refused it
+        expect(answer).to_contain_class("calc-result--stale")
+    page.keyboard.type("2")
+    asked = _asked(page)
+    for answer in answers.all():
+        expect(answer).to_have_text(_short_answer(answer.get_attribute("data-system"), asked))
+    assert page.evaluate("window.underField") == []
+    # A pause on a refused value says it, under the field and in the status line.
+    page.keyboard.press("Backspace")
+    expect(error).not_to_be_empty()
+    expect(page.locator(".calc[data-compare] .calc-status-text")).not_to_be_empty()
+    page.keyboard.type("3")
+    expect(error).to_be_empty()
+    watched.close()
+
+
 def test_a_compare_page_whose_python_cannot_start_says_so_at_each_answer(
     browser: Browser, server: str, site: Path
 ) -> None:

@@ -271,7 +271,7 @@ def _live_form(
             f'for="{ident}">{label}</label><input type="text" id="{ident}" name="{name}" '
             f'autocomplete="off" spellcheck="false" inputmode="text" placeholder="{hint}" '
             f'value="{escape(values[name])}" aria-describedby="{ident}-error">'
-            f'<span class="calc-error" id="{ident}-error" role="alert"></span></div>'
+            f'<span class="calc-error" id="{ident}-error"></span></div>'
         )
     for name, value in concept.inputs.items():
         if name not in _ATTACK_FORM:

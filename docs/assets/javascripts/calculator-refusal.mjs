@@ -16,6 +16,13 @@ import { named } from "./calculator-form.mjs";
  *   message no field on screen could hold.
  */
 
+// A value typed is said (its answer, or why it is refused) once the typing pauses this
+// long, or at once when the field is left: never a refusal of a value half typed ("1d" on
+// the way to "1d10+4"), nor an answer at each key. The answer itself follows each key on
+// screen; a refusal waits as long, marked as such ("still typing"), so its message does not
+// come and go under the field between keys.
+export const TYPING_PAUSE_MS = 1000;
+
 /** @param {Element} section */
 export function clearFieldErrors(section) {
   for (const slot of section.querySelectorAll(".calc-error")) slot.textContent = "";

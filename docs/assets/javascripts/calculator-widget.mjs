@@ -15,6 +15,7 @@ import { askPython, isReady, startFailure } from "./calculator-client.mjs";
 import { endAboveDock } from "./calculator-dock.mjs";
 import { initialValue, named } from "./calculator-form.mjs";
 import {
+  TYPING_PAUSE_MS,
   clearFieldErrors,
   goToField,
   markRefused,
@@ -28,12 +29,6 @@ import { carryOver, ofSystem, sayCarried } from "./calculator-switch.mjs";
 import { Staleness, bindCopyLink, markFirstLiveResult, showChoicesInFull, wrapTables } from "./calculator-view.mjs";
 import { placeQuestions } from "./situation-questions.mjs";
 
-// A value typed is said (its answer, or why it is refused) once the typing pauses this
-// long, or at once when the field is left: never a refusal of a value half typed ("1d" on
-// the way to "1d10+4"), nor an answer at each key. The answer itself follows each key on
-// screen; a refusal waits as long, marked as such ("still typing"), so its message does not
-// come and go under the field between keys.
-const TYPING_PAUSE_MS = 1000;
 
 /**
  * @typedef {import("./calculator-form.mjs").Control} Control

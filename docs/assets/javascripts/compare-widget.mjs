@@ -8,7 +8,7 @@
 import { addressLags } from "./calculator-address.mjs";
 import { askPython, isReady } from "./calculator-client.mjs";
 import { named } from "./calculator-form.mjs";
-import { clearFieldErrors, markRefused, showRefusal, unmarkRefused } from "./calculator-refusal.mjs";
+import { TYPING_PAUSE_MS, clearFieldErrors, markRefused, showRefusal, unmarkRefused } from "./calculator-refusal.mjs";
 import { clearStartFailure, showStartFailure } from "./calculator-status.mjs";
 import { Staleness, bindCopyLink, markFirstLiveResult } from "./calculator-view.mjs";
 
@@ -33,16 +33,28 @@ export class Comparison {
     this.staleness = new Staleness();
     /** @type {string | null} the numbers the answers shown answer, as JSON (null: mixed) */
     this.shownKey = null;
+    this.typing = false; // a number is being typed, and has not paused since
+    this.pause = 0; // the timer that ends the typing
+    /** @type {Array<() => void>} refusals that wait for the typing to end */
+    this.held = [];
     this.path = ""; // the page this widget belongs to
   }
 
   start() {
     this.form.addEventListener("submit", (event) => event.preventDefault());
-    this.form.addEventListener("input", () => {
+    this.form.addEventListener("input", (event) => {
       this.showQuestion();
       this.compute();
+      // Typed key by key: a refusal ("-" on the way to "-2") waits for a pause, as a
+      // calculator's does (calculator-widget.mjs); leaving the field says it at once.
+      if (event.isTrusted) {
+        this.typing = true;
+        clearTimeout(this.pause);
+        this.pause = setTimeout(() => this.settle(), TYPING_PAUSE_MS);
+      }
       addressLags(this.path, { answering: isReady() });
     });
+    this.form.addEventListener("change", () => this.settle());
     bindCopyLink(this.section);
     this.path = location.pathname;
     const params = new URLSearchParams(location.search);
@@ -55,6 +67,15 @@ export class Comparison {
     // while that is what is asked, they are already its answer, never marked out of date.
     this.shownKey = JSON.stringify([]);
     if (this.key() !== this.shownKey) this.staleness.mark(this.answers, { now: true });
+  }
+
+  // The typing has paused, or the field was left: a refusal that waited is said.
+  settle() {
+    clearTimeout(this.pause);
+    this.typing = false;
+    const held = this.held;
+    this.held = [];
+    held.forEach((say) => say());
   }
 
   showQuestion() {
@@ -110,6 +131,7 @@ export class Comparison {
     else this.staleness.mark(waiting, { now: !isReady() });
     if (!isReady()) return;
     let refused = false;
+    this.held = [];
     clearFieldErrors(this.section);
     this.answers.forEach(unmarkRefused);
     const status = /** @type {HTMLElement} */ (this.section.querySelector(".calc-status-text"));
@@ -122,12 +144,21 @@ export class Comparison {
         waiting.delete(answer);
         if (key !== this.shownKey) this.shownKey = null; // the answers shown are mixed now
         if (!response.ok) {
-          // The same inputs for every system: one message per field is enough.
-          const refusal = showRefusal(this.section, this.form, response, (name) => `compare-${name}-error`);
-          if (refusal.reason) status.textContent = refusal.reason;
           answer.classList.add("calc-result--stale"); // the last good answer stays
-          markRefused(answer, answer, refusal);
           refused = true;
+          const say = () => {
+            if (this.latest !== id) return; // other numbers asked since
+            // The same inputs for every system: one message per field is enough.
+            const refusal = showRefusal(this.section, this.form, response, (name) => `compare-${name}-error`);
+            // Said in the status line too, the page's one live region: a field's message
+            // has none of its own (no alert at each key).
+            const [first] = refusal.placed;
+            const said = refusal.reason || (first ? `Out of date: ${first.text}` : "");
+            if (said && status.textContent !== said) status.textContent = said;
+            markRefused(answer, answer, refusal);
+          };
+          if (this.typing) this.held.push(say);
+          else say();
         } else {
           answer.textContent = response.summary; // the short answer, as data
           const parsed = new DOMParser().parseFromString(response.html, "text/html");
