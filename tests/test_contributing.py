@@ -440,24 +440,6 @@ def _term_to_add(folder: Path) -> tuple[str, str, str]:
     raise AssertionError(f"no page of {folder.name} has a word fit for a new term")
 
 
-def _add_a_glossary_term(project: Path) -> tuple[Path, str, str, str]:
-    """An entry of the first system for a word its text uses: (the folder, the page that
-    mentions it, the anchor `see` names, the word)."""
-    folder = _system(project)
-    name, anchor, word = _term_to_add(folder)
-    glossary = folder / "glossary.yml"
-    entry = (
-        f"- term: {word.capitalize()}\n"
-        "  kind: rule\n"
-        "  plural: null\n"
-        "  aliases: []\n"
-        "  definition: The contributing test's term, for a word of its own.\n"
-        f"  see: {name}#{anchor}\n"
-    )
-    glossary.write_text(glossary.read_text(encoding="utf-8").rstrip("\n") + "\n" + entry, "utf-8")
-    return folder, name, anchor, word
-
-
 def _add_a_glossary_term(project: Path) -> dict:
     """An entry of the first system for a word its text uses."""
     folder = _system(project)
