@@ -185,9 +185,9 @@ def test_every_kind_of_check_answer_is_shown_from_its_result(kind: str) -> None:
             continue  # this text has no rule for this kind of check
         assert result.kind == kind
         render = CALCULATORS["check"].render
-        assert render(result, request, "").headline.startswith(words)
+        assert render(result, request, "").summary.startswith(words)
         carried = replace(result, odds=replace(result.odds, **{figure: Fraction(1, 8)}))
-        assert render(carried, request, "").headline.startswith(f"{words} 12.50%")
+        assert render(carried, request, "").summary.startswith(f"{words} 12.50%")
         shown += 1
     assert shown, f"no system's text answers a {kind}: nothing was checked"
 
@@ -208,7 +208,7 @@ def test_the_dying_page_is_shown_from_its_result() -> None:
         eighths = Odds(Fraction(1, 8), Fraction(2, 8), Fraction(3, 8), Fraction(2, 8))
         carried = replace(result, saves=replace(result.saves, overall=eighths, by_turn=(eighths,)))
         page = render(carried, request, "")
-        assert page.headline == "Dead 12.50% · Stable 25.00% · Up 37.50%"
+        assert page.summary.split("\n")[0] == "Dead 12.50% · Stable 25.00% · Up 37.50%"
         turns = page.body[page.body.index('<table class="calc-turns">') :]
         assert "<tr><td>1</td><td>12.50%</td><td>25.00%</td><td>37.50%</td><td>25.00%</td>" in turns
         assert "<tr><td>2</td>" not in turns

@@ -150,8 +150,12 @@ class Markup(HTMLParser):
             self.findings.append(f"<{tag}> with a handler")
         if tag == "meta" and (attributes.get("http-equiv") or "").lower() == "refresh":
             self.findings.append("meta refresh")
-        if tag in ("iframe", "object", "embed", "base"):
+        if tag in ("iframe", "object", "embed"):
             self.findings.append(f"<{tag}>")
+        # A base that moves every relative address; the embed pages' own, which only opens
+        # their links outside the frame (target), moves none.
+        if tag == "base" and "href" in attributes:
+            self.findings.append("<base href>")
         for name in ("src", "srcset", "poster", "data"):
             value = attributes.get(name) or ""
             if re.match(r"\s*(https?:)?//", value):

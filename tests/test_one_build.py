@@ -122,6 +122,7 @@ def test_the_dev_servers_quick_wheel_is_the_bundles_own(
     shutil.copytree(ROOT / "rules_core", project / "rules_core")
     shutil.copy(ROOT / "pyproject.toml", project)
     shutil.copy(ROOT / "README.md", project)
+    shutil.copy(ROOT / "LICENSE", project)  # the wheel carries it (its dist-info)
     shutil.copytree(this_trees_bundle, tmp_path / "before")
     if edited == "rules data":
         data = project / "rules_core" / "data" / "systems.json"

@@ -41,7 +41,8 @@ VIEWS = {
 # search are left out (a file name or an address is no word).
 REFLOW = """() => {
   const broken = [];
-  const main = document.querySelector(".md-main");
+  // A page's main part: the site's, or an embed page's (the calculator alone).
+  const main = document.querySelector(".md-main, .embed-main");
   const walker = document.createTreeWalker(main, NodeFilter.SHOW_TEXT);
   const range = document.createRange();
   for (let node = walker.nextNode(); node; node = walker.nextNode()) {

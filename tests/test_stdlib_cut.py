@@ -128,6 +128,7 @@ def test_the_build_refuses_a_rules_core_whose_import_the_cut_lacks(tmp_path: Pat
     shutil.copytree(ROOT / "rules_core", project / "rules_core")
     shutil.copy(ROOT / "pyproject.toml", project)
     shutil.copy(ROOT / "README.md", project)
+    shutil.copy(ROOT / "LICENSE", project)  # the wheel carries it (its dist-info)
     module = project / "rules_core" / "numbers.py"
     lines = module.read_text(encoding="utf-8").splitlines()
     lines += [
