@@ -276,7 +276,8 @@ def test_fixes_saved_while_a_page_is_requested_leave_it_served(
         with _Asking(page) as asking:
             rules.write_text(text, encoding="utf-8")  # the fix, while the page is asked for
             _built_after(dev_server, builds)
-        assert len(asking.statuses) >= 2 and set(asking.statuses) <= {200, 500}, asking.statuses
+        # Asked while the build ran (a request then waits for it: one may be all there is).
+        assert asking.statuses and set(asking.statuses) <= {200, 500}, asking.statuses
         dev_server.settle()
         status, body = get(page)
         assert status == 200, body[:3000]
