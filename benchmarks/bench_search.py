@@ -57,6 +57,8 @@ def is_search(url: str) -> bool:
 
 
 def measure(browser, origin: str, queries: list[str]) -> dict[str, float]:
+    """The figures of the queries, each typed on a fresh page; each query's own time is
+    printed too, so that the worst is named."""
     times, first_query, later_query, before = [], [], [], []
     for query in queries:
         # The measuring script waits on a page value: the site's policy forbids the eval.
@@ -82,6 +84,7 @@ def measure(browser, origin: str, queries: list[str]) -> dict[str, float]:
         )
         timing = page.evaluate("() => window.searchTiming")
         times.append(timing["firstResult"] - timing["lastKey"])
+        print(f"  {query!r}: {times[-1]:.0f} ms", flush=True)
         page.wait_for_load_state("networkidle")
         first_query.append(sum(size for _, size in sizes[seen:]))
         seen = len(sizes)
@@ -115,6 +118,7 @@ def main() -> int:
             browser = playwright.chromium.launch(executable_path=CHROMIUM)
             for name, project in (("1x", one), ("10x", ten)):
                 httpd, origin = serve(project / "site")
+                print(f"{name}, last key to first result of each query:", flush=True)
                 results["terms"][name] = measure(browser, origin, QUERIES)
                 results["asked"][name] = measure(browser, origin, ASKED)
                 httpd.shutdown()
