@@ -273,3 +273,54 @@ def test_each_system_shows_its_best_section_or_says_it_has_nothing(
         assert lands_in(site, place, defining_section(slug, defined)), place
     page.screenshot(path=str(ARTIFACTS / "search-silent-systems.png"))
     phone.close()
+
+
+def _section_words(site: Path, location: str) -> set[str]:
+    """The words of the section a result's location opens ("slug/page/#id"): from its
+    heading to the next heading with an id, as Pagefind cuts a page into sections."""
+    place, _, anchor = location.partition("#")
+    html = (site / place.strip("/") / "index.html").read_text("utf-8")
+    article = html[html.find("<article") : html.find("</article>")]
+    start = article.find(f'id="{anchor}"')
+    after = re.search(r"<h[1-6][^>]*\sid=", article[start + 1 :])
+    section = article[start : start + 1 + after.start()] if after else article[start:]
+    return set(re.findall(r"\w+", re.sub(r"<[^>]+>", " ", section).lower()))
+
+
+def _holds(words: set[str], typed: str) -> bool:
+    # A form of the word, leniently: its first four letters, a final "e" let go ("sav" of
+    # "save" for "saving"; "oppo" of "opportunity" for "opportunities").
+    stem = typed.lower()[:4].removesuffix("e")
+    return any(word.startswith(stem) for word in words)
+
+
+def test_a_section_with_only_some_of_the_words_is_listed_only_among_a_pages_best(
+    watched: Watched, server: str, site: Path
+) -> None:
+    """Of the sections under a result, past the page's best two, only those holding every
+    word searched are listed: for a glossary term of two words, a section that mentions only
+    one of them ("attack" alone, for "opportunity attack") is no answer. The term is the
+    first two-word term some page answers with more than two sections."""
+    page = watched.page
+    page.goto(server)
+    terms = sorted(
+        {
+            e.term
+            for system in SYSTEMS.values()
+            for e in system.glossary
+            # Two naming words: none of the small words a search lets go ("at", "of").
+            if [len(word) >= 4 for word in re.findall(r"\w+", e.term)] == [True, True]
+        }
+    )
+    checked = 0
+    for term, groups in zip(terms, ask(page, terms, 10), strict=True):
+        for group in groups:
+            sections = [location for location, _ in group[1:] if "#" in location]
+            for location in sections[2:]:
+                words = _section_words(site, location)
+                assert all(_holds(words, typed) for typed in re.findall(r"\w+", term)), (
+                    term,
+                    location,
+                )
+                checked += 1
+    assert checked, "no page answered a two-word term with more than two sections"

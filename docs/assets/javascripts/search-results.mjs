@@ -224,13 +224,18 @@ function group({ data, sections }, score, terms) {
   };
   return [
     page,
-    ...sections.map(({ section }, rank) => ({
-      location: siteLocation(section.url),
-      title: escapeText(section.title),
-      text: section.excerpt,
-      score: rank < BEST_SECTIONS ? score : score / 2,
-      terms,
-    })),
+    // A section that holds only some of the words ("attack" alone, for "opportunity
+    // attack") is listed only among the page's best: the page's other sections that
+    // mention one word are no answer, and each is one more entry to draw.
+    ...sections
+      .filter(({ whole, named }, rank) => rank < BEST_SECTIONS || whole || named)
+      .map(({ section }, rank) => ({
+        location: siteLocation(section.url),
+        title: escapeText(section.title),
+        text: section.excerpt,
+        score: rank < BEST_SECTIONS ? score : score / 2,
+        terms,
+      })),
   ];
 }
 
@@ -247,7 +252,7 @@ const dataOf = (/** @type {PagefindResult} */ result, /** @type {Query} */ query
 };
 
 // Thrown where a query was typed over: its answer stops there.
-class Superseded extends Error {}
+export class Superseded extends Error {}
 
 // The results of a batch that hold the words, judged. A query is what is asked: the
 // words `typed`, `rank` (a result's place among all of them), `typedOver()` and the
@@ -412,14 +417,9 @@ export async function answer(query, typedOver) {
     const slug = systemOf(result);
     if (!found.has(slug) && perfect(result, typed)) found.set(slug, result);
   }
-  const bests = await Promise.all(
-    alone.map(
-      (slug) =>
-        found.get(slug) ??
-        pagefind
-          .search(words, { filters: { system: slug } })
-          .then((answer) => bestOf(answer.results, asked)),
-    ),
+  const bests = await eachInTurn(alone, typedOver, (slug) =>
+    found.get(slug) ??
+    pagefind.search(words, { filters: { system: slug } }).then((answer) => bestOf(answer.results, asked)),
   );
   /** @type {Map<string, Judged>} */
   const bestOfSystem = new Map(readers.length ? [[reading, readers[0]]] : []);
@@ -456,6 +456,33 @@ export async function answer(query, typedOver) {
     unspelt,
     typedText,
   };
+}
+
+// A system's own search, SEARCHES_AT_ONCE at a time: Pagefind answers its searches one by
+// one, and cannot stop one it was sent; a query typed over sends no more, so the newest
+// query's search waits behind a few of its searches, not behind one for every system.
+export const SEARCHES_AT_ONCE = 3;
+/**
+ * The answers of `ask` for each item, in their order, asked at most SEARCHES_AT_ONCE at a time.
+ * @template T, R
+ * @param {T[]} items
+ * @param {() => boolean} typedOver
+ * @param {(item: T) => R | Promise<R>} ask
+ * @returns {Promise<R[]>}
+ */
+export async function eachInTurn(items, typedOver, ask) {
+  /** @type {R[]} */
+  const answers = new Array(items.length);
+  let next = 0;
+  const lane = async () => {
+    while (next < items.length) {
+      const at = next++;
+      if (typedOver()) throw new Superseded();
+      answers[at] = await ask(items[at]);
+    }
+  };
+  await Promise.all(Array.from({ length: SEARCHES_AT_ONCE }, lane));
+  return answers;
 }
 
 // Whether a system's best result is a rule: a section of its text holds the words, an
