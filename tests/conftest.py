@@ -49,7 +49,9 @@ TIERS = ("browser", "site", "unit")
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """Each test in one tier, from what it uses: `browser` (drives Chromium), `site` (builds
     the site or a clone of the project), else `unit`. `pytest -m unit` is the quick loop.
-    The tests run tier by tier, in TIERS' order (in file order within a tier)."""
+    The tests marked `longest` run first, so that on several workers the rest runs beside
+    them rather than after; then the tests run tier by tier, in TIERS' order (in file order
+    within a tier)."""
     tiers: dict[pytest.Item, str] = {}
     for item in items:
         used = set(getattr(item, "fixturenames", ()))
@@ -60,7 +62,7 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
         else:
             tiers[item] = "unit"
         item.add_marker(getattr(pytest.mark, tiers[item]))
-    items.sort(key=lambda item: TIERS.index(tiers[item]))
+    items.sort(key=lambda item: (not item.get_closest_marker("longest"), TIERS.index(tiers[item])))
 
 
 def _calculators_by_page() -> dict[str, tuple[str, ...]]:

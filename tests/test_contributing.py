@@ -22,6 +22,7 @@ import pytest
 import yaml
 from conftest import built_once
 from dev_server import project_copy
+from tiny_system import add_tiny_system
 
 from hooks.content.loader import heading_anchor
 from hooks.content.yaml_lines import ContentError
@@ -513,8 +514,11 @@ RECIPES = {
 
 
 def _do_every_recipe(folder: Path) -> None:
+    """Every content recipe done in one copy of the project, then a whole new system added
+    (tests/test_new_system.py builds and checks it in a clone of its own), then built."""
     project = project_copy(ROOT, folder / "project")
     done = {recipe: do(project) for recipe, do in RECIPES.items()}
+    add_tiny_system(project)
     (folder / "done.json").write_text(json.dumps(done), "utf-8")
     _build(project)
 
@@ -688,9 +692,12 @@ def unit_tier(project: Path) -> None:
 
 
 @SITE
+@pytest.mark.longest
 def test_the_recipes_followed_together_pass_the_tests_ci_runs(recipes_done) -> None:
     """The content recipes done together in one copy of the project (a situation in every
-    system that has situations): the copy builds, and the tests CI runs on content pass in
-    it, not only the build (the browser tier and the Node tests are not run here)."""
+    system that has situations), and a whole new system added: the copy builds, and the
+    tests CI runs on content pass in it, not only the build (the browser tier and the Node
+    tests are not run here). One run of the tier for every recipe: it is the suite's
+    longest test."""
     project, _ = recipes_done
     unit_tier(project)

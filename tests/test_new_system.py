@@ -4,7 +4,9 @@ A small throwaway system (one page, an attack with advantage, a damage rule) is 
 content alone: a folder under content/, its line in content/systems.yml and its entry in
 each Compare concept. The clone is built with `mkdocs build --strict`, and the new system
 must have its pages, its navigation tab, its row on the home page, its Compare column and
-calculators that answer for it, while git sees no change outside content/.
+calculators that answer for it, while git sees no change outside content/. The unit
+tier, which CI runs on content, is run with the system added in tests/test_contributing.py
+(with the other recipes, in one copy of the project: one run of the tier for all of them).
 """
 
 from __future__ import annotations
@@ -19,10 +21,15 @@ from fractions import Fraction
 from pathlib import Path
 
 import pytest
-import yaml
 from cited import sentence_at
 from conftest import built_once
-from test_contributing import unit_tier
+from tiny_system import (
+    DEFINITION,
+    QUOTE,
+    SLUG,
+    TITLE,
+    add_tiny_system,
+)
 
 from hooks.content.quotes import sentence_id
 from hooks.pages.site import citations
@@ -30,121 +37,12 @@ from hooks.pages.site import citations
 pytestmark = pytest.mark.site  # each test here builds the site or a copy of the project
 
 ROOT = Path(__file__).resolve().parent.parent
-SLUG = "tiny-skirmish"
-TITLE = "Tiny Skirmish Rules"
-
-SYSTEM_YML = f"""\
-title: "{TITLE}"
-short_title: "Tiny Skirmish"
-dice: d20
-summary: >
-  A one-page skirmish game: roll a d20 with advantage or disadvantage against a defense.
-source:
-  file: source.txt
-  document: "{TITLE}"
-  license: "none stated"
-pages:
-  - combat
-"""
-
-COMBAT_MD = """\
-# Combat
-
-## Attack Rolls
-
-Roll a d20 and add your attack bonus. If the total equals or beats the defense, the attack hits.
-
-## Advantage
-
-With advantage, roll two d20 and keep the higher. With disadvantage, keep the lower. \
-Advantage and disadvantage together cancel.
-
-## Critical Hits
-
-A natural 20 is a critical hit, and a critical hit rolls the damage dice twice.
-
-## Damage
-
-Roll the damage dice and add your modifier. Damage is never below 0.
-"""
-
-RULES_YML = """\
-attack:
-  roll: 1d20
-  cite:
-    - see: combat#attack-rolls
-      quote: "If the total equals or beats the defense, the attack hits."
-  critical:
-    from: 20
-    requires_hit: false
-    cite:
-      - see: combat#critical-hits
-        quote: "A natural 20 is a critical hit, and a critical hit rolls the damage dice twice."
-  advantage:
-    advantage: 2d20kh1
-    disadvantage: 2d20kl1
-    both: 'They cancel ("Advantage and disadvantage together cancel.").'
-    cite:
-      - see: combat#advantage
-        quote: "With advantage, roll two d20 and keep the higher."
-
-damage:
-  cite:
-    - see: combat#damage
-      quote: "Roll the damage dice and add your modifier."
-  critical:
-    kind: double-dice
-    cite:
-      - see: combat#critical-hits
-        quote: "A natural 20 is a critical hit, and a critical hit rolls the damage dice twice."
-  floor:
-    value: 0
-    cite:
-      - see: combat#damage
-        quote: "Damage is never below 0."
-"""
-
-QUOTE = "A natural 20 is a critical hit, and a critical hit rolls the damage dice twice."
-
-DEFINITION = "A natural 20: the damage dice are rolled twice."
-GLOSSARY_YML = f"""\
-- term: Critical hit
-  kind: rule
-  plural: Critical hits
-  aliases: []
-  definition: "{DEFINITION}"
-  see: combat#critical-hits
-"""
 
 
 def _run(command: list[str], cwd: Path, **options) -> subprocess.CompletedProcess:
     env = {key: value for key, value in os.environ.items() if key != "SITE_URL"}
     env["NO_MKDOCS_2_WARNING"] = "1"
     return subprocess.run(command, cwd=cwd, env=env, check=True, timeout=600, **options)
-
-
-def _add_system(project: Path) -> None:
-    """The recipe's steps, on content/ only."""
-    content = project / "content"
-    folder = content / SLUG
-    (folder / "pages").mkdir(parents=True)
-    (folder / "system.yml").write_text(SYSTEM_YML, encoding="utf-8")
-    (folder / "source.txt").write_text(COMBAT_MD.replace("#", ""), encoding="utf-8")
-    (folder / "pages" / "combat.md").write_text(COMBAT_MD, encoding="utf-8")
-    (folder / "rules.yml").write_text(RULES_YML, encoding="utf-8")
-    (folder / "glossary.yml").write_text(GLOSSARY_YML, encoding="utf-8")
-    systems = content / "systems.yml"
-    systems.write_text(systems.read_text(encoding="utf-8") + f"  - {SLUG}\n", encoding="utf-8")
-    compare_path = content / "compare.yml"
-    compare = yaml.safe_load(compare_path.read_text(encoding="utf-8"))
-    for concept in compare["concepts"]:
-        quoted = concept["slug"] == "critical-hits"
-        concept["systems"][SLUG] = (
-            [{"see": "combat#critical-hits", "quote": QUOTE}] if quoted else []
-        )
-    compare_path.write_text(
-        yaml.safe_dump(compare, sort_keys=False, allow_unicode=True, width=1000), encoding="utf-8"
-    )
 
 
 @pytest.fixture(scope="module")
@@ -157,7 +55,7 @@ def project(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def _new_system_built(folder: Path) -> None:
     clone = folder / "repository"
     _run(["git", "clone", "--quiet", "--no-hardlinks", str(ROOT), str(clone)], ROOT)
-    _add_system(clone)
+    add_tiny_system(clone)
     changed = _run(
         ["git", "status", "--porcelain", "--untracked-files=all"],
         clone,
@@ -192,18 +90,15 @@ def test_its_pages_tab_home_row_and_compare_column_are_built(project: Path) -> N
     assert TITLE in compare and QUOTE in compare
     attack = (site / "calculators" / "attack" / "index.html").read_text(encoding="utf-8")
     assert f'<option value="{SLUG}"' in attack
-    # Only content/ changed; git ignores the build's outputs. (node_modules and .venv are
-    # this test's links to the installed packages, the second made by the unit tier's run
-    # in the clone: a link is not the ignored folder /node_modules/ or /.venv/.)
+    # Only content/ changed; git ignores the build's outputs. (node_modules is this test's
+    # link to the installed packages: a link is not the ignored folder /node_modules/.)
     changed = _run(
         ["git", "status", "--porcelain", "--untracked-files=all"],
         project,
         capture_output=True,
         text=True,
     ).stdout.splitlines()
-    outside = [
-        line for line in changed if not line[3:].startswith(("content/", "node_modules", ".venv"))
-    ]
+    outside = [line for line in changed if not line[3:].startswith(("content/", "node_modules"))]
     assert outside == []
 
 
@@ -292,10 +187,3 @@ def test_its_citations_land_on_their_sentences(project: Path) -> None:
     for citation in cited:
         assert "#said-" in citation["url"], citation
         assert sentence_at(project / "site", citation["url"]) == citation["quote"]
-
-
-def test_the_tests_ci_runs_on_content_pass_with_it(project: Path) -> None:
-    """The recipe walked to the end of CI's fast tier as far as content goes: every `unit`
-    test, which takes the systems from content/systems.yml, passes in the clone with the
-    new system (the browser tier and the Node tests are not run here)."""
-    unit_tier(project)
