@@ -47,27 +47,24 @@ function writeAddressNow() {
 document.addEventListener("click", writeAddressNow, true);
 document.addEventListener("visibilitychange", writeAddressNow);
 window.addEventListener("pagehide", () => {
-  // A reload takes the page's address before the page hears of it: an edit whose address
-  // still lagged, or was written while the reload began (a busy phone's timer firing in
-  // between), would be lost. The address as the page leaves it is handed on, and the page
-  // a reload opens takes it up (recallHandedAddress); any other visit leaves it.
+  // A reload has taken the page's address before the page hears of it: an edit whose
+  // address still lagged is handed to the reloaded page, which takes it up only if it
+  // opens at the address this page had (recallHandedAddress).
+  const lagging = addressTimer && location.pathname === addressPath;
+  const stale = location.search;
   writeAddressNow();
-  if (location.pathname !== addressPath) return; // no edit on this page
-  const handed = { path: location.pathname, address: location.search };
-  try {
-    sessionStorage.setItem(HANDED_ADDRESS, JSON.stringify(handed));
-  } catch {
-    // Storage refused (private mode, quota): only the last 300 ms of edits are lost.
+  if (lagging && location.search !== stale) {
+    const handed = { path: location.pathname, stale, fresh: location.search };
+    try {
+      sessionStorage.setItem(HANDED_ADDRESS, JSON.stringify(handed));
+    } catch {
+      // Storage refused (private mode, quota): only the last 300 ms of edits are lost.
+    }
   }
 });
 
-let recalled = false;
 export function recallHandedAddress() {
-  // Only the page the document opened with can be a reload's: not one reached later by
-  // Material's instant navigation, which binds its widgets again.
-  if (recalled) return;
-  recalled = true;
-  /** @type {{path: string, address: string} | null} */
+  /** @type {{path: string, stale: string, fresh: string} | null} */
   let handed = null;
   try {
     handed = JSON.parse(/** @type {string} */ (sessionStorage.getItem(HANDED_ADDRESS)));
@@ -75,9 +72,8 @@ export function recallHandedAddress() {
   } catch {
     return;
   }
-  const [opening] = /** @type {PerformanceNavigationTiming[]} */ (performance.getEntriesByType("navigation"));
-  if (opening?.type === "reload" && handed?.path === location.pathname && handed.address !== location.search) {
-    history.replaceState(history.state, "", location.pathname + handed.address + location.hash);
+  if (handed?.path === location.pathname && handed.stale === location.search) {
+    history.replaceState(history.state, "", location.pathname + handed.fresh + location.hash);
   }
 }
 
