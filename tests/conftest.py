@@ -16,6 +16,7 @@ import sys
 import threading
 import time
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -252,6 +253,16 @@ def wait_live(page: Page, calculator: str) -> None:
     # to_have_class with a string matches the whole class attribute ("calc-result
     # calc-result--stale" never equals "calc-result--stale"): test the one class.
     expect(widget.locator(".calc-result")).not_to_contain_class("calc-result--stale")
+
+
+@contextmanager
+def clock_stood_still(page: Page) -> Iterator[None]:
+    """The page's clock (installed with page.clock.install()) stands still inside
+    the block, then flows again: no timer of the page fires meanwhile, so keys that reach a
+    starved page a second apart make no typing pause."""
+    page.clock.pause_at(page.evaluate("Date.now()") + 1)
+    yield
+    page.clock.resume()
 
 
 def settled_address(page: Page, quiet_ms: int = 1000) -> str:

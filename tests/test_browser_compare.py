@@ -8,7 +8,14 @@ import re
 from pathlib import Path
 from urllib.parse import parse_qs, urlsplit
 
-from conftest import ARTIFACTS, WHEEL_FILES, Device, compare_pages, settled_address
+from conftest import (
+    ARTIFACTS,
+    WHEEL_FILES,
+    Device,
+    clock_stood_still,
+    compare_pages,
+    settled_address,
+)
 from playwright.sync_api import Browser, Page, expect
 
 from rules_core.systems import system_slugs
@@ -238,19 +245,18 @@ def test_a_number_being_typed_is_refused_only_once_the_typing_pauses(
     assert page.locator('.calc[data-compare] [role="alert"]').count() == 0
     field, error = page.locator("#compare-bonus"), page.locator("#compare-bonus-error")
     field.select_text()
-    # The page's clock stands still between the two keys: on a loaded machine the answers
-    # to '-' can take longer than the pause, and waiting for them would be a pause.
-    page.clock.pause_at(page.evaluate("Date.now()") + 1)
-    page.keyboard.type("-")
-    answers = page.locator(".compare-answer[data-system]")
-    for answer in answers.all():  # each system has refused it
-        expect(answer).to_contain_class("calc-result--stale")
-    page.keyboard.type("2")
-    asked = _asked(page)
-    for answer in answers.all():
-        expect(answer).to_have_text(_short_answer(answer.get_attribute("data-system"), asked))
-    assert page.evaluate("window.underField") == []
-    page.clock.resume()
+    # On a loaded machine the answers to '-' can take longer than the pause, and waiting
+    # for them would be a pause.
+    with clock_stood_still(page):
+        page.keyboard.type("-")
+        answers = page.locator(".compare-answer[data-system]")
+        for answer in answers.all():  # each system has refused it
+            expect(answer).to_contain_class("calc-result--stale")
+        page.keyboard.type("2")
+        asked = _asked(page)
+        for answer in answers.all():
+            expect(answer).to_have_text(_short_answer(answer.get_attribute("data-system"), asked))
+        assert page.evaluate("window.underField") == []
     # A pause on a refused value says it, under the field and in the status line.
     page.keyboard.press("Backspace")
     expect(error).not_to_be_empty()

@@ -22,7 +22,16 @@ from html.parser import HTMLParser
 from urllib.parse import parse_qsl, urlsplit
 
 import pytest
-from conftest import ARTIFACTS, CALCULATOR_PAGES, DEVICES, Device, HeldWheel, Watched, wait_live
+from conftest import (
+    ARTIFACTS,
+    CALCULATOR_PAGES,
+    DEVICES,
+    Device,
+    HeldWheel,
+    Watched,
+    clock_stood_still,
+    wait_live,
+)
 from playwright.sync_api import Browser, BrowserContext, Page, Route, expect
 
 from rules_core.calculators import CALCULATORS
@@ -464,11 +473,10 @@ def test_typing_a_dice_roll_is_said_once_it_pauses_and_never_as_errors(
     page.goto(f"{server}calculators/{PAGES[calculator]}/")
     wait_live(page, calculator)
     page.evaluate("window.heard.length = 0")
-    # The page's clock stands still while the keys come: on a loaded machine two keys sent
-    # 150 ms apart can reach the page more than the pause apart, which would be a pause.
-    page.clock.pause_at(page.evaluate("Date.now()") + 1)
-    _typed_into(page, calculator, name, typed)
-    page.clock.resume()
+    # On a loaded machine two keys sent 150 ms apart can reach the page more than the pause
+    # apart, which would be a pause.
+    with clock_stood_still(page):
+        _typed_into(page, calculator, name, typed)
     widget = page.locator(f'.calc[data-calculator="{calculator}"]')
     expect(widget.locator(".calc-headline")).to_contain_text(final)
     expect(widget.locator(".calc-status")).to_contain_text(final)
@@ -504,19 +512,18 @@ def test_a_refusal_is_said_after_a_pause_or_at_once_on_leaving_the_field_and_its
     said = [(politeness, text) for _, politeness, text in heard(page)]
     assert len(said) == 1 and said[0][0] == "polite" and message in said[0][1], said
     # Typed on: the message stays as it is until the typing pauses or the field is left.
-    # The page's clock stands still meanwhile, so the pause cannot end before the answer
-    # to the key comes (on a busy machine it may come after a second).
-    page.clock.pause_at(page.evaluate("Date.now()") + 1)
-    _typed_into(page, calculator, name, "x", replacing=False)
-    headline = widget.locator(".calc-headline")
-    page.wait_for_function(
-        "(h) => getComputedStyle(h, '::after').content.includes('typing')",
-        arg=headline.element_handle(),
-    )
-    expect(error).to_have_text(message)
-    page.keyboard.press("Tab")
-    assert error.text_content() == later  # at once: no pause waited for
-    page.clock.resume()
+    # The pause cannot end before the answer to the key comes (on a busy machine it may
+    # come after a second).
+    with clock_stood_still(page):
+        _typed_into(page, calculator, name, "x", replacing=False)
+        headline = widget.locator(".calc-headline")
+        page.wait_for_function(
+            "(h) => getComputedStyle(h, '::after').content.includes('typing')",
+            arg=headline.element_handle(),
+        )
+        expect(error).to_have_text(message)
+        page.keyboard.press("Tab")
+        assert error.text_content() == later  # at once: no pause waited for
     said = [(politeness, text) for _, politeness, text in heard(page)]
     assert len(said) == 2 and later in said[1][1], said
     # The docked answer names the field: a tap on it (not on its button) goes there.
