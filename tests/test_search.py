@@ -299,8 +299,8 @@ def test_a_section_with_only_some_of_the_words_is_listed_only_among_a_pages_best
 ) -> None:
     """Of the sections under a result, past the page's best two, only those holding every
     word searched are listed: for a glossary term of two words, a section that mentions only
-    one of them ("attack" alone, for "opportunity attack") is no answer. The term is the
-    first two-word term some page answers with more than two sections."""
+    one of them ("attack" alone, for "opportunity attack") is no answer. Every two-word
+    term of every system is asked; at least one must list more than two sections."""
     page = watched.page
     page.goto(server)
     terms = sorted(
