@@ -11,6 +11,8 @@ const HANDED_ADDRESS = "calculators-handed-address";
 let sources = () => []; // the widgets on screen, each with addressEntries()
 let addressTimer = 0; // set while the address lags behind an edit
 let addressPath = ""; // the page whose edit it lags behind
+/** @type {{path: string, stale: string, fresh: string} | null} */
+let lastWrite = null; // the address this page last wrote, and the one it replaced
 
 /** @param {() => AddressSource[]} widgets */
 export function setAddressSources(widgets) {
@@ -46,25 +48,23 @@ function writeAddressNow() {
 // Capture: before Material's instant navigation takes the click to the next page.
 document.addEventListener("click", writeAddressNow, true);
 document.addEventListener("visibilitychange", writeAddressNow);
+// A reload takes the page's address before the page hears of it. An edit whose address still
+// lagged, or was written in between (the lag's timer firing on a busy phone, or the page
+// hidden as it unloads), would be lost: so the page's last write is handed on as it leaves,
+// and the page a reload opens takes it up if it opened at the address that write replaced.
 window.addEventListener("pagehide", () => {
-  // A reload has taken the page's address before the page hears of it: an edit whose
-  // address still lagged is handed to the reloaded page, which takes it up only if it
-  // opens at the address this page had (recallHandedAddress).
-  const lagging = addressTimer && location.pathname === addressPath;
-  const stale = location.search;
   writeAddressNow();
-  if (lagging && location.search !== stale) {
-    const handed = { path: location.pathname, stale, fresh: location.search };
-    try {
-      sessionStorage.setItem(HANDED_ADDRESS, JSON.stringify(handed));
-    } catch {
-      // Storage refused (private mode, quota): only the last 300 ms of edits are lost.
-    }
+  if (lastWrite?.path !== location.pathname || lastWrite.fresh !== location.search) return;
+  const handed = { ...lastWrite, at: performance.timeOrigin + performance.now() };
+  try {
+    sessionStorage.setItem(HANDED_ADDRESS, JSON.stringify(handed));
+  } catch {
+    // Storage refused (private mode, quota): only an edit made as the reload began is lost.
   }
 });
 
 export function recallHandedAddress() {
-  /** @type {{path: string, stale: string, fresh: string} | null} */
+  /** @type {{path: string, stale: string, fresh: string, at: number} | null} */
   let handed = null;
   try {
     handed = JSON.parse(/** @type {string} */ (sessionStorage.getItem(HANDED_ADDRESS)));
@@ -72,7 +72,11 @@ export function recallHandedAddress() {
   } catch {
     return;
   }
-  if (handed?.path === location.pathname && handed.stale === location.search) {
+  const [opening] = /** @type {PerformanceNavigationTiming[]} */ (performance.getEntriesByType("navigation"));
+  // Handed on after this page's navigation began: by the page it reloads, not by a page left
+  // earlier whose pagehide came after the next page had already looked.
+  const reloaded = opening?.type === "reload" && handed && handed.at >= performance.timeOrigin;
+  if (reloaded && handed?.path === location.pathname && handed.stale === location.search) {
     history.replaceState(history.state, "", location.pathname + handed.fresh + location.hash);
   }
 }
@@ -88,6 +92,7 @@ function writeAddress() {
   const query = params.toString();
   const url = location.pathname + (query ? "?" + query : "") + location.hash;
   if (url !== location.pathname + location.search + location.hash) {
+    lastWrite = { path: location.pathname, stale: location.search, fresh: query ? "?" + query : "" };
     history.replaceState(history.state, "", url);
   }
 }
