@@ -457,6 +457,8 @@ def test_a_link_the_page_makes_reproduces_its_answer(
     watched = Device(browser, server, device)
     watched.context.grant_permissions(["clipboard-read", "clipboard-write"])
     page = watched.page
+    # The reader the links are sent to: another browser, which opens each link in turn.
+    recipient = Device(browser, server, device)
     for slug, calculator in CALCULATORS:
         open_calculator(page, server, slug)
         wait_live(page, calculator)
@@ -471,11 +473,10 @@ def test_a_link_the_page_makes_reproduces_its_answer(
         expect(widget.locator(".calc-copied")).to_have_text("Copied")
         link = page.evaluate("navigator.clipboard.readText()")
         assert link == page.url
-        fresh = Device(browser, server, device)
-        fresh.page.goto(link)
-        wait_live(fresh.page, calculator)
-        assert fresh.page.locator(f"#{calculator}-result").inner_text() == shown, calculator
-        fresh.close()
+        recipient.page.goto(link)
+        wait_live(recipient.page, calculator)
+        assert recipient.page.locator(f"#{calculator}-result").inner_text() == shown, calculator
+    recipient.close()
     watched.close()
 
 
