@@ -100,12 +100,18 @@ class _QuietHandler(http.server.SimpleHTTPRequestHandler):
         pass
 
 
-def build_site(output: Path) -> Path:
-    """`mkdocs build --strict` of the real content into output, as `make build` runs it."""
+# The date a build is made on (SOURCE_DATE_EPOCH; `make build` gives the last commit's): one
+# date for every build of a run, so a test can compare its build with the run's site.
+BUILD_ENV = {"SOURCE_DATE_EPOCH": "1700000000", "NO_MKDOCS_2_WARNING": "1"}
+
+
+def build_site(output: Path, project: Path = ROOT) -> Path:
+    """`mkdocs build --strict` of project's content into output, as `make build` runs it."""
     subprocess.run(
         [sys.executable, "-m", "mkdocs", "build", "--strict", "--quiet", "--site-dir", str(output)],
-        cwd=ROOT,
+        cwd=project,
         check=True,
+        env={**os.environ, **BUILD_ENV},
     )
     return output
 

@@ -19,10 +19,11 @@ from pathlib import Path
 
 import pytest
 import yaml
-from conftest import built_once
+from conftest import BUILD_ENV, build_site, built_once
 
 from hooks.content.rules_data import compile_all
 from hooks.package import pyodide_bundle
+from hooks.package.made_from import record_of
 from hooks.package.pyodide_bundle import (
     COMPRESSED_SUFFIX,
     MANIFEST,
@@ -35,7 +36,6 @@ from hooks.package.pyodide_bundle import (
 pytestmark = pytest.mark.site  # each test here builds the site or a copy of the project
 
 ROOT = Path(__file__).resolve().parent.parent
-EPOCH = "1700000000"
 
 
 def first_system() -> str:
@@ -51,33 +51,40 @@ def files_of(folder: Path) -> dict[str, bytes]:
 
 
 def build(site_dir: Path, cwd: Path = ROOT) -> dict[str, bytes]:
-    subprocess.run(
-        [sys.executable, "-m", "mkdocs", "build", "--strict", "--quiet", "--site-dir", site_dir],
-        cwd=cwd,
-        check=True,
-        env={**os.environ, "SOURCE_DATE_EPOCH": EPOCH, "NO_MKDOCS_2_WARNING": "1"},
-    )
-    return files_of(site_dir)
+    return files_of(build_site(site_dir, cwd))
 
 
-def test_two_builds_of_the_same_tree_are_byte_identical(tmp_path: Path) -> None:
-    first, second = build(tmp_path / "first"), build(tmp_path / "second")
+def test_two_builds_of_the_same_tree_are_byte_identical(site: Path, tmp_path: Path) -> None:
+    """The run's site, and a build of the same tree made now (both dated BUILD_ENV's date)."""
+    first, second = files_of(site), build(tmp_path / "second")
     assert first.keys() == second.keys()
     assert [name for name in first if first[name] != second[name]] == []
 
 
 @pytest.fixture(scope="module")
 def this_trees_bundle(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The whole Pyodide bundle of this tree's rules core, made once for the run (not
-    build/pyodide, which `make setup` may not have made anew since the last edit). Read only."""
-    return built_once(tmp_path_factory, "bundle-of-this-tree", bundle)
+    """The whole Pyodide bundle of this tree's rules core, read only: build/pyodide where
+    Make finds it made from this tree (`make test` has just set it up), else one made once
+    for the run (a minute's work)."""
+    made = ROOT / "build" / "pyodide"
+    target = (made / SNAPSHOT).relative_to(ROOT).as_posix()
+    if subprocess.run(["make", "--question", target], cwd=ROOT, capture_output=True).returncode:
+        return built_once(tmp_path_factory, "bundle-of-this-tree", bundle)
+    return made
+
+
+def files_of_bundle(folder: Path) -> dict[str, bytes]:
+    """The bundle's own files: not the record of what Make made it from, kept beside it."""
+    files = files_of(folder)
+    files.pop(record_of(folder / SNAPSHOT).name, None)
+    return files
 
 
 def test_two_bundles_of_the_same_sources_are_byte_identical(
     tmp_path: Path, this_trees_bundle: Path
 ) -> None:
-    first = files_of(this_trees_bundle)
-    second = files_of(Path(bundle(tmp_path / "second")[0]).parent)
+    first = files_of_bundle(this_trees_bundle)
+    second = files_of_bundle(Path(bundle(tmp_path / "second")[0]).parent)
     assert first.keys() == second.keys()
     assert [name for name in first if first[name] != second[name]] == []
     assert bundle_id(this_trees_bundle) == bundle_id(tmp_path / "second")
@@ -135,7 +142,7 @@ def test_the_dev_servers_quick_wheel_is_the_bundles_own(
     refresh_wheel(tmp_path / "refreshed", project=project)
     monkeypatch.undo()
     bundle(tmp_path / "whole", project=project)
-    refreshed, whole = files_of(tmp_path / "refreshed"), files_of(tmp_path / "whole")
+    refreshed, whole = files_of_bundle(tmp_path / "refreshed"), files_of_bundle(tmp_path / "whole")
     manifest = json.loads(whole.pop(MANIFEST))
     del manifest["snapshot"]
     assert json.loads(refreshed.pop(MANIFEST)) == manifest
@@ -232,11 +239,13 @@ def test_an_update_that_changes_the_rules_core_answers_from_it_online_and_offlin
         httpd.server_close()
 
 
-def test_the_finishing_command_on_raw_output_gives_the_built_site(tmp_path: Path) -> None:
+def test_the_finishing_command_on_raw_output_gives_the_built_site(
+    site: Path, tmp_path: Path
+) -> None:
     """Another generator's build is its raw HTML, then `python -m hooks.package`: run on
     MkDocs' output without the post-build hook, the command must give the very site the
     hook gives (policies, page assets, search indexes, service worker)."""
-    env = {**os.environ, "SOURCE_DATE_EPOCH": EPOCH, "NO_MKDOCS_2_WARNING": "1"}
+    env = {**os.environ, **BUILD_ENV}
     config = (ROOT / "mkdocs.yml").read_text(encoding="utf-8")
     assert "hooks/mkdocs_hooks.py" in config
     raw = tmp_path / "raw"
@@ -251,7 +260,7 @@ def test_the_finishing_command_on_raw_output_gives_the_built_site(tmp_path: Path
     )
     assert not (raw / "sw.js").exists()  # the post-build steps did not run
     subprocess.run([sys.executable, "-m", "hooks.package", str(raw)], cwd=ROOT, check=True, env=env)
-    built, finished = build(tmp_path / "built"), files_of(raw)
+    built, finished = files_of(site), files_of(raw)  # the run's site: the hook's build
     assert finished.keys() == built.keys()
     assert [name for name in built if built[name] != finished[name]] == []
 
