@@ -11,7 +11,6 @@ from __future__ import annotations
 import gzip
 import io
 import json
-import time
 import zipfile
 from fractions import Fraction
 from urllib.parse import parse_qs, urlsplit
@@ -610,14 +609,16 @@ def test_python_stays_warm_from_one_calculator_to_the_next(browser: Browser, ser
     wait_live(page, "attack")
     page.fill("#attack-bonus", "7")
     wait_live(page, "attack")
-    start = time.monotonic()
+    page.evaluate("window.sameVisit = true")
     open_calculator(page, server, "damage")
     page.fill("#damage-expression", "2d8+4")
     wait_live(page, "damage")
-    elapsed = time.monotonic() - start
     assert figure(page, "damage", "Range") == "6 to 20"
+    # Warm: the same document (Material's instant navigation), whose one worker and one
+    # Python, fetched once, answer both calculators. How soon is bench_calculators.py's
+    # "second-page" figure: a test timed on a busy machine fails for the machine.
+    assert page.evaluate("window.sameVisit === true")
     assert sorted(started) == sorted({*started}) and len(started) == 2, started
-    assert elapsed < 2.0, f"the second calculator took {elapsed:.2f} s to a live answer"
     watched.close()
 
 
