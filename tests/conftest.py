@@ -41,6 +41,12 @@ LAUNCH_ARGS = [
     "--no-first-run",
 ]
 
+# How long an `expect` waits for its condition, in place of Playwright's 5 s. It returns as
+# soon as the condition holds, so a quiet machine never waits it out; on a loaded CI machine
+# (a run of 37 minutes where 23 is usual) a calculator page's code once took over 5 s to bind
+# its buttons, and a test failed on a page that was only slow.
+expect.set_options(timeout=20_000)
+
 
 # The tiers in the order their tests run: the slowest first, so that under pytest-xdist the
 # run does not end waiting on one long test while the other workers idle.

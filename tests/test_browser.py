@@ -55,7 +55,7 @@ def headline_in_view(page: Page, calculator: str) -> bool:
     # The answer: its headline, or the message of a system whose text lacks the rule.
     answer = ".calc-headline, .calc-undefined"
     headline = page.locator(f'.calc[data-calculator="{calculator}"]').locator(answer).first
-    box = headline.bounding_box(timeout=5_000)
+    box = headline.bounding_box()
     size = page.viewport_size
     return (
         box is not None
@@ -663,7 +663,7 @@ def test_a_folded_side_of_situations_opens_from_the_address_and_in_view(
       return hit === box || hit === box.labels[0] || box.labels[0].contains(hit);
     }"""
     expect(box).to_be_in_viewport()
-    page.wait_for_function(reachable, arg=box.element_handle(), timeout=5_000)
+    page.wait_for_function(reachable, arg=box.element_handle())
     box.tap()
     wait_live(page, "attack")
     expect(fold.locator(".calc-side-ticked")).to_have_text(" · 1 ticked")

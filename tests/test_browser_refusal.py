@@ -85,7 +85,6 @@ def test_a_refusal_is_said_in_the_dock_and_beside_the_box_just_ticked(
           return box.top >= 0 && box.bottom <= dock.top + 1;
         }""",
         arg=field.element_handle(),
-        timeout=5_000,
     )
     assert above_the_dock(page, field)
     # The dock's "Details" tap is not what the button does: the form stays in view.
