@@ -23,6 +23,7 @@ import urllib.request
 from pathlib import Path
 
 import yaml
+from conftest import BUILD_ENV
 
 HERE = Path(__file__).resolve().parent.parent  # this repository: its node_modules and build/
 STARTUP_SECONDS = 300  # a first full build (and maybe the Pyodide bundle) on a busy machine
@@ -133,7 +134,7 @@ class DevServer:
     def __enter__(self) -> DevServer:
         env = {key: value for key, value in os.environ.items() if key != "SITE_URL"}
         # PYTHONFAULTHANDLER: a server stuck in a build prints where, when settle() gives up.
-        env.update(NO_MKDOCS_2_WARNING="1", SOURCE_DATE_EPOCH="1700000000", PYTHONFAULTHANDLER="1")
+        env.update(BUILD_ENV, PYTHONFAULTHANDLER="1")
         with self.log_path.open("w") as log:
             self.process = subprocess.Popen(
                 serve_command(self.project, self.port),

@@ -78,18 +78,22 @@ def test_calculator_pages_for_each_system_in_both_palettes(
     pages = {scheme: context.new_page() for scheme, context in contexts.items()}
     found = []
     for index, system in enumerate(SYSTEMS):
-        where = f"calculators/{slug}/?system={system}"
-        for page in pages.values():
-            chosen = page.locator('.calc select[name="system"]')  # the dice roller has none
-            if index and chosen.count():
-                # Switched on the page, as a reader at the table does: one Python per palette
-                # for the page, not one per system.
-                where = f"calculators/{slug}/ switched to {system}"
-                for choice in chosen.all():
+        address = f"calculators/{slug}/?system={system}"
+        # After the first, each system is switched to on the page, as a reader at the table
+        # does: one Python per palette for the page, not one per system. (The dice roller
+        # has no system to switch.)
+        chosen = {
+            scheme: page.locator('.calc select[name="system"]') for scheme, page in pages.items()
+        }
+        switched = index > 0 and all(select.count() for select in chosen.values())
+        where = f"calculators/{slug}/ switched to {system}" if switched else address
+        for scheme, page in pages.items():
+            if switched:
+                for choice in chosen[scheme].all():
                     choice.select_option(system)
             else:
                 # Both palettes load at once: the two Pythons start side by side.
-                page.goto(server + where, wait_until="commit")
+                page.goto(server + address, wait_until="commit")
         for scheme, page in pages.items():
             for calculator in CALCULATOR_PAGES[slug]:
                 wait_live(page, calculator)

@@ -109,9 +109,12 @@ def test_an_edit_just_before_a_reload_survives_it(browser: Browser, server: str)
     expect(page.locator("#attack-bonus")).not_to_have_value("11")
     # An edit handed on before this page's navigation began (by a page whose pagehide came
     # after the next page had looked) is no reload's: a later reload leaves it.
-    page.evaluate("""() => sessionStorage.setItem("calculators-handed-address", JSON.stringify({
-      path: location.pathname, stale: location.search, fresh: "?bonus=13",
-      at: performance.timeOrigin + performance.now() }))""")
+    page.evaluate("""async () => {
+      const { HANDED_ADDRESS } = await import("/assets/javascripts/calculator-address.mjs");
+      sessionStorage.setItem(HANDED_ADDRESS, JSON.stringify({
+        path: location.pathname, stale: location.search, fresh: "?bonus=13",
+        at: performance.timeOrigin + performance.now() }));
+    }""")
     page.reload()
     wait_live(page, "attack")
     expect(page.locator("#attack-bonus")).not_to_have_value("13")

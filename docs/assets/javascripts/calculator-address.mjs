@@ -3,7 +3,7 @@
 
 // The address is written once the edits pause for this long (see addressLags).
 const ADDRESS_IDLE_MS = 300;
-const HANDED_ADDRESS = "calculators-handed-address";
+export const HANDED_ADDRESS = "calculators-handed-address";
 
 /** @typedef {{addressEntries(): [name: string, value: string][]}} AddressSource */
 
@@ -72,11 +72,12 @@ export function recallHandedAddress() {
   } catch {
     return;
   }
+  if (!handed) return;
   const [opening] = /** @type {PerformanceNavigationTiming[]} */ (performance.getEntriesByType("navigation"));
   // Handed on after this page's navigation began: by the page it reloads, not by a page left
   // earlier whose pagehide came after the next page had already looked.
-  const reloaded = opening?.type === "reload" && handed && handed.at >= performance.timeOrigin;
-  if (reloaded && handed?.path === location.pathname && handed.stale === location.search) {
+  const reloaded = opening?.type === "reload" && handed.at >= performance.timeOrigin;
+  if (reloaded && handed.path === location.pathname && handed.stale === location.search) {
     history.replaceState(history.state, "", location.pathname + handed.fresh + location.hash);
   }
 }
