@@ -110,7 +110,9 @@ def test_an_edit_just_before_a_reload_survives_it(browser: Browser, server: str)
     # An edit handed on before this page's navigation began (by a page whose pagehide came
     # after the next page had looked) is no reload's: a later reload leaves it.
     page.evaluate("""async () => {
-      const { HANDED_ADDRESS } = await import("/assets/javascripts/calculator-address.mjs");
+      const loader = document.querySelector("script[src$='/calculator-loader.mjs']").src;
+      const address = new URL("calculator-address.mjs", loader).href;
+      const { HANDED_ADDRESS } = await import(address);
       sessionStorage.setItem(HANDED_ADDRESS, JSON.stringify({
         path: location.pathname, stale: location.search, fresh: "?bonus=13",
         at: performance.timeOrigin + performance.now() }));
