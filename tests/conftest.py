@@ -68,6 +68,14 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
             tiers[item] = "site"
         else:
             tiers[item] = "unit"
+        # `-m` selects by every mark a test carries, its module's too: a module marked
+        # `site` whose test drives Chromium would put that test in both CI jobs.
+        marked = {mark.name for mark in item.iter_markers()} & set(TIERS) - {tiers[item]}
+        if marked:
+            raise pytest.UsageError(
+                f"{item.nodeid} is in the {tiers[item]} tier but marked {', '.join(marked)}: "
+                "mark its module's other tests one by one, not the module"
+            )
         item.add_marker(getattr(pytest.mark, tiers[item]))
     items.sort(key=lambda item: (not item.get_closest_marker("longest"), TIERS.index(tiers[item])))
 

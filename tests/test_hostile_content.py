@@ -27,7 +27,9 @@ from playwright.sync_api import Browser
 
 from hooks.postprocess.sanitize import clean
 
-pytestmark = pytest.mark.site  # each test here builds the site or a copy of the project
+# Each test here builds the site or a copy of the project: `site`, but for those that
+# drive Chromium too, which are `browser` (tests/conftest.py), so marked one by one.
+SITE = pytest.mark.site
 
 ROOT = Path(__file__).resolve().parent.parent
 MARK = "pwned"
@@ -169,6 +171,7 @@ class Markup(HTMLParser):
         self.in_script = False
 
 
+@SITE
 def test_every_payload_builds_inert(hostile_site) -> None:
     site, pages = hostile_site
     for path in sorted(site.rglob("*.html")):

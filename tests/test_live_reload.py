@@ -37,7 +37,9 @@ from playwright.sync_api import Browser, Page, expect
 from hooks.content.yaml_lines import load_yaml
 from hooks.postprocess.csp import script_hash
 
-pytestmark = pytest.mark.site  # each test here builds the site or a copy of the project
+# Each test here builds the site or a copy of the project: `site`, but for those that
+# drive Chromium too, which are `browser` (tests/conftest.py), so marked one by one.
+SITE = pytest.mark.site
 
 RELOAD_SECONDS = 300  # a rebuild on a busy machine, then the poll that reloads the page
 VIOLATIONS = """
@@ -125,6 +127,7 @@ def test_editing_a_page_reloads_it_once_with_the_edit(
         context.close()
 
 
+@SITE
 def test_editing_a_rules_file_recompiles_the_answers_and_the_wheel_in_one_build(
     dev_server: DevServer, project: Path
 ) -> None:
@@ -254,6 +257,7 @@ class _Asking:
         self.thread.join()
 
 
+@SITE
 def test_fixes_saved_while_a_page_is_requested_leave_it_served(
     dev_server: DevServer, project: Path
 ) -> None:
@@ -284,6 +288,7 @@ def test_fixes_saved_while_a_page_is_requested_leave_it_served(
     assert "in strict mode" not in log and "the site did not build" not in log, log[-3000:]
 
 
+@SITE
 def test_a_server_started_on_broken_content_shows_the_error_and_then_the_site(
     project: Path, tmp_path: Path
 ) -> None:
@@ -323,6 +328,7 @@ def _without_reload_script(html: str) -> str:
     return html.replace(script[0], "", 1)
 
 
+@SITE
 def test_the_pages_after_saves_are_the_pages_of_a_full_build(project: Path, tmp_path: Path) -> None:
     """A page, the home page, a table, a glossary and a rules.yml saved one after the other,
     each rendering only what it changed: the site served then is the one a server started

@@ -33,7 +33,9 @@ from hooks.package.pyodide_bundle import (
     refresh_wheel,
 )
 
-pytestmark = pytest.mark.site  # each test here builds the site or a copy of the project
+# Each test here builds the site or a copy of the project: `site`, but for those that
+# drive Chromium too, which are `browser` (tests/conftest.py), so marked one by one.
+SITE = pytest.mark.site
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -54,6 +56,7 @@ def build(site_dir: Path, cwd: Path = ROOT) -> dict[str, bytes]:
     return files_of(build_site(site_dir, cwd))
 
 
+@SITE
 def test_two_builds_of_the_same_tree_are_byte_identical(site: Path, tmp_path: Path) -> None:
     """The run's site, and a build of the same tree made now (both dated BUILD_ENV's date)."""
     first, second = files_of(site), build(tmp_path / "second")
@@ -80,6 +83,7 @@ def files_of_bundle(folder: Path) -> dict[str, bytes]:
     return files
 
 
+@SITE
 def test_two_bundles_of_the_same_sources_are_byte_identical(
     tmp_path: Path, this_trees_bundle: Path
 ) -> None:
@@ -90,6 +94,7 @@ def test_two_bundles_of_the_same_sources_are_byte_identical(
     assert bundle_id(this_trees_bundle) == bundle_id(tmp_path / "second")
 
 
+@SITE
 def test_a_changed_page_changes_no_python_file(tmp_path: Path) -> None:
     """The rules data inside the wheel is all the content the bundle holds: a note added
     to a page leaves it, and so every file of the bundle, as it was."""
@@ -102,6 +107,7 @@ def test_a_changed_page_changes_no_python_file(tmp_path: Path) -> None:
     assert compile_all(content) == compile_all(ROOT / "content")
 
 
+@SITE
 def test_the_pages_name_the_bundle_the_site_serves(site: Path) -> None:
     served = [path.name for path in (site / "assets" / "pyodide").iterdir()]
     assert served == [bundle_id(ROOT / "build" / "pyodide")]
@@ -112,6 +118,7 @@ def test_the_pages_name_the_bundle_the_site_serves(site: Path) -> None:
     assert "../pyodide/${bundle}/" in worker
 
 
+@SITE
 @pytest.mark.parametrize("edited", ["rules data", "rules core"])
 def test_the_dev_servers_quick_wheel_is_the_bundles_own(
     tmp_path: Path, edited: str, monkeypatch: pytest.MonkeyPatch, this_trees_bundle: Path
@@ -239,6 +246,7 @@ def test_an_update_that_changes_the_rules_core_answers_from_it_online_and_offlin
         httpd.server_close()
 
 
+@SITE
 def test_the_finishing_command_on_raw_output_gives_the_built_site(
     site: Path, tmp_path: Path
 ) -> None:
@@ -265,6 +273,7 @@ def test_the_finishing_command_on_raw_output_gives_the_built_site(
     assert [name for name in built if built[name] != finished[name]] == []
 
 
+@SITE
 def test_the_finishing_command_refuses_a_folder_without_a_site(tmp_path: Path) -> None:
     result = subprocess.run(
         [sys.executable, "-m", "hooks.package", str(tmp_path)],
