@@ -11,8 +11,6 @@ a worker).
 
 from __future__ import annotations
 
-import contextlib
-import io
 import json
 import os
 import re
@@ -22,11 +20,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from command_line import run_cli
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from rules_core.calculators import CALCULATORS
-from rules_core.cli import main
 from rules_core.dice import DiceError, parse
 from rules_core.systems import system_slugs
 from rules_core.web import handle, handle_json
@@ -387,19 +385,6 @@ def cli_argv(draw) -> list[str]:
         else:
             argv += [draw(st.sampled_from(options)), draw(_CLI_VALUE)]
     return argv
-
-
-def run_cli(argv: list[str]) -> tuple[int, str, str]:
-    out, err = io.StringIO(), io.StringIO()
-    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-        try:
-            status = main(argv)
-        except SystemExit as exit:
-            # -h or --help anywhere (a value drawn as "-h" too): argparse prints the help
-            # and exits 0, as `python -m rules_core` does.
-            assert exit.code == 0, exit.code
-            status = 0
-    return status, out.getvalue(), err.getvalue()
 
 
 def check_cli(argv: list[str]) -> None:

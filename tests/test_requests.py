@@ -7,20 +7,18 @@ payload, or refuse with the same messages (the CLI's prefixed with the option).
 
 from __future__ import annotations
 
-import contextlib
 import copy
-import io
 import json
 from collections.abc import Mapping
 from typing import Any
 
 import pytest
+from command_line import run_cli
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from rules_core import systems
 from rules_core.calculators import CALCULATORS
-from rules_core.cli import main
 from rules_core.errors import NotDefined
 from rules_core.fields import Field, situation_choices
 from rules_core.requests import WHOLE, InputErrors
@@ -142,13 +140,6 @@ def to_argv(name: str, inputs: dict[str, str]) -> list[str]:
                 given["count"] = given["count"] if given["count"].strip() else "0"
                 argv.append("--combatant=" + ":".join(given[p] for p in parts))
     return argv + (["--", *positional] if positional else [])
-
-
-def run_cli(argv: list[str]) -> tuple[int, str, str]:
-    out, err = io.StringIO(), io.StringIO()
-    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-        status = main(argv)
-    return status, out.getvalue(), err.getvalue()
 
 
 def _random_parts_dropped(name: str, inputs: dict[str, str], payload: dict[str, Any]) -> dict:
