@@ -52,6 +52,11 @@ expect.set_options(timeout=20_000)
 # run does not end waiting on one long test while the other workers idle.
 TIERS = ("browser", "site", "unit")
 
+# The mark of a test that builds the site or a copy of the project, put on each such test,
+# not on its module: `-m` selects by a module's mark too, so a module's `site` would also
+# put its tests that drive Chromium (the browser tier) in the site tier's run.
+SITE = pytest.mark.site
+
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """Each test in one tier, from what it uses: `browser` (drives Chromium), `site` (builds
@@ -68,13 +73,13 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
             tiers[item] = "site"
         else:
             tiers[item] = "unit"
-        # `-m` selects by every mark a test carries, its module's too: a module marked
-        # `site` whose test drives Chromium would put that test in both CI jobs.
+        # A tier's mark on a test of another tier (its module's, see SITE) would put it in
+        # two tiers' runs, so in both CI jobs.
         marked = {mark.name for mark in item.iter_markers()} & set(TIERS) - {tiers[item]}
         if marked:
             raise pytest.UsageError(
                 f"{item.nodeid} is in the {tiers[item]} tier but marked {', '.join(marked)}: "
-                "mark its module's other tests one by one, not the module"
+                "mark its module's other tests one by one (conftest.SITE), not the module"
             )
         item.add_marker(getattr(pytest.mark, tiers[item]))
     items.sort(key=lambda item: (not item.get_closest_marker("longest"), TIERS.index(tiers[item])))

@@ -21,7 +21,7 @@ from pathlib import Path
 
 import pytest
 import yaml
-from conftest import built_once
+from conftest import SITE, built_once
 from dev_server import project_copy
 from tiny_system import add_tiny_system
 
@@ -537,9 +537,6 @@ def _content_copy(project: Path, copy: Path, *names: str) -> Path:
     for name in ("content", *names):
         shutil.copytree(project / name, copy / name, ignore=shutil.ignore_patterns("__pycache__"))
     return copy
-
-
-SITE = pytest.mark.site  # builds a copy of the project
 
 
 @SITE

@@ -22,14 +22,10 @@ from pathlib import Path
 
 import pytest
 import yaml
-from conftest import built_once, serve
+from conftest import SITE, built_once, serve
 from playwright.sync_api import Browser
 
 from hooks.postprocess.sanitize import clean
-
-# Each test here builds the site or a copy of the project: `site`, but for those that
-# drive Chromium too, which are `browser` (tests/conftest.py), so marked one by one.
-SITE = pytest.mark.site
 
 ROOT = Path(__file__).resolve().parent.parent
 MARK = "pwned"

@@ -21,7 +21,7 @@ from fractions import Fraction
 from pathlib import Path
 
 import pytest
-from conftest import ARTIFACTS, ROOT
+from conftest import ARTIFACTS, ROOT, SITE
 from dev_server import (
     BUILT,
     RELOADED,
@@ -36,10 +36,6 @@ from playwright.sync_api import Browser, Page, expect
 
 from hooks.content.yaml_lines import load_yaml
 from hooks.postprocess.csp import script_hash
-
-# Each test here builds the site or a copy of the project: `site`, but for those that
-# drive Chromium too, which are `browser` (tests/conftest.py), so marked one by one.
-SITE = pytest.mark.site
 
 RELOAD_SECONDS = 300  # a rebuild on a busy machine, then the poll that reloads the page
 VIOLATIONS = """

@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 import yaml
-from conftest import BUILD_ENV, build_site, built_once
+from conftest import BUILD_ENV, SITE, build_site, built_once
 
 from hooks.content.rules_data import compile_all
 from hooks.package import pyodide_bundle
@@ -32,10 +32,6 @@ from hooks.package.pyodide_bundle import (
     bundle_id,
     refresh_wheel,
 )
-
-# Each test here builds the site or a copy of the project: `site`, but for those that
-# drive Chromium too, which are `browser` (tests/conftest.py), so marked one by one.
-SITE = pytest.mark.site
 
 ROOT = Path(__file__).resolve().parent.parent
 
