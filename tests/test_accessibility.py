@@ -20,7 +20,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from conftest import CALCULATOR_PAGES, ROOT, wait_live
+from conftest import ARTIFACTS, CALCULATOR_PAGES, ROOT, wait_live
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 
 from hooks.postprocess.a11y import label_search_dialog
@@ -101,6 +101,8 @@ def test_calculator_pages_for_each_system_in_both_palettes(
             if chosen.count():
                 expect(chosen.first).to_have_value(system)
             found += violations(page, scheme, where)
+            if index == 0 and scheme == "light":  # the page as a desktop reader first sees it
+                page.screenshot(path=str(ARTIFACTS / f"{slug}-desktop.png"), full_page=True)
     if slug == "damage":
         # Bad input: the message next to its field, the last result kept and marked stale.
         for scheme, page in pages.items():

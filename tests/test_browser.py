@@ -3,7 +3,9 @@
 The site is built once into a temporary folder and served on 127.0.0.1; every page
 must compute with the Python core running in Pyodide, keep its inputs in the address,
 show bad input next to its field, log no console error, and request nothing from any
-other host. Screenshots at desktop and phone widths go to test-artifacts/.
+other host. Every calculator page live at desktop and phone widths, with its screenshot in
+test-artifacts/: test_accessibility.py (desktop; its console by test_security.py's typed
+payloads) and test_phone_form.py (phone).
 """
 
 from __future__ import annotations
@@ -90,18 +92,6 @@ def edit(control: Locator) -> None:
         # Another valid value: a number one higher, a roll one higher, a blank filled.
         control.fill(str(int(value) + 1) if value.isdigit() else f"{value}+1" if value else "1")
         control.press("Tab")
-
-
-def test_every_calculator_computes_live(browser: Browser, server: str) -> None:
-    ARTIFACTS.mkdir(exist_ok=True)
-    for width, label in ((1280, "desktop"), (375, "phone")):
-        watched = Watched(browser, server, width)
-        for slug, calculators in CALCULATOR_PAGES.items():
-            watched.page.goto(f"{server}calculators/{slug}/")
-            for calculator in calculators:
-                wait_live(watched.page, calculator)
-            watched.page.screenshot(path=str(ARTIFACTS / f"{slug}-{label}.png"), full_page=True)
-        watched.close()
 
 
 def test_the_live_result_takes_over_without_a_jump(browser: Browser, server: str) -> None:

@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from conftest import CALCULATOR_PAGES, Device, wait_live
+from conftest import ARTIFACTS, CALCULATOR_PAGES, Device, wait_live
 from playwright.sync_api import Browser, expect
 
 from hooks.pages.embed import FOLDER as EMBEDS
@@ -78,6 +78,7 @@ def test_the_boxes_of_a_row_are_level(browser: Browser, server: str) -> None:
         page.goto(f"{server}calculators/{stem}/")
         for calculator in calculators:
             wait_live(page, calculator)
+        page.screenshot(path=str(ARTIFACTS / f"{stem}-phone.png"), full_page=True)
         for form in page.locator(".calc-form").all():
             boxes = form.evaluate(BOXES)
             for one in boxes:
