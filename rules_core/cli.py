@@ -10,6 +10,7 @@ as exact fraction strings). Bad input prints one line on stderr and exits with s
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import os
 import sys
@@ -185,6 +186,10 @@ def _command(commands: Any, calculator: Calculator[Any, Any]) -> None:
     sub.set_defaults(calculator=calculator, readers=readers)
 
 
+# Built once: `python -m rules_core` calls main() once, but a caller in one process may call
+# it thousands of times (the tests do), and the parser, the same for every call, is most of
+# a call's time. It keeps nothing between calls: each parse makes its own namespace.
+@functools.cache
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="python -m rules_core", description=__doc__.splitlines()[0])
     commands = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
