@@ -95,16 +95,19 @@ lint: setup
 # another. The site is built once for the run (tests/conftest.py, built_once).
 TEST_WORKERS ?= 3
 
+# node --test runs as many test files at once as the machine has cores (each file is a
+# process of its own; its default, a core fewer, runs them one at a time on 2 cores).
+
 test: setup lint
 	$(PY) -m pytest -n $(TEST_WORKERS) --dist worksteal
-	node --test tests/node/
+	node --test --test-concurrency=$$(nproc) tests/node/
 
 # The same tests in two tiers, which CI runs side by side (.github/workflows/ci.yml): the
 # fast one answers a content or code change in a few minutes, the browser one drives
 # Chromium. Together they are `make test` (every test is in exactly one pytest tier).
 test-fast: setup lint
 	$(PY) -m pytest -n $(TEST_WORKERS) --dist worksteal -m "unit or site"
-	node --test tests/node/
+	node --test --test-concurrency=$$(nproc) tests/node/
 
 test-browser: setup
 	$(PY) -m pytest -n $(TEST_WORKERS) --dist worksteal -m browser
