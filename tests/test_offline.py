@@ -587,6 +587,59 @@ def test_a_runtime_that_does_not_arrive_is_said_and_tried_again(
     context.close()
 
 
+def test_calculator_code_that_does_not_arrive_is_said_and_reloaded(
+    browser: Browser, server: str, site: Path
+) -> None:
+    """The widgets' code fails to download (calculator-site.mjs, imported by the loader):
+    nothing bound the page's calculators, and a shared link's answer said "Computing the
+    answer to these inputs…" for ever while Python loaded and answered nothing. Now each
+    says why and what to do, on a phone's screen, its figures are never shown as the answer
+    to inputs they do not answer, and its button reloads the page."""
+    stem, (calculator, *_) = next(iter(CALCULATOR_PAGES.items()))
+    context = browser.new_context(**DEVICES["phone"])
+    context.route("**/calculator-site.mjs", lambda route: route.abort())
+    page = context.new_page()
+    widget = page.locator(f'.calc[data-calculator="{calculator}"]')
+    status = start_status(page, calculator)
+    mark = lambda: widget.locator(".calc-headline").first.evaluate(  # noqa: E731
+        "headline => getComputedStyle(headline, '::after').content"
+    )
+    for address, figures in ((f"calculators/{stem}/", True), (shared_link(site, stem), False)):
+        page.goto(server + address)
+        expect(status).to_contain_text("its code could not be downloaded", timeout=60_000)
+        said = status.inner_text()
+        if figures:
+            assert "The figures shown were computed when the site was built" in said, said
+        else:
+            assert "The inputs of this link could not be read" in said, said
+            expect(widget.locator(".calc-figures").first).to_be_hidden()
+        # However far Python gets, nothing says it is computing: once it has loaded too.
+        page.wait_for_function(
+            "() => !document.documentElement.hasAttribute('data-calc-loading')", timeout=60_000
+        )
+        assert "omputing" not in mark() and "loading" not in mark(), mark()
+        expect(widget.locator(".calc-status--busy")).to_have_count(0)
+        expect(widget.locator(".calc-result")).to_have_attribute("aria-busy", "false")
+        reload = status.get_by_role("button", name="Reload the page")
+        assert_read_on_screen(page, reload)
+        assert reload.bounding_box()["height"] >= 44
+        # The build's figures answer the defaults on screen, until an edit leaves them behind.
+        built = "Computed when the site was built" if figures else "Out of date"
+        assert built in mark(), mark()
+        widget.locator("input[type=text]").first.fill("3")
+        assert "Out of date: the calculator could not start" in mark(), mark()
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / "calculator-code-missing-phone.png"))
+
+    context.unroute("**/calculator-site.mjs")
+    reload.click()
+    wait_live(page, calculator)
+    first_live_answer(page)
+    expect(widget).not_to_contain_class("calc--failed")
+    expect(status.get_by_role("button")).to_have_count(0)
+    context.close()
+
+
 def test_offline_without_python_a_calculator_says_so_and_stores_it_when_asked(
     browser: Browser, counting: CountingServer, site: Path
 ) -> None:
