@@ -26,6 +26,7 @@ from conftest import (
     ARTIFACTS,
     CALCULATOR_PAGES,
     DEVICES,
+    ROOT,
     Device,
     HeldWheel,
     Watched,
@@ -434,6 +435,16 @@ def _a_dice_calculator() -> tuple[str, str]:
     raise AssertionError("no calculator's main field is a dice roll")
 
 
+# The pause in the typing after which a field's refusal is said (calculator-refusal.mjs),
+# and a millisecond past it.
+PAST_THE_TYPING_PAUSE_MS = 1 + int(
+    re.search(
+        r"TYPING_PAUSE_MS = (\d+);",
+        (ROOT / "docs/assets/javascripts/calculator-refusal.mjs").read_text("utf-8"),
+    )[1]
+)
+
+
 def _typed_into(page: Page, calculator: str, name: str, text: str, replacing: bool = True) -> None:
     """`text` typed into the field (over its text, selected first, or after it) as a player
     types, a key every 150 ms, well within the pause, without waiting for the answers: on a
@@ -498,25 +509,30 @@ def test_a_refusal_is_said_after_a_pause_or_at_once_on_leaving_the_field_and_its
     watched = Device(browser, server, "phone")
     page = watched.page
     page.add_init_script(WATCH_LIVE_REGIONS)
-    page.clock.install()  # its time flows until the test stops it, below
+    page.clock.install()  # its time flows, but for the typing below
     page.goto(f"{server}calculators/{PAGES[calculator]}/")
     wait_live(page, calculator)
     page.evaluate("window.heard.length = 0")
     field = f"#{calculator}-{name}"
     error = page.locator(f"{field}-error")
-    _typed_into(page, calculator, name, "1d6+")
-    # After a pause: beside the field, and said once, politely.
-    expect(error).to_have_text(message)
     widget = page.locator(f'.calc[data-calculator="{calculator}"]')
-    expect(widget.locator(".calc-status")).to_contain_text(message)
-    said = [(politeness, text) for _, politeness, text in heard(page)]
-    assert len(said) == 1 and said[0][0] == "polite" and message in said[0][1], said
-    # Typed on: the message stays as it is until the typing pauses or the field is left.
-    # The pause cannot end before the answer to the key comes (on a busy machine it may
-    # come after a second).
+    headline = widget.locator(".calc-headline")
+    # The clock stands still from here: on a loaded machine two keys sent 150 ms apart
+    # reached the page more than the pause apart, and '1d' was said as a refusal on the way.
+    # (Once and for all: after a resume, this Playwright's page clock misreads its time.)
     with clock_stood_still(page):
+        _typed_into(page, calculator, name, "1d6+")
+        # After a pause, the page's timers run through it: beside the field, and said once,
+        # politely.
+        page.clock.run_for(PAST_THE_TYPING_PAUSE_MS)
+        expect(error).to_have_text(message)
+        expect(widget.locator(".calc-status")).to_contain_text(message)
+        said = [(politeness, text) for _, politeness, text in heard(page)]
+        assert len(said) == 1 and said[0][0] == "polite" and message in said[0][1], said
+        # Typed on: the message stays as it is until the typing pauses or the field is left.
+        # The pause cannot end before the answer to the key comes (on a busy machine it may
+        # come after a second).
         _typed_into(page, calculator, name, "x", replacing=False)
-        headline = widget.locator(".calc-headline")
         page.wait_for_function(
             "(h) => getComputedStyle(h, '::after').content.includes('typing')",
             arg=headline.element_handle(),
