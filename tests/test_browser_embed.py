@@ -27,7 +27,7 @@ from urllib.parse import parse_qsl, urlencode, urlsplit
 import pytest
 import yaml
 from conftest import ARTIFACTS, CHROMIUM, LAUNCH_ARGS, WASM_FILE, QuietServer, settled_address
-from playwright.sync_api import Browser, BrowserContext, Frame, FrameLocator, Page, expect
+from playwright.sync_api import Browser, BrowserContext, Frame, FrameLocator, Locator, Page, expect
 
 from hooks.package.offline import offline_manifest
 from rules_core.calculators import CALCULATORS
@@ -221,6 +221,19 @@ class Host:
         assert frame is not None
         return frame
 
+    def scroll_to(self, index: int, inside: Locator) -> None:
+        """A reader scrolls this page until what is inside the index-th frame is in view, as
+        the wheel would. Not a scroll asked from inside the frame (Playwright's, before a
+        click): a frame of another site runs in a process of its own, which passes the scroll
+        to this page's asynchronously, and a click is then aimed where the frame was."""
+        below_its_top = inside.evaluate("e => e.getBoundingClientRect().top")
+        self.page.locator("iframe").nth(index).evaluate(
+            "(frame, y) => scrollTo(0, scrollY + frame.getBoundingClientRect().top + y"
+            " - innerHeight / 2)",
+            below_its_top,
+        )
+        expect(inside).to_be_in_viewport()
+
     def close(self) -> None:
         self.context.close()
         # The host page's own icon is data:, so every console error is the embeds'.
@@ -388,8 +401,10 @@ def test_three_embeds_of_shared_links_answer_as_their_full_pages_from_one_python
         assert len(host.page.workers) == 1  # one Python, started once, for the three
         # A citation opens on the site, in a tab of its own: the frame stays as it was.
         shown = host.content(0).url
+        citation = host.frame(0).locator(".calc-sources a").first
+        host.scroll_to(0, citation)
         with host.context.expect_page() as opened:
-            host.frame(0).locator(".calc-sources a").first.click()
+            citation.click()
         assert opened.value.url.startswith(site_server.origin)
         assert host.content(0).url == shown
         opened.value.close()
