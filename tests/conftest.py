@@ -21,7 +21,15 @@ from pathlib import Path
 
 import pytest
 from filelock import FileLock
-from playwright.sync_api import Browser, BrowserContext, Page, Route, expect, sync_playwright
+from playwright.sync_api import (
+    Browser,
+    BrowserContext,
+    Locator,
+    Page,
+    Route,
+    expect,
+    sync_playwright,
+)
 
 from rules_core.calculators import CALCULATORS
 from rules_core.calculators.address import PAGES
@@ -300,6 +308,22 @@ def settled_address(page: Page, quiet_ms: int = 1000) -> str:
         if page.url != address:
             address, quiet_since = page.url, time.monotonic()
     return address
+
+
+def said_code_missing(widget: Locator, link: bool) -> Locator:
+    """Waits until a calculator whose code did not arrive (calculator-unbound.mjs) says so
+    where its answer is read, with the fix, and says of its figures what is true: beside a
+    link's inputs, that it could not read them, and none are shown; on its defaults, that
+    they are the build's. Returns the line's button that reloads the page."""
+    status = widget.locator(".calc-status")
+    expect(status).to_contain_text("its code could not be downloaded", timeout=60_000)
+    said = status.inner_text()
+    if link:
+        assert "The inputs of this link could not be read" in said, said
+        expect(widget.locator(".calc-figures").first).to_be_hidden()
+    else:
+        assert "The figures shown were computed when the site was built" in said, said
+    return status.get_by_role("button", name="Reload the page")
 
 
 def figure(page: Page, calculator: str, label: str) -> str:

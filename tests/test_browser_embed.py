@@ -26,7 +26,15 @@ from urllib.parse import parse_qsl, urlencode, urlsplit
 
 import pytest
 import yaml
-from conftest import ARTIFACTS, CHROMIUM, LAUNCH_ARGS, WASM_FILE, QuietServer, settled_address
+from conftest import (
+    ARTIFACTS,
+    CHROMIUM,
+    LAUNCH_ARGS,
+    WASM_FILE,
+    QuietServer,
+    said_code_missing,
+    settled_address,
+)
 from playwright.sync_api import Browser, BrowserContext, Frame, FrameLocator, Locator, Page, expect
 
 from hooks.package.offline import offline_manifest
@@ -222,14 +230,17 @@ class Host:
         return frame
 
     def scroll_to(self, index: int, inside: Locator) -> None:
-        """A reader scrolls this page until what is inside the index-th frame is in view, as
-        the wheel would. Not a scroll asked from inside the frame (Playwright's, before a
-        click): a frame of another site runs in a process of its own, which passes the scroll
-        to this page's asynchronously, and a click is then aimed where the frame was."""
-        below_its_top = inside.evaluate("e => e.getBoundingClientRect().top")
+        """A reader scrolls this page, and the index-th frame where it scrolls inside (one
+        whose height no script set), until what is inside it is near the top of the screen,
+        as the wheel would. Not a scroll asked from inside the frame (Playwright's, before a
+        click): a frame of another site runs in a process of its own, which passes the
+        scroll to this page asynchronously, and a click is then aimed where the frame was."""
+        below_its_top = inside.evaluate(
+            "e => (scrollTo(0, scrollY + e.getBoundingClientRect().top - 160),"
+            " e.getBoundingClientRect().top)"
+        )
         self.page.locator("iframe").nth(index).evaluate(
-            "(frame, y) => scrollTo(0, scrollY + frame.getBoundingClientRect().top + y"
-            " - innerHeight / 2)",
+            "(frame, y) => scrollTo(0, scrollY + frame.getBoundingClientRect().top + y - 160)",
             below_its_top,
         )
         expect(inside).to_be_in_viewport()
@@ -298,13 +309,7 @@ def iframe_of(snippet: str) -> dict[str, str]:
 def screenshot(host: Host, name: str, index: int | None = None) -> None:
     """The host page's screen, with embed `index`'s answer in view where one is named."""
     if index is not None:
-        top = host.content(index).evaluate(
-            "() => document.querySelector('.calc-headline').getBoundingClientRect().top"
-        )
-        host.page.locator("iframe").nth(index).evaluate(
-            "(frame, top) => scrollTo(0, frame.getBoundingClientRect().top + scrollY + top - 160)",
-            top,
-        )
+        host.scroll_to(index, host.frame(index).locator(".calc-headline").first)
     ARTIFACTS.mkdir(exist_ok=True)
     host.page.screenshot(path=str(ARTIFACTS / f"embed-{name}.png"))
 
@@ -707,6 +712,73 @@ def test_when_the_embed_that_runs_python_goes_the_others_answer_still(
     _edit(host.frame(0), name)
     expect(host.frame(0).locator(".calc-headline")).not_to_have_text(shared[1][0], timeout=90_000)
     live(host.frame(0), name)
+    host.close()
+
+
+def test_an_embed_whose_code_does_not_arrive_says_so_and_its_button_reloads_it(
+    browser: Browser,
+    partitioned: Browser,
+    site_server: Served,
+    host_server: Served,
+    host_folder: Path,
+) -> None:
+    """A reader's phone fails to download the embed's code: what embed-boot.js imports
+    (embed-page.mjs), then what that imports once it runs (the widget's). Each time each
+    embed, of the defaults and of a shared link, says why and what to do where its answer is
+    read, never says it is computing (however far Python gets), shows no figures for a
+    link's inputs it did not read, says the build's figures are out of date after an edit,
+    and its button reloads it to a live answer."""
+    name = rolling_calculators()[0]
+    figure, shared = _snippet(browser, site_server.origin, name)
+    defaults = (
+        f'<iframe src="{site_server.origin}embed/{name}/" title="{CALCULATORS[name].title}" '
+        'width="100%" height="900"></iframe>'
+    )
+    host = Host(partitioned, host_folder, host_server, "code-missing", 375)
+    for missing in ("embed-page.mjs", "calculator-widget.mjs"):
+        host.context.route(f"**/{missing}", lambda route: route.abort())
+        host.open([defaults, shared])
+        for index, figures in ((0, True), (1, False)):
+            content = host.content(index)
+            widget = host.frame(index).locator(f'.calc[data-calculator="{name}"]')
+            reload = said_code_missing(widget, link=not figures)
+            # Once in view Python starts, where the embed's code that starts it arrived.
+            host.page.locator("iframe").nth(index).scroll_into_view_if_needed()
+            if missing != "embed-page.mjs":  # what says the frame's height arrived
+                fitted(content)
+            host.scroll_to(index, widget.locator(".calc-headline").first)
+            content.wait_for_function(
+                "() => !document.documentElement.hasAttribute('data-calc-loading')",
+                timeout=90_000,
+            )
+            mark = widget.locator(".calc-headline").first.evaluate(
+                "headline => getComputedStyle(headline, '::after').content"
+            )
+            assert "omputing" not in mark and "oading" not in mark, (missing, mark)
+            assert ("Computed when the site was built" if figures else "Out of date") in mark
+            expect(widget.locator(".calc-status--busy")).to_have_count(0)
+            expect(widget.locator(".calc-result")).to_have_attribute("aria-busy", "false")
+            host.scroll_to(index, reload)
+            assert reload.bounding_box()["height"] >= 44
+        screenshot(host, f"375-code-missing-{missing.split('.')[0]}")
+        widget = host.frame(0).locator(f'.calc[data-calculator="{name}"]')
+        widget.locator("input[type=text]").first.fill("3")
+        expect(widget.locator(".calc-result").first).to_contain_class("calc-result--stale")
+        mark = widget.locator(".calc-headline").first.evaluate(
+            "headline => getComputedStyle(headline, '::after').content"
+        )
+        assert "Out of date: the calculator could not start" in mark, mark
+        host.context.unroute(f"**/{missing}")
+    # The link's embed, reloaded by its button: its live answer, the full page's.
+    reload = host.frame(1).get_by_role("button", name="Reload the page")
+    host.scroll_to(1, reload)
+    reload.click()
+    assert live(host.frame(1), name) == figure
+    expect(host.frame(1).locator(".calc--failed")).to_have_count(0)
+    # What the console said is each download refused, and nothing else.
+    refused = [error for error in host.errors if "net::ERR_FAILED" not in error]
+    assert refused == [], refused
+    host.errors.clear()
     host.close()
 
 

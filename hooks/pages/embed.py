@@ -34,6 +34,8 @@ STARTS_PYTHON = (
     "calculator-client.mjs",
     "shared-python.mjs",
     "embed-protocol.mjs",
+    # What says so when the rest did not arrive (embed-boot.js imports it then).
+    "calculator-unbound.mjs",
 )
 
 

@@ -4,6 +4,7 @@
 // `document$` emits each new page, and its calculators are bound to that one worker.
 
 import { PYTHON_WIDGETS, initialValue, named } from "./calculator-form.mjs";
+import { codeMissing } from "./calculator-unbound.mjs";
 
 /** @typedef {import("./calculator-form.mjs").Control} Control */
 
@@ -36,41 +37,6 @@ function onPage(page) {
   // worker calculator-boot.js started.)
   import("./calculator-client.mjs").then((client) => client.connect(page), () => codeMissing(page));
   import("./calculator-site.mjs").then((site) => site.bind(page), () => codeMissing(page));
-}
-
-// The widgets' code did not arrive (the connection dropped, a deploy changed it mid-visit):
-// nothing on the page will compute, however far Python gets. Each calculator says so where
-// its answer is read, with the fix, as a Python that could not start says it
-// (calculator-status.mjs, which is among what did not arrive); its figures are said to be
-// the build's (calculators.css, calc--unbound), out of date once the reader edits.
-/** @param {ParentNode} page */
-function codeMissing(page) {
-  const unasked = document.documentElement.hasAttribute("data-calc-address");
-  /** @type {NodeListOf<HTMLElement>} */
-  const sections = page.querySelectorAll(".calc");
-  for (const section of sections) {
-    const status = section.querySelector(".calc-status");
-    const text = status?.querySelector(".calc-status-text");
-    if (!status || !text || section.classList.contains("calc--unbound")) continue;
-    section.classList.add("calc--failed", "calc--unbound");
-    status.classList.remove("calc-status--busy");
-    text.textContent =
-      "The calculator could not start: its code could not be downloaded. Check the connection, then reload the page." +
-      (unasked
-        ? " The inputs of this link could not be read, and no figures are shown for them."
-        : " The figures shown were computed when the site was built, for the default inputs.");
-    const reload = document.createElement("button");
-    reload.type = "button";
-    reload.className = "calc-retry md-button";
-    reload.textContent = "Reload the page";
-    reload.addEventListener("click", () => location.reload());
-    text.after(reload);
-    const results = section.querySelectorAll(".calc-result");
-    for (const result of results) result.setAttribute("aria-busy", "false");
-    const outOfDate = () => results.forEach((result) => result.classList.add("calc-result--stale"));
-    section.addEventListener("input", outOfDate);
-    section.addEventListener("change", outOfDate);
-  }
 }
 
 if (window.document$) window.document$.subscribe(onPage);

@@ -35,12 +35,19 @@
   if (asked) root.setAttribute("data-calc-address", "");
 
   var page = new URL("embed-page.mjs", script.src).href;
+  // What says, as a page of the site does, that the embed's code did not arrive (preloaded
+  // with it, hooks/pages/embed.py): nothing else on this page would.
+  var unbound = new URL("calculator-unbound.mjs", script.src).href;
   // Once the page has loaded (its styles: the answer can be painted). Not by the frames the
   // page paints: a browser paints no frame of another site's page out of view (Chromium),
   // and the embed says its height, and starts Python, as it comes into view.
   addEventListener("load", function () {
     setTimeout(function () {
-      import(page);
+      import(page).catch(function () {
+        return import(unbound).then(function (module) {
+          module.codeMissing(document);
+        });
+      });
     });
   });
 })();

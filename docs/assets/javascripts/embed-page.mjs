@@ -13,6 +13,7 @@
 // Python for the embed to answer offline on this host (hooks/package/offline.py).
 
 import { connect, makeWorkersWith } from "./calculator-client.mjs";
+import { codeMissing } from "./calculator-unbound.mjs";
 import { fromHost, heightMessage } from "./embed-protocol.mjs";
 import { pythonWorker } from "./shared-python.mjs";
 
@@ -44,11 +45,17 @@ function startInView(widgets, start) {
 }
 
 async function bind() {
-  const [{ Calculator }, { followStart }, { setAddressSources }] = await Promise.all([
-    import("./calculator-widget.mjs"),
-    import("./calculator-status.mjs"),
-    import("./calculator-address.mjs"),
-  ]);
+  let modules;
+  try {
+    modules = await Promise.all([
+      import("./calculator-widget.mjs"),
+      import("./calculator-status.mjs"),
+      import("./calculator-address.mjs"),
+    ]);
+  } catch {
+    return codeMissing(document); // the widget's code did not arrive: the embed says so
+  }
+  const [{ Calculator }, { followStart }, { setAddressSources }] = modules;
   const widgets = [...sections].map((section) => new Calculator(section));
   for (const widget of widgets) widget.start();
   for (const widget of widgets) widget.siblings = widgets;
