@@ -117,7 +117,11 @@ def test_the_pages_name_the_bundle_the_site_serves(site: Path) -> None:
 @SITE
 @pytest.mark.parametrize("edited", ["rules data", "rules core"])
 def test_the_dev_servers_quick_wheel_is_the_bundles_own(
-    tmp_path: Path, edited: str, monkeypatch: pytest.MonkeyPatch, this_trees_bundle: Path
+    tmp_path: Path,
+    edited: str,
+    monkeypatch: pytest.MonkeyPatch,
+    this_trees_bundle: Path,
+    request: pytest.FixtureRequest,
 ) -> None:
     """`make serve` rebuilds only the rules core's wheel after a rules.yml or rules core edit
     (refresh_wheel): the bundle it leaves is the one a whole new bundle of the edited sources
@@ -127,25 +131,29 @@ def test_the_dev_servers_quick_wheel_is_the_bundles_own(
     new folder.
 
     The bundle before the edit is this tree's: a copy of the project bundles to the same
-    bytes wherever it lies (the bundle holds no path of the project)."""
-    project = tmp_path / "project"
-    shutil.copytree(ROOT / "rules_core", project / "rules_core")
-    shutil.copy(ROOT / "pyproject.toml", project)
-    shutil.copy(ROOT / "README.md", project)
-    shutil.copy(ROOT / "LICENSE", project)  # the wheel carries it (its dist-info)
+    bytes wherever it lies (the bundle holds no path of the project). The rules core edit
+    is the marked clone's, whose whole bundle the update test below deploys: one bundle of
+    it serves both (a minute's work each)."""
     shutil.copytree(this_trees_bundle, tmp_path / "before")
+    shutil.copytree(tmp_path / "before", tmp_path / "refreshed")
     if edited == "rules data":
+        project = tmp_path / "project"
+        shutil.copytree(ROOT / "rules_core", project / "rules_core")
+        shutil.copy(ROOT / "pyproject.toml", project)
+        shutil.copy(ROOT / "README.md", project)
+        shutil.copy(ROOT / "LICENSE", project)  # the wheel carries it (its dist-info)
         data = project / "rules_core" / "data" / "systems.json"
         data.write_text(data.read_text("utf-8").replace('"critical"', '"critical" ', 1), "utf-8")
         monkeypatch.setattr(pyodide_bundle, "compile_bundle", _not_compiled)
+        refresh_wheel(tmp_path / "refreshed", project=project)
+        monkeypatch.undo()
+        bundle(tmp_path / "whole", project=project)
+        whole_bundle = tmp_path / "whole"
     else:
-        module = project / "rules_core" / "mechanics" / "attacks.py"
-        module.write_text(module.read_text("utf-8") + "\n# edited\n", "utf-8")
-    shutil.copytree(tmp_path / "before", tmp_path / "refreshed")
-    refresh_wheel(tmp_path / "refreshed", project=project)
-    monkeypatch.undo()
-    bundle(tmp_path / "whole", project=project)
-    refreshed, whole = files_of_bundle(tmp_path / "refreshed"), files_of_bundle(tmp_path / "whole")
+        project = request.getfixturevalue("marked_clone")
+        refresh_wheel(tmp_path / "refreshed", project=project)
+        whole_bundle = project / "build" / "pyodide"
+    refreshed, whole = files_of_bundle(tmp_path / "refreshed"), files_of_bundle(whole_bundle)
     manifest = json.loads(whole.pop(MANIFEST))
     del manifest["snapshot"]
     assert json.loads(refreshed.pop(MANIFEST)) == manifest
@@ -154,7 +162,7 @@ def test_the_dev_servers_quick_wheel_is_the_bundles_own(
     assert refreshed.keys() == whole.keys()
     assert [name for name in whole if refreshed[name] != whole[name]] == []
     assert bundle_id(tmp_path / "refreshed") != bundle_id(tmp_path / "before")
-    assert bundle_id(tmp_path / "whole") != bundle_id(tmp_path / "before")
+    assert bundle_id(whole_bundle) != bundle_id(tmp_path / "before")
 
 
 def _not_compiled(out_dir: Path) -> None:
@@ -164,9 +172,14 @@ def _not_compiled(out_dir: Path) -> None:
 MARKER = "from the second build"
 
 
-def second_build(tmp_path: Path) -> Path:
-    """A copy of the repository whose rules core marks every answer, bundled and built."""
-    clone = tmp_path / "clone"
+@pytest.fixture(scope="module")
+def marked_clone(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A copy of the repository whose rules core marks every answer, with its whole bundle
+    in build/pyodide: made once for the run, read only."""
+    return built_once(tmp_path_factory, "marked-clone", _make_marked_clone)
+
+
+def _make_marked_clone(clone: Path) -> None:
     shutil.copytree(
         ROOT,
         clone,
@@ -184,19 +197,17 @@ def second_build(tmp_path: Path) -> Path:
     marked = headline.replace("{self.headline}", f"{{self.headline}} {MARKER}")
     render.write_text(text.replace(headline, marked))
     bundle(clone / "build" / "pyodide", project=clone)
-    build(clone / "built", cwd=clone)
-    return clone / "built"
 
 
 def test_an_update_that_changes_the_rules_core_answers_from_it_online_and_offline(
-    browser, site: Path, tmp_path: Path
+    browser, site: Path, tmp_path: Path, marked_clone: Path
 ) -> None:
     from conftest import CHROMIUM, LAUNCH_ARGS, serve, wait_live
     from playwright.sync_api import expect
 
     served = Path(shutil.copytree(site, tmp_path / "served"))
-    second = second_build(tmp_path)
-    assert bundle_id(second.parent / "build" / "pyodide") != bundle_id(ROOT / "build" / "pyodide")
+    second = build_site(tmp_path / "second", marked_clone)
+    assert bundle_id(marked_clone / "build" / "pyodide") != bundle_id(ROOT / "build" / "pyodide")
     httpd = serve(served)
     origin = f"http://127.0.0.1:{httpd.server_address[1]}/"
     headline = '.calc[data-calculator="attack"] .calc-headline'
