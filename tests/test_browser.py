@@ -439,16 +439,15 @@ def make_it_differ(page: Page, calculator: str) -> None:
         edit(form.locator('select[name="system"]'))
 
 
-@pytest.mark.parametrize("device", DEVICES)
-def test_a_link_the_page_makes_reproduces_its_answer(
-    browser: Browser, server: str, device: str
-) -> None:
-    watched = Device(browser, server, device)
-    watched.context.grant_permissions(["clipboard-read", "clipboard-write"])
-    page = watched.page
-    # The reader the links are sent to: another browser, which opens each link in turn.
-    recipient = Device(browser, server, device)
-    for slug, calculator in CALCULATORS:
+def test_a_link_the_page_makes_reproduces_its_answer(browser: Browser, server: str) -> None:
+    """Each calculator's link, copied with its button, opens on another device with the
+    answer its sender saw. The devices take turns: a phone sends to a laptop, then a laptop
+    to a phone, so each device copies and opens links of half the calculators."""
+    devices = [Device(browser, server, device) for device in DEVICES]
+    for device in devices:
+        device.context.grant_permissions(["clipboard-read", "clipboard-write"])
+    for turn, (slug, calculator) in enumerate(CALCULATORS):
+        page, recipient = devices[turn % 2].page, devices[(turn + 1) % 2].page
         open_calculator(page, server, slug)
         wait_live(page, calculator)
         result = page.locator(f"#{calculator}-result")
@@ -462,11 +461,11 @@ def test_a_link_the_page_makes_reproduces_its_answer(
         expect(widget.locator(".calc-copied")).to_have_text("Copied")
         link = page.evaluate("navigator.clipboard.readText()")
         assert link == page.url
-        recipient.page.goto(link)
-        wait_live(recipient.page, calculator)
-        assert recipient.page.locator(f"#{calculator}-result").inner_text() == shown, calculator
-    recipient.close()
-    watched.close()
+        recipient.goto(link)
+        wait_live(recipient, calculator)
+        assert recipient.locator(f"#{calculator}-result").inner_text() == shown, calculator
+    for device in devices:
+        device.close()
 
 
 def test_a_box_ticked_before_python_loads_marks_the_answer_out_of_date(
