@@ -28,10 +28,9 @@ import pytest
 import yaml
 from conftest import (
     ARTIFACTS,
-    CHROMIUM,
-    LAUNCH_ARGS,
     WASM_FILE,
     QuietServer,
+    launch_options,
     said_code_missing,
     settled_address,
 )
@@ -177,19 +176,8 @@ def partitioned(browser: Browser) -> Iterator[Browser]:
     service worker of its own, partitioned by the site in the address bar. Playwright's
     launch disables that (ThirdPartyStoragePartitioning, in its own --disable-features):
     launched here with the rest of its list."""
-    probe = browser.new_page()
-    probe.goto("chrome://version")
-    command = probe.locator("#command_line").inner_text()
-    probe.close()
-    disabled = re.search(r"--disable-features=(\S+)", command)
-    assert disabled, command
-    kept = [
-        name for name in disabled.group(1).split(",") if name != "ThirdPartyStoragePartitioning"
-    ]
     launched = browser.browser_type.launch(
-        executable_path=CHROMIUM,
-        args=[*LAUNCH_ARGS, f"--disable-features={','.join(kept)}"],
-        ignore_default_args=[disabled.group(0)],
+        **launch_options(browser.browser_type, enabled=("ThirdPartyStoragePartitioning",))
     )
     yield launched
     launched.close()

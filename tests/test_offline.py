@@ -33,14 +33,13 @@ import yaml
 from conftest import (
     ARTIFACTS,
     CALCULATOR_PAGES,
-    CHROMIUM,
     DEVICES,
-    LAUNCH_ARGS,
     WASM_FILE,
     HeldWheel,
     QuietServer,
     Watched,
     figure,
+    launch_options,
     said_code_missing,
     serve,
     wait_live,
@@ -439,8 +438,7 @@ def test_a_first_calculator_visit_fetches_python_once_and_keeps_it(
     worker keeps the very files the calculators' worker fetched."""
     context = browser.browser_type.launch_persistent_context(
         tmp_path / "profile",
-        executable_path=CHROMIUM,
-        args=LAUNCH_ARGS,
+        **launch_options(browser.browser_type),
         viewport={"width": 375, "height": 812},
     )
     page = context.pages[0] if context.pages else context.new_page()

@@ -202,7 +202,7 @@ def _make_marked_clone(clone: Path) -> None:
 def test_an_update_that_changes_the_rules_core_answers_from_it_online_and_offline(
     browser, site: Path, tmp_path: Path, marked_clone: Path
 ) -> None:
-    from conftest import CHROMIUM, LAUNCH_ARGS, serve, wait_live
+    from conftest import launch_options, serve, wait_live
     from playwright.sync_api import expect
 
     served = Path(shutil.copytree(site, tmp_path / "served"))
@@ -215,8 +215,7 @@ def test_an_update_that_changes_the_rules_core_answers_from_it_online_and_offlin
         # A profile with a disk cache, as a reader's browser has (see test_offline.py).
         context = browser.browser_type.launch_persistent_context(
             tmp_path / "profile",
-            executable_path=CHROMIUM,
-            args=LAUNCH_ARGS,
+            **launch_options(browser.browser_type),
             viewport={"width": 375, "height": 812},
         )
         page = context.pages[0] if context.pages else context.new_page()
