@@ -176,7 +176,7 @@ def test_an_old_entry_loads_and_a_corrupt_bonus_is_ignored(browser: Browser, ser
     # One phone for all the cases: each case's entry replaces the whole of what is kept.
     phone = Device(browser, server, "phone")
     page = phone.page
-    page.goto(f"{server}robots.txt")  # a page of the site's origin, to keep the first entry
+    page.goto(f"{server}404.html")  # a page of the site without Python, to keep the first entry
     for kept, offered in cases.items():
         page.evaluate("([key, kept]) => { localStorage.clear(); localStorage.setItem(key, kept) }",
                       [STORE, kept])  # fmt: skip
