@@ -265,6 +265,10 @@ export class Calculator {
       if (bar && isReady()) bar.hidden = true;
       return;
     }
+    // A progress report means the answer is late (the worker sends none before
+    // PROGRESS_AFTER_MS): the out-of-date mark, which says the round, is due now, whatever
+    // the page's own timer, which a busy phone fires late, has done.
+    this.staleness.mark([this.result], { now: true });
     const round = Math.min(done + 1, total);
     if (headline) headline.dataset.progress = `working out round ${round} of ${total}…`;
     if (!bar) return;
