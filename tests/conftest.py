@@ -12,6 +12,7 @@ import http.server
 import os
 import re
 import shutil
+import socket
 import subprocess
 import sys
 import threading
@@ -149,7 +150,16 @@ def build_site(output: Path, project: Path = ROOT) -> Path:
 class QuietServer(http.server.ThreadingHTTPServer):
     """A test server that prints nothing: a browser dropping a connection (a navigation
     cancels a fetch) would print a traceback to stderr, which a test of the command line
-    capturing stderr at that moment would read as the program's own output."""
+    capturing stderr at that moment would read as the program's own output.
+
+    It also lets every connection a browser opens wait to be accepted. socketserver's
+    queue holds 5; a first visit's service worker asks for the whole site at once, and a
+    worker process busy with its test accepts them late. The kernel then drops a
+    connection's opening packet, which the browser sends again 1, 2, 4, 8... s later:
+    this machine counted 2,770 such drops (TcpExtListenOverflows) in a day of test runs,
+    and a page's own document once did not come in 120 s."""
+
+    request_queue_size = socket.SOMAXCONN
 
     def handle_error(self, request, client_address) -> None:
         pass
