@@ -7,8 +7,9 @@ and the dark palette, must show no violation of impact "serious" or "critical". 
 is switched off and no element is excluded.
 
 The palette is the reader's: the mkdocs.yml palettes follow `prefers-color-scheme` on a
-first visit, so each palette gets a browser context emulating that colour scheme, and
-the test checks that the theme did show it.
+first visit, so each palette gets a returning reader's browser context emulating that
+colour scheme (what the theme kept cleared, as on a first visit), and the test checks that
+the theme did show it.
 
 axe is added with `add_init_script`, which Chromium runs in each new document through
 DevTools before the page's own scripts and outside the page's Content-Security-Policy;
@@ -20,8 +21,8 @@ from __future__ import annotations
 import json
 
 import pytest
-from conftest import ARTIFACTS, CALCULATOR_PAGES, ROOT, wait_live
-from playwright.sync_api import Browser, BrowserContext, Page, expect
+from conftest import ARTIFACTS, CALCULATOR_PAGES, DEVICES, ROOT, Returning, wait_live
+from playwright.sync_api import Browser, Page, expect
 
 from hooks.postprocess.a11y import label_search_dialog
 from rules_core.systems import system_slugs
@@ -33,11 +34,15 @@ BLOCKING = ("serious", "critical")
 RUN_AXE = "() => axe.run(document, { resultTypes: ['violations'] })"
 
 
-def new_context(browser: Browser, scheme: str) -> BrowserContext:
+def reader(browser: Browser, server: str, scheme: str) -> Returning:
+    """A returning reader's 1280 px page in the colour scheme given, with axe in each
+    document it opens."""
     assert AXE.exists(), "run `npm ci`: axe-core is pinned in package-lock.json"
-    context = browser.new_context(viewport={"width": 1280, "height": 900}, color_scheme=scheme)
-    context.add_init_script(path=str(AXE))
-    return context
+    opened = Returning(
+        browser, server, viewport={"width": 1280, "height": 900}, color_scheme=scheme
+    )
+    opened.page.add_init_script(path=str(AXE))
+    return opened
 
 
 def violations(page: Page, scheme: str, where: str) -> list[str]:
@@ -62,11 +67,10 @@ def violations(page: Page, scheme: str, where: str) -> list[str]:
 def test_pages_in_both_palettes(browser: Browser, server: str, path: str) -> None:
     found = []
     for scheme in PALETTES:
-        context = new_context(browser, scheme)
-        page = context.new_page()
-        page.goto(server + path)
-        found += violations(page, scheme, path)
-        context.close()
+        palette = reader(browser, server, scheme)
+        palette.page.goto(server + path)
+        found += violations(palette.page, scheme, path)
+        palette.close()
     assert found == [], "\n".join(found)
 
 
@@ -74,8 +78,8 @@ def test_pages_in_both_palettes(browser: Browser, server: str, path: str) -> Non
 def test_calculator_pages_for_each_system_in_both_palettes(
     browser: Browser, server: str, slug: str
 ) -> None:
-    contexts = {scheme: new_context(browser, scheme) for scheme in PALETTES}
-    pages = {scheme: context.new_page() for scheme, context in contexts.items()}
+    readers = {scheme: reader(browser, server, scheme) for scheme in PALETTES}
+    pages = {scheme: palette.page for scheme, palette in readers.items()}
     found = []
     for index, system in enumerate(SYSTEMS):
         address = f"calculators/{slug}/?system={system}"
@@ -110,8 +114,8 @@ def test_calculator_pages_for_each_system_in_both_palettes(
             expect(page.locator("#damage-expression-error")).not_to_be_empty()
             expect(page.locator("#damage-result")).to_contain_class("calc-result--stale")
             found += violations(page, scheme, "calculators/damage/ with a bad expression")
-    for context in contexts.values():
-        context.close()
+    for palette in readers.values():
+        palette.close()
     assert found == [], "\n".join(found)
 
 
@@ -138,10 +142,8 @@ def test_each_new_answer_is_announced_on_a_phone(browser: Browser, server: str, 
     """On a phone the result box gives way to its children (display: contents) so its
     headline can dock; the answer is announced through the status line instead, which
     Chromium's accessibility tree must hold as a polite live region with the headline."""
-    context = browser.new_context(
-        viewport={"width": 375, "height": 812}, has_touch=True, is_mobile=True
-    )
-    page = context.new_page()
+    phone = Returning(browser, server, **DEVICES["phone"])
+    page = phone.page
     page.goto(f"{server}calculators/{slug}/")
     calculator = CALCULATOR_PAGES[slug][0]
     wait_live(page, calculator)
@@ -151,7 +153,7 @@ def test_each_new_answer_is_announced_on_a_phone(browser: Browser, server: str, 
     wait_live(page, calculator)
     headline = widget.locator(".calc-headline, .calc-undefined").first.text_content().strip()
     expect(widget.locator(".calc-announce")).to_have_text(headline)
-    cdp = context.new_cdp_session(page)
+    cdp = phone.context.new_cdp_session(page)
     cdp.send("DOM.enable")
     cdp.send("Accessibility.enable")
     status = _ax_node(cdp, f'.calc[data-calculator="{calculator}"] .calc-status')
@@ -163,4 +165,5 @@ def test_each_new_answer_is_announced_on_a_phone(browser: Browser, server: str, 
         {"nodeId": status["domId"], "accessibleName": headline, "role": "StaticText"},
     )["nodes"]
     assert said, f"{slug}: the status line does not hold '{headline}' for screen readers"
-    context.close()
+    cdp.detach()
+    phone.close()

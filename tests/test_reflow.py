@@ -18,7 +18,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from conftest import ARTIFACTS, CALCULATOR_PAGES, Device, Watched, wait_live
+from conftest import ARTIFACTS, CALCULATOR_PAGES, DEVICES, Returning, wait_live
 from playwright.sync_api import Browser, Page, expect
 
 VIEWS = {
@@ -94,7 +94,7 @@ def built_pages(site: Path) -> list[str]:
 def test_every_page_reflows(browser: Browser, server: str, site: Path, view: str) -> None:
     """Rules pages, Terms, GM screens, Compare pages, the calculators as built: every word
     whole, nothing sideways but a table in its box."""
-    watched = Watched(browser, server, **VIEWS[view])
+    watched = Returning(browser, server, **VIEWS[view])
     pages = built_pages(site)
     assert any(page.endswith("gm-screen/") for page in pages)
     failures = {}
@@ -130,7 +130,7 @@ def test_a_calculator_reflows_and_its_dock_never_covers_a_field(
     """With its live answers: every word whole, nothing sideways; the docked answer takes at
     most a quarter of the screen under the header (a line where its words would take
     more); every control, brought into view by focus, lies above it."""
-    device = Watched(browser, server, **VIEWS[view])
+    device = Returning(browser, server, **VIEWS[view])
     page = device.page
     page.goto(f"{server}calculators/{stem}/")
     for calculator in CALCULATOR_PAGES[stem]:
@@ -156,7 +156,7 @@ def test_a_calculator_reflows_and_its_dock_never_covers_a_field(
 def test_a_long_system_name_is_shown_whole(browser: Browser, server: str) -> None:
     """The system's select shows the chosen system's whole title, on as many lines as it
     takes, at 200 % text too, and follows the value however it is set."""
-    device = Watched(browser, server, **VIEWS["200% text"])
+    device = Returning(browser, server, **VIEWS["200% text"])
     page = device.page
     stem, (calculator, *_) = next(iter(CALCULATOR_PAGES.items()))
     page.goto(f"{server}calculators/{stem}/")
@@ -183,7 +183,7 @@ def test_a_refused_docks_first_line_is_its_refusal_and_points_where_the_fields_a
     the hidden figures above it), and says the other marked fields are below, where they
     are, and says so again as they scroll into view."""
     assert "fight" in CALCULATOR_PAGES["fight"]
-    phone = Device(browser, server, "phone")
+    phone = Returning(browser, server, **DEVICES["phone"])
     page = phone.page
     page.goto(f"{server}calculators/fight/?c1_bonus=x&c2_bonus=y&c2_hp=0")
     wait_live_or_refused = page.locator("#fight-result")

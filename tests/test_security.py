@@ -20,7 +20,7 @@ from pathlib import Path
 from urllib.parse import urlencode, urlsplit
 
 import pytest
-from conftest import CALCULATOR_PAGES, Watched, serve, wait_live
+from conftest import CALCULATOR_PAGES, Returning, serve, wait_live
 from playwright.sync_api import Browser, Page, expect
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
@@ -222,7 +222,7 @@ def test_no_page_has_inline_handlers_javascript_urls_or_inline_styles(site_pages
 # ---------------------------------------------------------------------- the browser
 
 
-class Hostile(Watched):
+class Hostile(Returning):
     """A watched page that also records every dialog (alert, confirm, prompt)."""
 
     def __init__(self, browser: Browser, origin: str) -> None:
