@@ -37,6 +37,7 @@ from conftest import (
     WASM_FILE,
     HeldWheel,
     QuietServer,
+    Returning,
     Watched,
     figure,
     launch_options,
@@ -319,6 +320,38 @@ def test_the_update_prompt_is_built_from_text_only() -> None:
 
 
 # In the browser ---------------------------------------------------------------------------
+
+
+# What a page kept for the reader: a mark in each store Returning clears.
+KEEP_A_MARK = """() => new Promise((done) => {
+  localStorage.setItem("left-by-the-test-before", "1");
+  const opened = indexedDB.open("left-by-the-test-before");
+  opened.onsuccess = () => { opened.result.close(); done(); };
+})"""
+MARKS_FOUND = """async () => [
+  localStorage.getItem("left-by-the-test-before"),
+  (await indexedDB.databases()).map((database) => database.name),
+]"""
+
+
+def test_a_returning_readers_page_comes_from_the_service_worker_with_nothing_kept(
+    browser: Browser, server: str
+) -> None:
+    """What the tests of a loaded page stand on (conftest.Returning): the page is one the
+    service worker serves, and nothing the test before kept in localStorage or IndexedDB
+    is there."""
+    before = Returning(browser, server, **DEVICES["phone"])
+    before.page.goto(server)
+    assert before.page.evaluate("() => navigator.serviceWorker.controller !== null")
+    before.page.evaluate(KEEP_A_MARK)
+    assert before.page.evaluate(MARKS_FOUND)[0] == "1"
+    before.close()
+    after = Returning(browser, server, **DEVICES["phone"])
+    after.page.goto(server)
+    assert after.page.evaluate("() => navigator.serviceWorker.controller !== null")
+    kept, databases = after.page.evaluate(MARKS_FOUND)
+    assert kept is None and "left-by-the-test-before" not in databases, (kept, databases)
+    after.close()
 
 
 def unvisited_pages() -> list[str]:
