@@ -277,6 +277,13 @@ def browser() -> Iterator[Browser]:
         browser.close()
 
 
+# A game master's phone and a laptop.
+DEVICES = {
+    "phone": {"viewport": {"width": 375, "height": 812}, "has_touch": True, "is_mobile": True},
+    "desktop": {"viewport": {"width": 1280, "height": 800}},
+}
+
+
 class Watched:
     """A page with its console errors and its requests to other hosts recorded, in a new
     context: a reader's first visit."""
@@ -322,8 +329,11 @@ class Returning(Watched):
     from the network, a route, a permission or a setting on the context) keeps Watched.
     One reader at a time per context: another page would share its storage and Python."""
 
-    def __init__(self, browser: Browser, origin: str, width: int = 1280, **options) -> None:
-        super().__init__(browser, origin, width, **options)
+    def __init__(
+        self, browser: Browser, origin: str, device: str | None = None, **options: Any
+    ) -> None:
+        """On a device of DEVICES by its name, as Device; else as Watched, with `options`."""
+        super().__init__(browser, origin, **(DEVICES[device] if device else options))
         cdp = self.context.new_cdp_session(self.page)
         cdp.send(
             "Storage.clearDataForOrigin",
@@ -445,13 +455,6 @@ def said_code_missing(widget: Locator, link: bool) -> Locator:
 def figure(page: Page, calculator: str, label: str) -> str:
     row = page.locator(f'.calc[data-calculator="{calculator}"] .calc-figures tr', has_text=label)
     return row.locator("td").first.inner_text()
-
-
-# A game master's phone and a laptop.
-DEVICES = {
-    "phone": {"viewport": {"width": 375, "height": 812}, "has_touch": True, "is_mobile": True},
-    "desktop": {"viewport": {"width": 1280, "height": 800}},
-}
 
 
 class Device(Watched):

@@ -21,7 +21,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from conftest import ARTIFACTS, CALCULATOR_PAGES, DEVICES, ROOT, Returning, wait_live
+from conftest import ARTIFACTS, CALCULATOR_PAGES, ROOT, Returning, wait_live
 from playwright.sync_api import Browser, Page, expect
 
 from hooks.postprocess.a11y import label_search_dialog
@@ -142,7 +142,7 @@ def test_each_new_answer_is_announced_on_a_phone(browser: Browser, server: str, 
     """On a phone the result box gives way to its children (display: contents) so its
     headline can dock; the answer is announced through the status line instead, which
     Chromium's accessibility tree must hold as a polite live region with the headline."""
-    phone = Returning(browser, server, **DEVICES["phone"])
+    phone = Returning(browser, server, "phone")
     page = phone.page
     page.goto(f"{server}calculators/{slug}/")
     calculator = CALCULATOR_PAGES[slug][0]

@@ -10,7 +10,7 @@ from __future__ import annotations
 from urllib.parse import parse_qs, urlsplit
 
 import pytest
-from conftest import Watched, wait_live
+from conftest import Returning, wait_live
 from playwright.sync_api import Browser, Page, expect
 
 PHONE = {"viewport": {"width": 375, "height": 812}, "has_touch": True, "is_mobile": True}
@@ -41,7 +41,7 @@ def shared_situation(page: Page) -> tuple[str, dict[str, str], dict[str, str]]:
 
 
 def test_an_address_ticks_only_the_chosen_systems_situation(browser: Browser, server: str) -> None:
-    watched = Watched(browser, server, **PHONE)
+    watched = Returning(browser, server, "phone")
     page = watched.page
     page.goto(f"{server}calculators/attack/")
     situation, named, other = shared_situation(page)
@@ -80,7 +80,7 @@ def edit_bonus_in_one_task(page: Page, bonus: str, hidden_as_it_leaves: bool = F
 
 
 def test_an_edit_just_before_a_reload_survives_it(browser: Browser, server: str) -> None:
-    watched = Watched(browser, server, **PHONE)
+    watched = Returning(browser, server, "phone")
     page = watched.page
     # Heard before the page's own listeners, once the test asks: the page hidden as it leaves.
     page.add_init_script("""addEventListener("pagehide", () => {

@@ -276,7 +276,7 @@ def test_a_refusal_sits_next_to_its_cause_and_the_dock_says_so(
     found = _a_situation_needing_an_attack_type()
     assert found, "no system has a situation that depends on the attack type to test with"
     slug, name, kind = found
-    watched = Returning(browser, server, **DEVICES["phone"])
+    watched = Returning(browser, server, "phone")
     page = watched.page
     page.goto(f"{server}calculators/attack/?system={slug}&situations={name}")
     result = page.locator("#attack-result")
@@ -403,7 +403,7 @@ def test_a_table_row_opens_its_calculator(browser: Browser, server: str) -> None
 
 @pytest.mark.parametrize("device", DEVICES)
 def test_the_answer_stays_in_view_while_editing(browser: Browser, server: str, device: str) -> None:
-    watched = Returning(browser, server, **DEVICES[device])
+    watched = Returning(browser, server, device)
     page = watched.page
     for slug, calculator in CALCULATORS:
         open_calculator(page, server, slug)
@@ -496,7 +496,7 @@ def test_a_box_ticked_before_python_loads_marks_the_answer_out_of_date(
 
 
 def test_a_bonus_written_with_its_sign_is_read(browser: Browser, server: str) -> None:
-    watched = Returning(browser, server, **DEVICES["phone"])
+    watched = Returning(browser, server, "phone")
     page = watched.page
     page.goto(f"{server}calculators/attack/?defense=18")
     wait_live(page, "attack")
@@ -512,7 +512,7 @@ def test_a_bonus_written_with_its_sign_is_read(browser: Browser, server: str) ->
 
 
 def test_back_after_edits_returns_to_the_previous_page(browser: Browser, server: str) -> None:
-    watched = Returning(browser, server, **DEVICES["phone"])
+    watched = Returning(browser, server, "phone")
     page = watched.page
     page.goto(f"{server}calculators/")
     came_from = page.url
@@ -532,7 +532,7 @@ def test_edits_in_quick_succession_write_the_address_once_they_pause(
 ) -> None:
     """Each address written costs the processor that works out the next answer, so a burst
     of edits (typing) writes none until it stops, and then one: the last edit's."""
-    watched = Returning(browser, server, **DEVICES["phone"])
+    watched = Returning(browser, server, "phone")
     page = watched.page
     page.goto(f"{server}calculators/attack/")
     wait_live(page, "attack")
@@ -567,7 +567,7 @@ def test_an_edit_made_just_before_a_link_is_followed_stays_in_the_address(
 ) -> None:
     """The address follows the edits once they pause; a link followed sooner than that
     (here in the same task, so Python cannot have answered) still writes it first."""
-    watched = Returning(browser, server, **DEVICES["phone"])
+    watched = Returning(browser, server, "phone")
     page = watched.page
     page.goto(f"{server}calculators/attack/")
     wait_live(page, "attack")
@@ -586,7 +586,7 @@ def test_an_edit_made_just_before_a_link_is_followed_stays_in_the_address(
 
 
 def test_python_stays_warm_from_one_calculator_to_the_next(browser: Browser, server: str) -> None:
-    watched = Returning(browser, server, **DEVICES["phone"])
+    watched = Returning(browser, server, "phone")
     page = watched.page
     started: list[str] = []
     page.on(
@@ -631,7 +631,7 @@ def test_a_folded_side_of_situations_opens_from_the_address_and_in_view(
         (None, None),
     )
     assert system, "no system sorts a situation by side: the test checks nothing"
-    watched = Returning(browser, server, **DEVICES["phone"])
+    watched = Returning(browser, server, "phone")
     page = watched.page
     page.goto(f"{server}calculators/attack/?system={system}")
     wait_live(page, "attack")
@@ -689,7 +689,7 @@ def test_the_dock_says_it_opens_and_opens_onto_the_figures(browser: Browser, ser
     """On a phone: the docked answer says a tap gives the details, and the tap shows what
     follows it below it, not under it, however many lines the answer takes (three, for an
     attack's odds)."""
-    watched = Returning(browser, server, **DEVICES["phone"])
+    watched = Returning(browser, server, "phone")
     page = watched.page
     for slug, calculator in CALCULATORS:
         open_calculator(page, server, slug)
@@ -735,7 +735,7 @@ def test_a_situation_that_depends_on_another_asks_beside_it_and_the_dock_says_wh
     slug, name, other, kind = found
     label = situations(get_system(slug))[name].label
     other_label = situations(get_system(slug))[other].label
-    watched = Returning(browser, server, **DEVICES["phone"])
+    watched = Returning(browser, server, "phone")
     page = watched.page
     page.goto(f"{server}calculators/attack/?system={slug}&bonus=7&defense=16")
     wait_live(page, "attack")

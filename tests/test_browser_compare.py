@@ -12,6 +12,7 @@ from conftest import (
     ARTIFACTS,
     WHEEL_FILES,
     Device,
+    Returning,
     clock_stood_still,
     compare_pages,
     settled_address,
@@ -61,7 +62,7 @@ def _short_answer(system: str, inputs: dict[str, str]) -> str:
 def test_compare_answers_every_system_with_the_readers_numbers(
     browser: Browser, server: str, site: Path
 ) -> None:
-    watched = Device(browser, server, "phone")
+    watched = Returning(browser, server, "phone")
     page = watched.page
     page.goto(server + compare_pages(site)[0])
     answers = page.locator(".compare-answer[data-system]")
@@ -112,7 +113,7 @@ def test_compare_interpretations_follow_the_readers_numbers(
 ) -> None:
     """Under each system's quotes, the interpretations its answer rests on: those of the
     reader's numbers once typed, not those of the page's own question."""
-    watched = Device(browser, server, "phone")
+    watched = Returning(browser, server, "phone")
     page = watched.page
     changed = 0
     for path in compare_pages(site):
@@ -138,7 +139,7 @@ def test_the_question_above_the_form_states_the_readers_numbers(
 ) -> None:
     """The page's words above the form say which attack every system answers: once the
     reader types their own numbers, those, and no longer the page's own."""
-    watched = Device(browser, server, "phone")
+    watched = Returning(browser, server, "phone")
     page = watched.page
     page.goto(server + compare_pages(site)[0])
     _wait_compare_live(page)
@@ -184,7 +185,7 @@ def test_a_compare_page_asking_its_own_question_keeps_its_answers_still(
     """The build-time answers are those of the page's own numbers: while Python starts and
     answers them (slowly, on a phone's CPU), they are not marked out of date, and nothing
     on the page moves."""
-    watched = Device(browser, server, "phone")
+    watched = Returning(browser, server, "phone")
     page = watched.page
     page.add_init_script(WATCH_MARKS)
     watched.context.new_cdp_session(page).send("Emulation.setCPUThrottlingRate", {"rate": 4})
@@ -201,7 +202,7 @@ def test_a_refused_question_marks_each_answer_with_where_to_look(
     """A bonus the rules core refuses: its message beside the field, and every system's
     answer (still the last good one) marked out of date with where to look, not "computing"
     though nothing computes. The fixed bonus brings every answer back."""
-    watched = Device(browser, server, "phone")
+    watched = Returning(browser, server, "phone")
     page = watched.page
     page.goto(server + compare_pages(site)[0])
     _wait_compare_live(page)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from urllib.parse import urlencode
 
-from conftest import ARTIFACTS, Device, wait_live
+from conftest import ARTIFACTS, Returning, wait_live
 from playwright.sync_api import Browser, Page, expect
 
 from rules_core.calculators.address import PAGES
@@ -46,7 +46,7 @@ def open_fight(page: Page, server: str, inputs: dict[str, str]) -> None:
 def test_a_shared_link_to_a_typical_fight_shows_its_live_answer(
     browser: Browser, server: str
 ) -> None:
-    watched = Device(browser, server, "phone")
+    watched = Returning(browser, server, "phone")
     page = watched.page
     open_fight(page, server, TYPICAL)
     expected = headline_of(TYPICAL)
@@ -82,7 +82,7 @@ def test_a_shared_link_to_a_typical_fight_shows_its_live_answer(
 
 
 def test_a_half_typed_row_leaves_the_complete_rows_answered(browser: Browser, server: str) -> None:
-    watched = Device(browser, server, "phone")
+    watched = Returning(browser, server, "phone")
     page = watched.page
     open_fight(page, server, TYPICAL)
     # The GM adds a third row: its name, count and attack bonus typed, the rest not yet.
@@ -118,7 +118,7 @@ def test_a_side_emptied_says_what_it_needs_in_the_dock_not_as_an_error(
     """The opponents' row emptied of its attack bonus, then of its hit points: the fight
     has no opponent left. Not a value refused: the dock says what would give one, in place
     of the last answer's figures, and beside each value the row lacks, what it counts."""
-    watched = Device(browser, server, "phone")
+    watched = Returning(browser, server, "phone")
     page = watched.page
     open_fight(page, server, TYPICAL)
     page.locator("#fight-c2_bonus").fill("")
@@ -160,7 +160,7 @@ def _empty_the_opponents_row(page: Page) -> None:
 def test_the_button_to_a_refused_field_names_its_row(browser: Browser, server: str) -> None:
     """Every combatant row has the same fields: the button says which row's, by the name
     typed in it, else by its legend, so a GM with five rows on a phone knows where it goes."""
-    watched = Device(browser, server, "phone")
+    watched = Returning(browser, server, "phone")
     page = watched.page
     dock = page.locator("#fight-result .calc-headline")
     # A named row: its name.

@@ -29,7 +29,7 @@ from conftest import (
     ROOT,
     Device,
     HeldWheel,
-    Watched,
+    Returning,
     clock_stood_still,
     wait_live,
 )
@@ -391,7 +391,7 @@ def test_a_calculator_opened_from_another_answer_hears_no_figures_and_its_dock_g
     assert figures
     expected = handle(target, inputs, "../../")
     named = [*expected.get("notes", {}), *expected["errors"]]
-    watched = Device(browser, server, "phone")
+    watched = Returning(browser, server, "phone")
     page = watched.page
     page.goto(f"{server}calculators/{stem}/")
     for calculator in CALCULATOR_PAGES[stem]:
@@ -639,7 +639,7 @@ def test_the_dock_shows_its_first_two_figures_whole_for_every_system_with_every_
     """Both sides' chances (a fight's), a roll's mean and range: the dock's first two
     parts stay whole on a phone and at 200% text, wrapping to a second line rather than
     cutting a number, however much the ticked boxes add under them."""
-    device = Watched(browser, server, **VIEWS[view])
+    device = Returning(browser, server, **VIEWS[view])
     page = device.page
     page.goto(f"{server}calculators/{PAGES[calculator]}/")
     wait_live(page, calculator)
@@ -685,7 +685,7 @@ def test_a_refusal_said_in_the_dock_at_200_percent_text_stays_a_line_with_its_bu
     within a quarter of the screen, never the refusal's words a letter a line."""
     calculator, name = _a_dice_calculator()
     assert not handle(calculator, {name: "1d6+"})["ok"]
-    device = Watched(browser, server, **VIEWS["200% text"])
+    device = Returning(browser, server, **VIEWS["200% text"])
     page = device.page
     page.goto(f"{server}calculators/{PAGES[calculator]}/")
     wait_live(page, calculator)

@@ -12,7 +12,7 @@ import json
 import re
 from html import unescape
 
-from conftest import ARTIFACTS, Device, figure, settled_address, wait_live
+from conftest import ARTIFACTS, Returning, figure, settled_address, wait_live
 from playwright.sync_api import Browser, Page, expect
 
 from rules_core.mechanics.situations import situations
@@ -96,7 +96,7 @@ def expected_figure(page: Page, inputs: dict[str, str], label: str) -> str:
 def test_a_party_entered_on_the_fight_page_is_offered_on_the_attack_page(
     browser: Browser, server: str
 ) -> None:
-    phone = Device(browser, server, "phone")
+    phone = Returning(browser, server, "phone")
     page = phone.page
     # The party is kept for the fight form's system: the one whose target can be prone.
     system, prone = a_target_situation()
@@ -172,7 +172,7 @@ def test_a_party_entered_on_the_fight_page_is_offered_on_the_attack_page(
 def test_an_empty_fight_form_offers_the_party_and_forgets_it_on_request(
     browser: Browser, server: str
 ) -> None:
-    phone = Device(browser, server, "phone")
+    phone = Returning(browser, server, "phone")
     page = phone.page
     page.goto(f"{server}calculators/fight/")
     wait_live(page, "fight")
@@ -222,7 +222,7 @@ def test_a_corrupt_or_old_kept_party_leaves_the_pages_working(
 ) -> None:
     for kept in ("{not json", '{"version": 0, "members": [{"name": "Mira"}]}',
                  '{"version": 1, "members": [{"name": 7}]}', "null"):  # fmt: skip
-        phone = Device(browser, server, "phone")
+        phone = Returning(browser, server, "phone")
         page = phone.page
         page.goto(f"{server}calculators/attack/")
         page.evaluate("([key, kept]) => localStorage.setItem(key, kept)", [STORE, kept])
@@ -244,7 +244,7 @@ def test_a_corrupt_or_old_kept_party_leaves_the_pages_working(
 def test_a_member_kept_for_one_system_is_offered_only_on_that_system(
     browser: Browser, server: str
 ) -> None:
-    phone = Device(browser, server, "phone")
+    phone = Returning(browser, server, "phone")
     page = phone.page
     page.goto(f"{server}calculators/attack/")
     wait_live(page, "attack")
@@ -299,7 +299,7 @@ def test_a_member_kept_for_one_system_is_offered_only_on_that_system(
 
 
 def test_the_fight_page_keeps_the_members_of_other_systems(browser: Browser, server: str) -> None:
-    phone = Device(browser, server, "phone")
+    phone = Returning(browser, server, "phone")
     page = phone.page
     page.goto(f"{server}calculators/fight/")
     wait_live(page, "fight")

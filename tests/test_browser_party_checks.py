@@ -13,7 +13,7 @@ import json
 import re
 from html import unescape
 
-from conftest import ARTIFACTS, Device, figure, settled_address, wait_live
+from conftest import ARTIFACTS, Returning, figure, settled_address, wait_live
 from playwright.sync_api import Browser, Page, expect
 
 from rules_core.web import handle
@@ -55,7 +55,7 @@ def expected_success(page: Page, inputs: dict[str, str]) -> str:
 def test_the_checks_page_fills_only_the_bonuses_kept_for_each_member(
     browser: Browser, server: str
 ) -> None:
-    phone = Device(browser, server, "phone")
+    phone = Returning(browser, server, "phone")
     page = phone.page
     page.goto(f"{server}calculators/checks/")
     wait_live(page, "check")
@@ -174,7 +174,7 @@ def test_an_old_entry_loads_and_a_corrupt_bonus_is_ignored(browser: Browser, ser
         ): True,
     }
     # One phone for all the cases: each case's entry replaces the whole of what is kept.
-    phone = Device(browser, server, "phone")
+    phone = Returning(browser, server, "phone")
     page = phone.page
     page.goto(f"{server}404.html")  # a page of the site without Python, to keep the first entry
     for kept, offered in cases.items():
@@ -204,7 +204,7 @@ def test_an_old_entry_loads_and_a_corrupt_bonus_is_ignored(browser: Browser, ser
 def test_the_other_members_kept_checks_fill_the_group_check_only_when_all_are_kept(
     browser: Browser, server: str
 ) -> None:
-    phone = Device(browser, server, "phone")
+    phone = Returning(browser, server, "phone")
     page = phone.page
     page.goto(f"{server}calculators/checks/")
     wait_live(page, "check")

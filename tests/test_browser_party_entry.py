@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 
-from conftest import ARTIFACTS, Device
+from conftest import ARTIFACTS, Returning
 from playwright.sync_api import Browser, Page, expect
 
 STORE = "orr-party"
@@ -72,7 +72,7 @@ def test_a_party_typed_in_row_by_row_is_never_refused(browser: Browser, server: 
     GM types a party of four into the first rows and a row of orcs into the last. No edit
     is refused: while no one is an opponent (the second row made a party member), the dock
     says what the fight needs and who the party is so far, naming no row of the party."""
-    phone = Device(browser, server, "phone")
+    phone = Returning(browser, server, "phone")
     page = phone.page
     page.goto(server + "calculators/fight/")
     _answer_to_edit(page)
@@ -103,7 +103,7 @@ def test_a_row_typed_in_but_not_counted_is_said_and_the_rest_answered(
 ) -> None:
     """A member typed into an empty row before its count is set: the fight answers the
     rows counted, and beside the count says what would count this one."""
-    phone = Device(browser, server, "phone")
+    phone = Returning(browser, server, "phone")
     page = phone.page
     page.goto(server + "calculators/fight/")
     _answer_to_edit(page)
@@ -127,7 +127,7 @@ def _open_encounter(page: Page, server: str) -> str:
 def test_the_encounter_link_takes_the_party_kept_on_the_device(
     browser: Browser, server: str
 ) -> None:
-    phone = Device(browser, server, "phone")
+    phone = Returning(browser, server, "phone")
     page = phone.page
     system = _open_encounter(page, server)
     members = [{**member, "system": system, "attacks": "1"} for member in PARTY]
@@ -162,7 +162,7 @@ def test_the_encounter_link_takes_the_party_kept_on_the_device(
 def test_the_encounter_link_without_a_kept_party_asks_for_its_figures(
     browser: Browser, server: str
 ) -> None:
-    phone = Device(browser, server, "phone")
+    phone = Returning(browser, server, "phone")
     page = phone.page
     _open_encounter(page, server)
     link = page.locator("a.calc-fight-link")

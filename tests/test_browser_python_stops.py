@@ -7,7 +7,7 @@ works a request (its clock throws), which the page cannot tell from Python stopp
 from __future__ import annotations
 
 import pytest
-from conftest import CALCULATOR_PAGES, Watched, wait_live
+from conftest import CALCULATOR_PAGES, Returning, wait_live
 from playwright.sync_api import Browser, expect
 
 from rules_core.calculators import CALCULATORS
@@ -41,7 +41,7 @@ def test_python_that_stops_is_started_again_and_the_page_says_so(
     browser: Browser, server: str
 ) -> None:
     page_name, calculator, field, value = _first_number_field()
-    watched = Watched(browser, server, width=375)
+    watched = Returning(browser, server, "phone")
     page = watched.page
     workers = []
     page.on("worker", lambda worker: workers.append(worker))

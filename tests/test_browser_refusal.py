@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from itertools import permutations
 
-from conftest import ARTIFACTS, Device, wait_live
+from conftest import ARTIFACTS, Returning, wait_live
 from playwright.sync_api import Browser, Locator, Page, expect
 from test_browser import _a_situation_needing_an_attack_type
 
@@ -50,7 +50,7 @@ def test_a_refusal_is_said_in_the_dock_and_beside_the_box_just_ticked(
     found = _a_situation_needing_an_attack_type()
     assert found, "no system has a situation that depends on the attack type to test with"
     system, name, _ = found
-    watched = Device(browser, server, "phone")
+    watched = Returning(browser, server, "phone")
     page = watched.page
     page.goto(f"{server}calculators/attack/?system={system}")
     wait_live(page, "attack")
@@ -109,7 +109,7 @@ def test_a_shared_link_that_is_refused_says_so_in_the_dock(browser: Browser, ser
     found = _a_situation_needing_an_attack_type()
     assert found, "no system has a situation that depends on the attack type to test with"
     system, name, _ = found
-    watched = Device(browser, server, "phone")
+    watched = Returning(browser, server, "phone")
     page = watched.page
     page.goto(f"{server}calculators/attack/?system={system}&situations={name}")
     message = page.locator("#attack-attack_type-error")
@@ -153,7 +153,7 @@ def test_a_system_switch_keeps_what_both_have_and_says_what_it_dropped(
     found = _systems_sharing_a_situation()
     assert found, "no two systems share a situation and an attack type to test with"
     first, second, shared, only, kind = found
-    watched = Device(browser, server, "phone")
+    watched = Returning(browser, server, "phone")
     page = watched.page
     page.goto(f"{server}calculators/attack/?system={first}")
     wait_live(page, "attack")
@@ -207,7 +207,7 @@ def test_each_system_is_offered_its_own_choices_and_a_switch_drops_one_it_lacks(
     found = _a_choice_one_system_lacks()
     assert found, "no two systems name different attack types to test with"
     first, second, kind = found
-    watched = Device(browser, server, "phone")
+    watched = Returning(browser, server, "phone")
     page = watched.page
     page.goto(f"{server}calculators/attack/?system={first}")
     wait_live(page, "attack")

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import json
 
-from conftest import ARTIFACTS, CALCULATOR_PAGES, Device, HeldWheel, wait_live
+from conftest import ARTIFACTS, CALCULATOR_PAGES, Device, HeldWheel, Returning, wait_live
 from playwright.sync_api import Browser, Page, expect
 
 from rules_core.calculators import CALCULATORS
@@ -102,7 +102,7 @@ def test_back_from_a_citation_never_shows_the_defaults_answer(
     """Back from a citation of the answer: Material brings the page as built again, whose
     figures are never painted before the answer to the address's inputs replaces them."""
     slug, calculator, query = _a_shared_link()
-    watched = Device(browser, server, "phone")
+    watched = Returning(browser, server, "phone")
     page = watched.page
     page.goto(f"{server}calculators/{slug}/{query}")
     wait_live(page, calculator)

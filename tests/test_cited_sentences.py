@@ -8,7 +8,7 @@ from collections.abc import Iterator
 
 import pytest
 import yaml
-from conftest import ARTIFACTS, DEVICES, ROOT, Returning, wait_live
+from conftest import ARTIFACTS, ROOT, Returning, wait_live
 from playwright.sync_api import Browser, Page, expect
 
 from hooks.content.loader import load_content
@@ -32,7 +32,7 @@ def _attack_systems() -> list[str]:
 @pytest.fixture
 def phone(browser: Browser, server: str) -> Iterator[Page]:
     """A phone's page that must end with no console error and no request to another host."""
-    device = Returning(browser, server, **DEVICES["phone"])
+    device = Returning(browser, server, "phone")
     yield device.page
     device.close()
 

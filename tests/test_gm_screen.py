@@ -15,7 +15,7 @@ from urllib.parse import urljoin, urlsplit
 
 import markdown
 import pytest
-from conftest import ARTIFACTS
+from conftest import ARTIFACTS, Returning
 from playwright.sync_api import Browser
 
 from hooks.content.loader import load_content, table_placeholders
@@ -259,34 +259,33 @@ def test_printed_screen_fits_three_panels_a_sheet(
     sheet_width, sheet_height = PAPERS[paper]
     width = round((sheet_width - 2 * MARGIN_MM) * MM)
     height = round((sheet_height - 2 * MARGIN_MM) * MM)
-    context = browser.new_context(viewport={"width": width, "height": height})
-    try:
-        page = context.new_page()
-        page.goto(f"{server}{slug}/{PAGE}/")
-        page.emulate_media(media="print")
-        measured = page.evaluate(MEASURE, height)
-        assert measured["overflowing"] == [], measured["overflowing"][:5]
-        assert measured["clipped"] == [], measured["clipped"][:5]
-        assert measured["scrollWidth"] <= measured["page"]
-        ARTIFACTS.mkdir(exist_ok=True)
-        page.screenshot(path=str(ARTIFACTS / f"gm-screen-{slug}-{paper}.png"), full_page=True)
-        margin = f"{MARGIN_MM}mm"
-        pdf = page.pdf(
-            format=paper,
-            landscape=True,
-            margin={"top": margin, "right": margin, "bottom": margin, "left": margin},
-        )
-        (ARTIFACTS / f"gm-screen-{slug}-{paper}.pdf").write_bytes(pdf)
-        sheets = pdf_pages(pdf)
-        print(f"{slug} {paper}: {sheets} sheets, {measured['columns']} panels")
-        assert 1 <= sheets <= 6
-        # Three panels a sheet. The sideways run is one long fragment where the printer
-        # starts each sheet afresh (an entry kept whole may move to the next panel at a
-        # different place), so it may count one sheet more than the printer makes.
-        expected = math.ceil(measured["columns"] / 3)
-        assert expected - 1 <= sheets <= expected, measured
-    finally:
-        context.close()
+    reader = Returning(browser, server)
+    page = reader.page
+    page.set_viewport_size({"width": width, "height": height})
+    page.goto(f"{server}{slug}/{PAGE}/")
+    page.emulate_media(media="print")
+    measured = page.evaluate(MEASURE, height)
+    assert measured["overflowing"] == [], measured["overflowing"][:5]
+    assert measured["clipped"] == [], measured["clipped"][:5]
+    assert measured["scrollWidth"] <= measured["page"]
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / f"gm-screen-{slug}-{paper}.png"), full_page=True)
+    margin = f"{MARGIN_MM}mm"
+    pdf = page.pdf(
+        format=paper,
+        landscape=True,
+        margin={"top": margin, "right": margin, "bottom": margin, "left": margin},
+    )
+    (ARTIFACTS / f"gm-screen-{slug}-{paper}.pdf").write_bytes(pdf)
+    sheets = pdf_pages(pdf)
+    print(f"{slug} {paper}: {sheets} sheets, {measured['columns']} panels")
+    assert 1 <= sheets <= 6
+    # Three panels a sheet. The sideways run is one long fragment where the printer
+    # starts each sheet afresh (an entry kept whole may move to the next panel at a
+    # different place), so it may count one sheet more than the printer makes.
+    expected = math.ceil(measured["columns"] / 3)
+    assert expected - 1 <= sheets <= expected, measured
+    reader.close()
 
 
 # Each word of each table header cell of the screen, and the lines it takes: one per word
@@ -319,17 +318,15 @@ def test_no_table_header_breaks_inside_a_word_on_a_phone(
 ) -> None:
     """At 375 px, on screen and printed: a header wraps between its words ("XP to Reach /
     Next Level"), never inside one ("Le / vel")."""
-    context = browser.new_context(viewport={"width": 375, "height": 812})
-    try:
-        page = context.new_page()
-        page.goto(f"{server}{slug}/{PAGE}/")
-        for media in ("screen", "print"):
-            page.emulate_media(media=media)
-            measured = page.evaluate(BROKEN_HEADER_WORDS)
-            assert measured["words"], "no header word measured"
-            assert measured["broken"] == [], (media, measured["broken"][:5])
-    finally:
-        context.close()
+    reader = Returning(browser, server, "phone")
+    page = reader.page
+    page.goto(f"{server}{slug}/{PAGE}/")
+    for media in ("screen", "print"):
+        page.emulate_media(media=media)
+        measured = page.evaluate(BROKEN_HEADER_WORDS)
+        assert measured["words"], "no header word measured"
+        assert measured["broken"] == [], (media, measured["broken"][:5])
+    reader.close()
 
 
 def _links(html: str) -> list[str]:

@@ -340,13 +340,13 @@ def test_a_returning_readers_page_comes_from_the_service_worker_with_nothing_kep
     """What the tests of a loaded page stand on (conftest.Returning): the page is one the
     service worker serves, and nothing the test before kept in localStorage or IndexedDB
     is there."""
-    before = Returning(browser, server, **DEVICES["phone"])
+    before = Returning(browser, server, "phone")
     before.page.goto(server)
     assert before.page.evaluate("() => navigator.serviceWorker.controller !== null")
     before.page.evaluate(KEEP_A_MARK)
     assert before.page.evaluate(MARKS_FOUND)[0] == "1"
     before.close()
-    after = Returning(browser, server, **DEVICES["phone"])
+    after = Returning(browser, server, "phone")
     after.page.goto(server)
     assert after.page.evaluate("() => navigator.serviceWorker.controller !== null")
     kept, databases = after.page.evaluate(MARKS_FOUND)

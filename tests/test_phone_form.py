@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from conftest import ARTIFACTS, CALCULATOR_PAGES, DEVICES, Returning, wait_live
+from conftest import ARTIFACTS, CALCULATOR_PAGES, Returning, wait_live
 from playwright.sync_api import Browser, expect
 
 from hooks.pages.embed import FOLDER as EMBEDS
@@ -34,7 +34,7 @@ WHERE = """(field) => {
 def test_a_focused_field_is_never_under_the_docked_answer(
     browser: Browser, server: str, stem: str
 ) -> None:
-    device = Returning(browser, server, **DEVICES["phone"])
+    device = Returning(browser, server, "phone")
     page = device.page
     page.goto(f"{server}calculators/{stem}/")
     for calculator in CALCULATOR_PAGES[stem]:
@@ -71,7 +71,7 @@ def test_the_boxes_of_a_row_are_level(browser: Browser, server: str) -> None:
     marked" beside "Bonus to death saves"): the boxes of a row still share one top, so
     none reads as the next row's. Under "More options" too, whose short fields share
     rows as the others do."""
-    device = Returning(browser, server, **DEVICES["phone"])
+    device = Returning(browser, server, "phone")
     page = device.page
     rows_checked = {"form": 0, "more options": 0}
     for stem, calculators in CALCULATOR_PAGES.items():
@@ -130,7 +130,7 @@ def test_situations_are_tiles_with_room_between_them(
     one row; a tile alone on its block's last row takes the row (a long label there
     takes two lines, not five), so a side is in reach without a swipe."""
     assert "attack" in CALCULATORS
-    device = Returning(browser, server, **DEVICES["phone"])
+    device = Returning(browser, server, "phone")
     page = device.page
     page.goto(f"{server}calculators/attack/?system={slug}")
     wait_live(page, "attack")
@@ -157,7 +157,7 @@ def test_situations_are_tiles_with_room_between_them(
 
 
 def test_back_to_top_never_covers_a_calculator(browser: Browser, server: str) -> None:
-    device = Returning(browser, server, **DEVICES["phone"])
+    device = Returning(browser, server, "phone")
     page = device.page
     stem, (calculator, *_) = next(iter(CALCULATOR_PAGES.items()))
     page.goto(f"{server}calculators/{stem}/")

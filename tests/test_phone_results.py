@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from conftest import CALCULATOR_PAGES, DEVICES, Returning, wait_live
+from conftest import CALCULATOR_PAGES, Returning, wait_live
 from playwright.sync_api import Browser
 
 from rules_core.systems import get_system, system_slugs
@@ -37,7 +37,7 @@ def test_the_dying_turns_read_column_by_column(browser: Browser, server: str, sl
     row run together ("0.00%0.00%"), the header's labels neither, and the numbers of a
     column end at one edge (5.00% over 14.26%), digit under digit."""
     stem = next(stem for stem, calculators in CALCULATOR_PAGES.items() if "dying" in calculators)
-    device = Returning(browser, server, **DEVICES["phone"])
+    device = Returning(browser, server, "phone")
     page = device.page
     page.goto(f"{server}calculators/{stem}/?system={slug}")
     wait_live(page, "dying")

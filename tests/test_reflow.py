@@ -18,7 +18,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from conftest import ARTIFACTS, CALCULATOR_PAGES, DEVICES, Returning, wait_live
+from conftest import ARTIFACTS, CALCULATOR_PAGES, Returning, wait_live
 from playwright.sync_api import Browser, Page, expect
 
 VIEWS = {
@@ -183,7 +183,7 @@ def test_a_refused_docks_first_line_is_its_refusal_and_points_where_the_fields_a
     the hidden figures above it), and says the other marked fields are below, where they
     are, and says so again as they scroll into view."""
     assert "fight" in CALCULATOR_PAGES["fight"]
-    phone = Returning(browser, server, **DEVICES["phone"])
+    phone = Returning(browser, server, "phone")
     page = phone.page
     page.goto(f"{server}calculators/fight/?c1_bonus=x&c2_bonus=y&c2_hp=0")
     wait_live_or_refused = page.locator("#fight-result")

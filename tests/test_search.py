@@ -15,7 +15,7 @@ from collections import defaultdict
 from pathlib import Path
 
 import pytest
-from conftest import ARTIFACTS, CALCULATOR_PAGES, DEVICES, Device, Returning, Watched
+from conftest import ARTIFACTS, CALCULATOR_PAGES, Device, Returning, Watched
 from playwright.sync_api import Browser, Page, expect
 from searching import article_text, ask, defining_section, landing, lands_in, search_on_phone
 
@@ -113,7 +113,7 @@ def test_the_readers_system_ranks_first(watched: Watched, server: str) -> None:
 def test_material_search_box_shows_labelled_results_on_a_phone(
     browser: Browser, server: str
 ) -> None:
-    watched = Returning(browser, server, viewport={"width": 375, "height": 812}, is_mobile=True)
+    watched = Returning(browser, server, "phone")
     page = watched.page
     page.goto(f"{server}{CALCULATOR_PAGE}")
     term, slugs = next(iter(shared_terms().items()))
@@ -249,7 +249,7 @@ def test_each_system_shows_its_best_section_or_says_it_has_nothing(
     result of each system that has it, landing (unfolded) in the defining section of each
     system that defines it, and a line names each system that has nothing on it."""
     term, using, silent = silent_term(site)
-    phone = Returning(browser, server, **DEVICES["phone"])
+    phone = Returning(browser, server, "phone")
     page = phone.page
     page.goto(server)
     search_on_phone(page, term)

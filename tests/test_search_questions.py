@@ -20,7 +20,7 @@ import re
 from pathlib import Path
 
 import pytest
-from conftest import ARTIFACTS, DEVICES, Returning, Watched
+from conftest import ARTIFACTS, Returning, Watched
 from playwright.sync_api import Browser, Page, expect
 from searching import article_text, ask, defining_section, landing, lands_in, search_on_phone
 
@@ -190,7 +190,7 @@ def test_the_words_searched_are_said_and_the_words_typed_are_a_link_away(
     are a link away, which searches them as typed (quoted in the box); from there the
     site's words are a link away again. With a keyboard, the arrow keys reach the link."""
     slug, system = next(iter(SYSTEMS.items()))
-    phone = Returning(browser, server, **DEVICES["phone"])
+    phone = Returning(browser, server, "phone")
     page = phone.page
     page.goto(f"{server}{slug}/")
     cases = [case for case in misspellings(system.glossary) if " " not in case[0]]
@@ -215,7 +215,7 @@ def test_the_words_searched_are_said_and_the_words_typed_are_a_link_away(
     expect(line).to_have_text("")
     phone.close()
 
-    desktop = Returning(browser, server, **DEVICES["desktop"])
+    desktop = Returning(browser, server, "desktop")
     page = desktop.page
     page.goto(f"{server}{slug}/")
     page.locator(".md-search__input").click()
