@@ -8,7 +8,7 @@ import re
 from pathlib import Path
 
 import yaml
-from conftest import CALCULATOR_PAGES, WASM_FILE, Device, wait_live
+from conftest import CALCULATOR_PAGES, WASM_FILE, Returning, wait_live
 from playwright.sync_api import Browser, expect
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -38,7 +38,7 @@ def test_python_stays_loaded_from_a_calculator_to_its_rule_and_back(
 ) -> None:
     """Check the rule, then recompute: following a citation and coming back is instant
     navigation, the same page and the same Python, and the answer is live again at once."""
-    device = Device(browser, server, "phone")
+    device = Returning(browser, server, "phone")
     page = device.page
     wasm: list[str] = []
     page.on("request", lambda r: r.url.endswith(WASM_FILE) and wasm.append(r.url))
