@@ -20,6 +20,7 @@ from pathlib import Path
 import pytest
 from conftest import ARTIFACTS, CALCULATOR_PAGES, WASM_FILE, Device, HeldWheel, wait_live
 from playwright.sync_api import Browser, BrowserContext, Page, Request, Route, expect
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 from rules_core.calculators import CALCULATORS
 
@@ -43,6 +44,11 @@ SAID_EACH_FRAME = """(calculator) => {
   };
   requestAnimationFrame(look);
 }"""
+# The record says a megabyte or more of Python downloaded.
+SAID_A_MEGABYTE = f"""() => (window.saidEachFrame || []).some(([, text]) => {{
+  const found = text.match(new RegExp({json.dumps(PROGRESS.pattern)}));
+  return found && parseFloat(found[1]) >= 1.0;
+}})"""
 SNAPSHOT_FILE = json.loads(MANIFEST.read_text(encoding="utf-8"))["snapshot"]["file"]
 STDLIB_FILE = json.loads(MANIFEST.read_text(encoding="utf-8"))["stdlib"]["file"]
 
@@ -249,28 +255,22 @@ def test_a_throttled_first_visit_says_how_far_python_has_got_throughout(
         f"failed: {r.failure}"))  # fmt: skip
     page.add_init_script(f"({SAID_EACH_FRAME})({json.dumps(calculator)})")
     response = page.goto(f"{server}calculators/{stem}/{query}", wait_until="commit")
-    result = page.locator(f"#{calculator}-result")
-    said: list[tuple[float, str]] = []
-    started = time.monotonic()
-    screenshot_taken = False
-    while time.monotonic() - started < 120:
-        live = page.evaluate("performance.getEntriesByName('calc-first-live-result').length > 0")
-        if live:
-            break
-        if result.count():
-            said.append((time.monotonic() - started, _answer_place(page, calculator)))
-            if not screenshot_taken and PROGRESS.search(said[-1][1]):
-                done = float(PROGRESS.search(said[-1][1]).group(1))
-                if done >= 1.0:
-                    _screenshot(page, "shared-link-downloading")
-                    screenshot_taken = True
-        page.wait_for_timeout(100)
-    else:
-        raise AssertionError(
-            f"no live answer in 120 s; last said: {said[-1:]}; the page's document: "
-            f"{response and response.status}, {documents} at {page.url}"
+    # Waits on the page's own record: the screenshot once a megabyte is said downloaded,
+    # then the live answer.
+    try:
+        page.wait_for_function(SAID_A_MEGABYTE, timeout=120_000)
+        _screenshot(page, "shared-link-downloading")
+        page.wait_for_function(
+            "() => performance.getEntriesByName('calc-first-live-result').length > 0",
+            timeout=120_000,
         )
-    assert screenshot_taken
+    except PlaywrightTimeoutError:
+        last = page.evaluate("window.saidEachFrame?.slice(-1)")
+        raise AssertionError(
+            f"no megabyte said downloaded, or no live answer, in 120 s; last said: {last}; "
+            f"the page's document: "
+            f"{response and response.status}, {documents} at {page.url}"
+        ) from None
     wait_live(page, calculator)
     # Every text the answer's place showed, each with the time it came, to the live answer
     # (its place then says nothing more: "none").
