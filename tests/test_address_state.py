@@ -13,8 +13,6 @@ import pytest
 from conftest import Returning, wait_live
 from playwright.sync_api import Browser, Page, expect
 
-PHONE = {"viewport": {"width": 375, "height": 812}, "has_touch": True, "is_mobile": True}
-
 
 def situation_boxes(page: Page) -> list[dict[str, str]]:
     """Each situation box of the attack calculator: its situation and the systems it is for."""

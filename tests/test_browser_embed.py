@@ -28,6 +28,7 @@ import pytest
 import yaml
 from conftest import (
     ARTIFACTS,
+    DEVICES,
     WASM_FILE,
     QuietServer,
     launch_options,
@@ -44,8 +45,8 @@ COMPRESSED = (".html", ".css", ".js", ".mjs", ".json", ".xml", ".svg", ".webmani
 MOST_FIRST_PAINT_BYTES = 100_000
 SIZES = {
     320: {"viewport": {"width": 320, "height": 640}, "has_touch": True, "is_mobile": True},
-    375: {"viewport": {"width": 375, "height": 812}, "has_touch": True, "is_mobile": True},
-    1280: {"viewport": {"width": 1280, "height": 800}},
+    375: DEVICES["phone"],
+    1280: DEVICES["desktop"],
 }
 # What the frame's answer place says while Python downloads (calculator-client.mjs).
 DOWNLOADING = re.compile(r"downloading the calculators' Python, once per device: \d+\.\d of")
