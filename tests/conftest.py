@@ -418,7 +418,11 @@ def wait_live(page: Page, calculator: str) -> None:
 def clock_stood_still(page: Page) -> Iterator[None]:
     """The page's clock (installed with page.clock.install()) stands still inside
     the block, then flows again: no timer of the page fires meanwhile, so keys that reach a
-    starved page a second apart make no typing pause."""
+    starved page a second apart make no typing pause.
+
+    Install it before the page loads: Playwright's clearTimeout and clearInterval ignore a
+    timer the page made before the clock came, so one of Material's (RxJS) left running
+    then fires on after it is cancelled, each time logging "executing a cancelled action"."""
     page.clock.pause_at(page.evaluate("Date.now()") + 1)
     yield
     page.clock.resume()

@@ -240,9 +240,12 @@ def test_a_number_being_typed_is_refused_only_once_the_typing_pauses(
           }
         }).observe(document, { subtree: true, childList: true, characterData: true });"""
     )
-    page.goto(server + compare_pages(site)[0])
-    _wait_compare_live(page)
     page.clock.install()  # its time flows, but for the typing below
+    page.goto(server + compare_pages(site)[0])
+    # Python ready, and the widget bound (the page's own performance marks are the clock's
+    # fakes now, never found: _wait_compare_live cannot read them).
+    expect(page.locator("html[data-calc-loading]")).to_have_count(0, timeout=60_000)
+    expect(page.locator(".calc[data-compare][data-bound]")).to_have_count(1)
     assert page.locator('.calc[data-compare] [role="alert"]').count() == 0
     field, error = page.locator("#compare-bonus"), page.locator("#compare-bonus-error")
     field.select_text()

@@ -51,10 +51,10 @@ def test_a_long_fight_says_which_round_it_is_working_out_in_the_dock(
 ) -> None:
     watched = Device(browser, server, "phone")
     page = watched.page
+    page.clock.install()
     open_fight(page, server, TYPICAL)
     # A phone slower than the test machine: the worker's rounds take longer.
     page.context.new_cdp_session(page).send("Emulation.setCPUThrottlingRate", {"rate": 4})
-    page.clock.install()
     dock = page.locator("#fight-result .calc-headline")
     # A busy phone fires the page's timers late: here not at all until the round is said
     # (the page's mark of an answer late by its own timer came after the worker's first
