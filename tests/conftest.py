@@ -35,6 +35,7 @@ from playwright.sync_api import (
     expect,
     sync_playwright,
 )
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 from rules_core.calculators import CALCULATORS
 from rules_core.calculators.address import PAGES
@@ -412,6 +413,22 @@ def wait_live(page: Page, calculator: str) -> None:
     # to_have_class with a string matches the whole class attribute ("calc-result
     # calc-result--stale" never equals "calc-result--stale"): test the one class.
     expect(widget.locator(".calc-result")).not_to_contain_class("calc-result--stale")
+
+
+def placed(field: Locator, measure: str, settled: str, timeout_ms: int = 10_000) -> Any:
+    """What `measure` (a function of the field, run in the page) finds once `settled` (a
+    condition on what it found, `where`) holds: else, after `timeout_ms`, what it finds
+    then, for the test's assertion to show. A field given focus is scrolled into view, and
+    the docked answer refits to each change, in the frames that follow: measured between a
+    change and the frame that answers it, the page is not as it is drawn."""
+    condition = f"(field) => {{ const where = ({measure})(field); return ({settled}) && where; }}"
+    try:
+        found = field.page.wait_for_function(
+            condition, arg=field.element_handle(), timeout=timeout_ms
+        )
+        return found.json_value()
+    except PlaywrightTimeoutError:
+        return field.evaluate(measure)
 
 
 @contextmanager

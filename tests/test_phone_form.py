@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from conftest import ARTIFACTS, CALCULATOR_PAGES, Returning, wait_live
+from conftest import ARTIFACTS, CALCULATOR_PAGES, Returning, placed, wait_live
 from playwright.sync_api import Browser, expect
 
 from hooks.pages.embed import FOLDER as EMBEDS
@@ -47,8 +47,7 @@ def test_a_focused_field_is_never_under_the_docked_answer(
         if not field.is_visible():
             continue
         field.focus()
-        page.wait_for_timeout(100)  # the scroll that brings it into view
-        where = field.evaluate(WHERE)
+        where = placed(field, WHERE, "where.onScreen && !where.underDock")
         assert where["onScreen"] and not where["underDock"], where
         checked += 1
     assert checked

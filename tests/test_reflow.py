@@ -18,7 +18,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from conftest import ARTIFACTS, CALCULATOR_PAGES, Returning, wait_live
+from conftest import ARTIFACTS, CALCULATOR_PAGES, Returning, placed, wait_live
 from playwright.sync_api import Browser, Page, expect
 
 VIEWS = {
@@ -120,6 +120,12 @@ DOCK = """(field) => {
     room: innerHeight - header,
   };
 }"""
+# Where the field and the dock settle: the dock within a quarter of the room, the field in
+# view above it.
+SETTLED = (
+    "where.dock.every((height) => height <= where.room / 4 + 1)"
+    " && where.onScreen && !where.underDock"
+)
 
 
 @pytest.mark.parametrize("view", list(VIEWS))
@@ -143,8 +149,7 @@ def test_a_calculator_reflows_and_its_dock_never_covers_a_field(
         if not control.is_visible():
             continue
         control.focus()
-        page.wait_for_timeout(100)  # the scroll that brings it into view
-        where = control.evaluate(DOCK)
+        where = placed(control, DOCK, SETTLED)
         assert all(height <= where["room"] / 4 + 1 for height in where["dock"]), where
         assert where["onScreen"] and not where["underDock"], (index, where)
         checked += 1
