@@ -300,6 +300,15 @@ class Watched:
         self.page.on("console", lambda m: m.type == "error" and self.errors.append(m.text))
         self.page.on("pageerror", lambda e: self.errors.append(str(e)))
         self.page.on("request", lambda r: r.url.startswith(origin) or self.foreign.append(r.url))
+        # What a failed test's report shows (pytest_runtest_makereport): the console, and
+        # the requests the page made that never ended.
+        self.console: list[str] = []
+        self.pending: set[str] = set()
+        self.page.on("console", lambda m: self.console.append(f"{m.type}: {m.text}"))
+        self.page.on("request", lambda r: self.pending.add(r.url))
+        self.page.on("requestfinished", lambda r: self.pending.discard(r.url))
+        self.page.on("requestfailed", lambda r: self.pending.discard(r.url))
+        _OPEN.append(self)
 
     def _context(self, browser: Browser, origin: str, options: dict[str, Any]) -> BrowserContext:
         return browser.new_context(**options)
@@ -308,9 +317,56 @@ class Watched:
         self.context.close()
 
     def close(self) -> None:
+        if self in _OPEN:
+            _OPEN.remove(self)
         self._close()
         assert self.errors == []
         assert self.foreign == []
+
+    def describe(self, name: str) -> str:
+        """Where its page stood: for a failed test's report, with a screenshot in ARTIFACTS."""
+        lines = [f"{self.page.url} ({type(self).__name__})"]
+        try:
+            self.page.screenshot(path=str(ARTIFACTS / f"failed-{name}.png"), timeout=5_000)
+            lines.append(f"state: {self.page.evaluate(PAGE_STATE)}")
+        except Exception as error:  # the page may be gone or stuck: say so
+            lines.append(f"unreadable: {error}")
+        lines.append(f"requests never ended: {sorted(self.pending)}")
+        lines += ["console:", *self.console[-40:]]
+        return "\n".join(lines)
+
+
+# The pages of the test under way, for a failed test's report.
+_OPEN: list[Watched] = []
+
+# What a failed test's report says of its page beyond the screenshot: whether the site's
+# scripts ran and bound its calculators, and Python's state.
+PAGE_STATE = """() => ({
+  readyState: document.readyState,
+  material: typeof window.document$,
+  calculators: document.querySelectorAll(".calc").length,
+  bound: document.querySelectorAll(".calc[data-bound]").length,
+  loading: document.documentElement.getAttribute("data-calc-loading"),
+  worker: typeof window.rulesCoreWorker,
+  serviceWorker: navigator.serviceWorker.controller?.state ?? null,
+  modules: performance.getEntriesByType("resource")
+    .filter((entry) => entry.name.endsWith(".mjs")).length,
+})"""
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Any:
+    """A failed test that left a page open reports where the page stood."""
+    report = yield
+    if report.failed and _OPEN:
+        ARTIFACTS.mkdir(exist_ok=True)
+        name = re.sub(r"\W+", "-", item.name)
+        report.sections.append(
+            ("pages left open", "\n\n".join(watched.describe(name) for watched in _OPEN))
+        )
+    if report.when == "call":
+        _OPEN.clear()  # the next test's are its own (a fixture's closes in its teardown)
+    return report
 
 
 # Each worker's returning readers' contexts, by the site and the options they were made with.
