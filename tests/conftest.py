@@ -308,6 +308,7 @@ class Watched:
         self.page.on("request", lambda r: self.pending.add(r.url))
         self.page.on("requestfinished", lambda r: self.pending.discard(r.url))
         self.page.on("requestfailed", lambda r: self.pending.discard(r.url))
+        self.page.add_init_script(COUNT_DOCUMENTS)
         _OPEN.append(self)
 
     def _context(self, browser: Browser, origin: str, options: dict[str, Any]) -> BrowserContext:
@@ -332,6 +333,7 @@ class Watched:
         except Exception as error:  # the page may be gone or stuck: say so
             lines.append(f"unreadable: {error}")
         lines.append(f"requests never ended: {sorted(self.pending)}")
+        lines.append(f"errors: {self.errors}")
         lines += ["console:", *self.console[-40:]]
         return "\n".join(lines)
 
@@ -339,18 +341,34 @@ class Watched:
 # The pages of the test under way, for a failed test's report.
 _OPEN: list[Watched] = []
 
+# Counts the pages Material's document$ hands to the site's scripts (calculator-loader.mjs
+# binds a page's calculators on it): an observer, for a failed test's report.
+COUNT_DOCUMENTS = """(() => {
+  let subject;
+  Object.defineProperty(window, "document$", {
+    configurable: true,
+    get: () => subject,
+    set: (value) => {
+      subject = value;
+      window.documentsEmitted = 0;
+      value.subscribe(() => window.documentsEmitted++);
+    },
+  });
+})();"""
+
 # What a failed test's report says of its page beyond the screenshot: whether the site's
 # scripts ran and bound its calculators, and Python's state.
 PAGE_STATE = """() => ({
   readyState: document.readyState,
   material: typeof window.document$,
+  documentsEmitted: window.documentsEmitted,
   calculators: document.querySelectorAll(".calc").length,
   bound: document.querySelectorAll(".calc[data-bound]").length,
   loading: document.documentElement.getAttribute("data-calc-loading"),
   worker: typeof window.rulesCoreWorker,
   serviceWorker: navigator.serviceWorker.controller?.state ?? null,
-  modules: performance.getEntriesByType("resource")
-    .filter((entry) => entry.name.endsWith(".mjs")).length,
+  modules: performance.getEntriesByType("resource").map((entry) => entry.name)
+    .filter((name) => name.endsWith(".mjs")).map((name) => name.split("/").pop()),
 })"""
 
 
