@@ -29,6 +29,7 @@ from playwright.sync_api import (
     Browser,
     BrowserContext,
     BrowserType,
+    ConsoleMessage,
     Locator,
     Page,
     Route,
@@ -297,19 +298,17 @@ class Watched:
         self.page: Page = self.context.new_page()
         self.errors: list[str] = []
         self.foreign: list[str] = []
-        self.page.on("console", lambda m: m.type == "error" and self.errors.append(m.text))
+        self.console: list[str] = []  # all of it, for a failed test's report
+        self.page.on("console", self._console)
         self.page.on("pageerror", lambda e: self.errors.append(str(e)))
         self.page.on("request", lambda r: r.url.startswith(origin) or self.foreign.append(r.url))
-        # What a failed test's report shows (pytest_runtest_makereport): the console, and
-        # the requests the page made that never ended.
-        self.console: list[str] = []
-        self.pending: set[str] = set()
-        self.page.on("console", lambda m: self.console.append(f"{m.type}: {m.text}"))
-        self.page.on("request", lambda r: self.pending.add(r.url))
-        self.page.on("requestfinished", lambda r: self.pending.discard(r.url))
-        self.page.on("requestfailed", lambda r: self.pending.discard(r.url))
         self.page.add_init_script(COUNT_DOCUMENTS)
         _OPEN.append(self)
+
+    def _console(self, message: ConsoleMessage) -> None:
+        self.console.append(f"{message.type}: {message.text}")
+        if message.type == "error":
+            self.errors.append(message.text)
 
     def _context(self, browser: Browser, origin: str, options: dict[str, Any]) -> BrowserContext:
         return browser.new_context(**options)
@@ -332,7 +331,6 @@ class Watched:
             lines.append(f"state: {self.page.evaluate(PAGE_STATE)}")
         except Exception as error:  # the page may be gone or stuck: say so
             lines.append(f"unreadable: {error}")
-        lines.append(f"requests never ended: {sorted(self.pending)}")
         lines.append(f"errors: {self.errors}")
         lines += ["console:", *self.console[-40:]]
         return "\n".join(lines)
