@@ -298,8 +298,11 @@ class Watched:
         self.page: Page = self.context.new_page()
         self.errors: list[str] = []
         self.foreign: list[str] = []
-        self.console: list[str] = []  # all of it, for a failed test's report
+        # For a failed test's report: the whole console, and the requests that failed.
+        self.console: list[str] = []
+        self.failed: list[str] = []
         self.page.on("console", self._console)
+        self.page.on("requestfailed", lambda r: self.failed.append(f"{r.url}: {r.failure}"))
         self.page.on("pageerror", lambda e: self.errors.append(str(e)))
         self.page.on("request", lambda r: r.url.startswith(origin) or self.foreign.append(r.url))
         self.page.add_init_script(COUNT_DOCUMENTS)
@@ -331,6 +334,7 @@ class Watched:
             lines.append(f"state: {self.page.evaluate(PAGE_STATE)}")
         except Exception as error:  # the page may be gone or stuck: say so
             lines.append(f"unreadable: {error}")
+        lines.append(f"requests failed: {self.failed}")
         lines.append(f"errors: {self.errors}")
         lines += ["console:", *self.console[-40:]]
         return "\n".join(lines)

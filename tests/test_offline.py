@@ -631,6 +631,8 @@ def test_calculator_code_that_does_not_arrive_is_said_and_reloaded(
     context = browser.new_context(**DEVICES["phone"])
     context.route("**/calculator-site.mjs", lambda route: route.abort())
     page = context.new_page()
+    warned: list[str] = []
+    page.on("console", lambda m: m.type == "warning" and warned.append(m.text))
     widget = page.locator(f'.calc[data-calculator="{calculator}"]')
     status = start_status(page, calculator)
     mark = lambda: widget.locator(".calc-headline").first.evaluate(  # noqa: E731
@@ -653,6 +655,10 @@ def test_calculator_code_that_does_not_arrive_is_said_and_reloaded(
         assert built in mark(), mark()
         widget.locator("input[type=text]").first.fill("3")
         assert "Out of date: the calculator could not start" in mark(), mark()
+    # Why, for whoever opens the console: the module that did not come.
+    assert any(
+        "code could not be loaded" in text and "calculator-site.mjs" in text for text in warned
+    ), warned
     ARTIFACTS.mkdir(exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / "calculator-code-missing-phone.png"))
 

@@ -35,8 +35,9 @@ function onPage(page) {
   // the widgets' code, some modules deep, has: after an instant navigation no
   // calculator-boot.js started it. (After a page's first load the client takes over the
   // worker calculator-boot.js started.)
-  import("./calculator-client.mjs").then((client) => client.connect(page), () => codeMissing(page));
-  import("./calculator-site.mjs").then((site) => site.bind(page), () => codeMissing(page));
+  const missing = (/** @type {unknown} */ reason) => codeMissing(page, reason);
+  import("./calculator-client.mjs").then((client) => client.connect(page), missing);
+  import("./calculator-site.mjs").then((site) => site.bind(page), missing);
 }
 
 if (window.document$) window.document$.subscribe(onPage);

@@ -8,8 +8,12 @@
 // site, embed-page.mjs in an embed) or has it preloaded (embed-boot.js): it is on the device
 // whenever what would call it is.
 
-/** @param {ParentNode} page */
-export function codeMissing(page) {
+/**
+ * @param {ParentNode} page
+ * @param {unknown} [reason] why the code did not arrive, said in the console for whoever looks
+ */
+export function codeMissing(page, reason) {
+  if (reason !== undefined) console.warn("The calculators' code could not be loaded:", String(reason));
   const unasked = document.documentElement.hasAttribute("data-calc-address");
   /** @type {NodeListOf<HTMLElement>} */
   const sections = page.querySelectorAll(".calc");
