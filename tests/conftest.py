@@ -491,6 +491,24 @@ def wait_live(page: Page, calculator: str) -> None:
     expect(widget.locator(".calc-result")).not_to_contain_class("calc-result--stale")
 
 
+# A field and the answer docked at the foot of a phone's screen: each docked headline's
+# height, whether the field lies on screen below the header and under no docked headline,
+# and the room under the header.
+FIELD_AND_DOCK = """(field) => {
+  const docked = [...document.querySelectorAll(".calc-headline")]
+    .map((h) => h.getBoundingClientRect()).filter((r) => r.bottom >= innerHeight - 1 && r.height);
+  const header = document.querySelector(".md-header").getBoundingClientRect().bottom;
+  const box = field.getBoundingClientRect();
+  return {
+    id: field.id,
+    dock: docked.map((r) => r.height),
+    onScreen: box.top >= header - 1 && box.bottom <= innerHeight + 1,
+    underDock: docked.some((r) => box.bottom > r.top + 1 && box.top < r.bottom),
+    room: innerHeight - header,
+  };
+}"""
+
+
 def placed(field: Locator, measure: str, settled: str, timeout_ms: int = 10_000) -> Any:
     """What `measure` (a function of the field, run in the page) finds once `settled` (a
     condition on what it found, `where`) holds: else, after `timeout_ms`, what it finds

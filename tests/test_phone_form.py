@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from conftest import ARTIFACTS, CALCULATOR_PAGES, Returning, placed, wait_live
+from conftest import ARTIFACTS, CALCULATOR_PAGES, FIELD_AND_DOCK, Returning, placed, wait_live
 from playwright.sync_api import Browser, expect
 
 from hooks.pages.embed import FOLDER as EMBEDS
@@ -15,19 +15,6 @@ from rules_core.mechanics.situations import situations
 from rules_core.systems import get_system, system_slugs
 
 KEYBOARD_UP = {"width": 375, "height": 420}  # 812 px less a phone keyboard's ~390
-
-WHERE = """(field) => {
-  const rect = (element) => element.getBoundingClientRect();
-  const docked = [...document.querySelectorAll(".calc-headline")]
-    .map(rect).filter((r) => r.bottom >= innerHeight - 1 && r.height > 0);
-  const header = rect(document.querySelector(".md-header")).bottom;
-  const box = rect(field);
-  return {
-    id: field.id,
-    onScreen: box.top >= header - 1 && box.bottom <= innerHeight + 1,
-    underDock: docked.some((d) => box.bottom > d.top + 1 && box.top < d.bottom),
-  };
-}"""
 
 
 @pytest.mark.parametrize("stem", list(CALCULATOR_PAGES))
@@ -47,7 +34,7 @@ def test_a_focused_field_is_never_under_the_docked_answer(
         if not field.is_visible():
             continue
         field.focus()
-        where = placed(field, WHERE, "where.onScreen && !where.underDock")
+        where = placed(field, FIELD_AND_DOCK, "where.onScreen && !where.underDock")
         assert where["onScreen"] and not where["underDock"], where
         checked += 1
     assert checked

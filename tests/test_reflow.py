@@ -18,7 +18,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from conftest import ARTIFACTS, CALCULATOR_PAGES, Returning, placed, wait_live
+from conftest import ARTIFACTS, CALCULATOR_PAGES, FIELD_AND_DOCK, Returning, placed, wait_live
 from playwright.sync_api import Browser, Page, expect
 
 VIEWS = {
@@ -107,19 +107,6 @@ def test_every_page_reflows(browser: Browser, server: str, site: Path, view: str
     assert failures == {}
 
 
-# The docked answer, and where a field is: [dock top, dock height, header bottom, screen].
-DOCK = """(field) => {
-  const docked = [...document.querySelectorAll(".calc-headline")]
-    .map((h) => h.getBoundingClientRect()).filter((r) => r.bottom >= innerHeight - 1 && r.height);
-  const header = document.querySelector(".md-header").getBoundingClientRect().bottom;
-  const box = field.getBoundingClientRect();
-  return {
-    dock: docked.map((r) => r.height),
-    onScreen: box.top >= header - 1 && box.bottom <= innerHeight + 1,
-    underDock: docked.some((r) => box.bottom > r.top + 1 && box.top < r.bottom),
-    room: innerHeight - header,
-  };
-}"""
 # Where the field and the dock settle: the dock within a quarter of the room, the field in
 # view above it.
 SETTLED = (
@@ -149,7 +136,7 @@ def test_a_calculator_reflows_and_its_dock_never_covers_a_field(
         if not control.is_visible():
             continue
         control.focus()
-        where = placed(control, DOCK, SETTLED)
+        where = placed(control, FIELD_AND_DOCK, SETTLED)
         assert all(height <= where["room"] / 4 + 1 for height in where["dock"]), where
         assert where["onScreen"] and not where["underDock"], (index, where)
         checked += 1
