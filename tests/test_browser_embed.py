@@ -35,7 +35,16 @@ from conftest import (
     said_code_missing,
     settled_address,
 )
-from playwright.sync_api import Browser, BrowserContext, Frame, FrameLocator, Locator, Page, expect
+from playwright.sync_api import (
+    Browser,
+    BrowserContext,
+    Frame,
+    FrameLocator,
+    Locator,
+    Page,
+    Route,
+    expect,
+)
 
 from hooks.package.offline import offline_manifest
 from rules_core.calculators import CALCULATORS
@@ -765,6 +774,44 @@ def test_an_embed_whose_code_does_not_arrive_says_so_and_its_button_reloads_it(
     assert live(host.frame(1), name) == figure
     expect(host.frame(1).locator(".calc--failed")).to_have_count(0)
     # What the console said is each download refused, and nothing else.
+    refused = [error for error in host.errors if "net::ERR_FAILED" not in error]
+    assert refused == [], refused
+    host.errors.clear()
+    host.close()
+
+
+def test_an_embed_whose_code_fails_once_is_fetched_again(
+    browser: Browser,
+    partitioned: Browser,
+    site_server: Served,
+    host_server: Served,
+    host_folder: Path,
+) -> None:
+    """What embed-boot.js imports (embed-page.mjs, preloaded: the import fetches it again),
+    and what that imports (the widget's, tried twice: calculator-unbound.mjs), each fail to
+    download the first time: a shared link's embed answers as its full page does, with
+    nothing said on screen."""
+    name = rolling_calculators()[0]
+    figure, shared = _snippet(browser, site_server.origin, name)
+    host = Host(partitioned, host_folder, host_server, "code-once", 375)
+    asked: Counter[str] = Counter()
+
+    def abort_the_first(route: Route) -> None:
+        module = route.request.url.rsplit("/", 1)[-1]
+        asked[module] += 1
+        if asked[module] == 1:
+            route.abort()
+        else:
+            route.continue_()
+
+    for module in ("embed-page.mjs", "calculator-widget.mjs"):
+        host.context.route(f"**/{module}", abort_the_first)
+    host.open([shared])  # a shared link's embed: Python answers it
+    host.scroll_to(0, host.frame(0).locator(".calc-headline").first)
+    assert live(host.frame(0), name) == figure
+    expect(host.frame(0).locator(".calc--failed")).to_have_count(0)
+    assert min(asked["embed-page.mjs"], asked["calculator-widget.mjs"]) >= 2, asked
+    # What the console said is each first download refused, and nothing else.
     refused = [error for error in host.errors if "net::ERR_FAILED" not in error]
     assert refused == [], refused
     host.errors.clear()

@@ -4,7 +4,7 @@
 // `document$` emits each new page, and its calculators are bound to that one worker.
 
 import { PYTHON_WIDGETS, initialValue, named } from "./calculator-form.mjs";
-import { codeMissing } from "./calculator-unbound.mjs";
+import { codeMissing, importWithSecondTry } from "./calculator-unbound.mjs";
 
 /** @typedef {import("./calculator-form.mjs").Control} Control */
 
@@ -36,8 +36,8 @@ function onPage(page) {
   // calculator-boot.js started it. (After a page's first load the client takes over the
   // worker calculator-boot.js started.)
   const missing = (/** @type {unknown} */ reason) => codeMissing(page, reason);
-  import("./calculator-client.mjs").then((client) => client.connect(page), missing);
-  import("./calculator-site.mjs").then((site) => site.bind(page), missing);
+  importWithSecondTry(() => import("./calculator-client.mjs")).then((client) => client.connect(page), missing);
+  importWithSecondTry(() => import("./calculator-site.mjs")).then((site) => site.bind(page), missing);
 }
 
 if (window.document$) window.document$.subscribe(onPage);

@@ -9,6 +9,24 @@
 // whenever what would call it is.
 
 /**
+ * Imports what `load` imports, and once more if that failed, before anything says the code
+ * did not arrive. A second import fetches anew a module whose fetch failed (a failed fetch
+ * is not kept in the module map): a connection that dropped for a moment, or a module fetch
+ * the browser gave up on (Chromium aborted one module of the widgets' code, served by the
+ * site's service worker, on a returning reader's page), costs no reload. The first failure
+ * is said in the console.
+ * @template T
+ * @param {() => Promise<T>} load
+ * @returns {Promise<T>}
+ */
+export function importWithSecondTry(load) {
+  return load().catch((/** @type {unknown} */ reason) => {
+    console.warn("The calculators' code failed to load once; trying again:", String(reason));
+    return load();
+  });
+}
+
+/**
  * @param {ParentNode} page
  * @param {unknown} [reason] why the code did not arrive, said in the console for whoever looks
  */

@@ -13,7 +13,7 @@
 // Python for the embed to answer offline on this host (hooks/package/offline.py).
 
 import { connect, makeWorkersWith } from "./calculator-client.mjs";
-import { codeMissing } from "./calculator-unbound.mjs";
+import { codeMissing, importWithSecondTry } from "./calculator-unbound.mjs";
 import { fromHost, heightMessage } from "./embed-protocol.mjs";
 import { pythonWorker } from "./shared-python.mjs";
 
@@ -47,11 +47,13 @@ function startInView(widgets, start) {
 async function bind() {
   let modules;
   try {
-    modules = await Promise.all([
-      import("./calculator-widget.mjs"),
-      import("./calculator-status.mjs"),
-      import("./calculator-address.mjs"),
-    ]);
+    modules = await importWithSecondTry(() =>
+      Promise.all([
+        import("./calculator-widget.mjs"),
+        import("./calculator-status.mjs"),
+        import("./calculator-address.mjs"),
+      ]),
+    );
   } catch {
     return codeMissing(document); // the widget's code did not arrive: the embed says so
   }
