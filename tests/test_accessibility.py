@@ -49,6 +49,12 @@ def violations(page: Page, scheme: str, where: str) -> list[str]:
     """axe's serious and critical violations on the page as it is now, one line each."""
     shown = page.evaluate("() => document.body.dataset.mdColorScheme")
     assert shown == PALETTES[scheme], f"{where}: the {scheme} palette is not the one shown"
+    # axe reads colours as painted: a fade under way (the header's title, as a click scrolls
+    # the page) is read half done, a contrast the page never rests at. A loop (a spinner) is
+    # an animation, not a transition, and is read as it is.
+    page.wait_for_function(
+        "() => !document.getAnimations().some((running) => running instanceof CSSTransition)"
+    )
     result = page.evaluate(RUN_AXE)
     found = []
     for violation in result["violations"]:
