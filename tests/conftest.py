@@ -18,6 +18,7 @@ import subprocess
 import sys
 import threading
 import time
+from collections import Counter
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -448,6 +449,22 @@ def watched(browser: Browser, server: str) -> Iterator[Watched]:
     watched = Returning(browser, server)
     yield watched
     watched.close()
+
+
+class FirstRequestAborted:
+    """A route handler: the first request for each file (by its name) is aborted, as a
+    download that failed once; the next ones go on. `asked` counts the requests by name."""
+
+    def __init__(self) -> None:
+        self.asked: Counter[str] = Counter()
+
+    def __call__(self, route: Route) -> None:
+        name = route.request.url.rsplit("/", 1)[-1]
+        self.asked[name] += 1
+        if self.asked[name] == 1:
+            route.abort()
+        else:
+            route.continue_()
 
 
 class HeldWheel:

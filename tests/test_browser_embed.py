@@ -30,6 +30,7 @@ from conftest import (
     ARTIFACTS,
     DEVICES,
     WASM_FILE,
+    FirstRequestAborted,
     QuietServer,
     launch_options,
     said_code_missing,
@@ -42,7 +43,6 @@ from playwright.sync_api import (
     FrameLocator,
     Locator,
     Page,
-    Route,
     expect,
 )
 
@@ -794,23 +794,14 @@ def test_an_embed_whose_code_fails_once_is_fetched_again(
     name = rolling_calculators()[0]
     figure, shared = _snippet(browser, site_server.origin, name)
     host = Host(partitioned, host_folder, host_server, "code-once", 375)
-    asked: Counter[str] = Counter()
-
-    def abort_the_first(route: Route) -> None:
-        module = route.request.url.rsplit("/", 1)[-1]
-        asked[module] += 1
-        if asked[module] == 1:
-            route.abort()
-        else:
-            route.continue_()
-
+    once = FirstRequestAborted()
     for module in ("embed-page.mjs", "calculator-widget.mjs"):
-        host.context.route(f"**/{module}", abort_the_first)
+        host.context.route(f"**/{module}", once)
     host.open([shared])  # a shared link's embed: Python answers it
     host.scroll_to(0, host.frame(0).locator(".calc-headline").first)
     assert live(host.frame(0), name) == figure
     expect(host.frame(0).locator(".calc--failed")).to_have_count(0)
-    assert min(asked["embed-page.mjs"], asked["calculator-widget.mjs"]) >= 2, asked
+    assert min(once.asked["embed-page.mjs"], once.asked["calculator-widget.mjs"]) >= 2, once.asked
     # What the console said is each first download refused, and nothing else.
     refused = [error for error in host.errors if "net::ERR_FAILED" not in error]
     assert refused == [], refused

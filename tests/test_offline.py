@@ -35,6 +35,7 @@ from conftest import (
     CALCULATOR_PAGES,
     DEVICES,
     WASM_FILE,
+    FirstRequestAborted,
     HeldWheel,
     QuietServer,
     Returning,
@@ -45,7 +46,7 @@ from conftest import (
     serve,
     wait_live,
 )
-from playwright.sync_api import Browser, Page, Route, expect
+from playwright.sync_api import Browser, Page, expect
 
 from hooks.package.offline import (
     THEME_COLOR,
@@ -678,16 +679,7 @@ def test_calculator_code_that_fails_once_is_fetched_again(browser: Browser, serv
     the first failure is said in the console."""
     stem, (calculator, *_) = next(iter(CALCULATOR_PAGES.items()))
     context = browser.new_context(**DEVICES["phone"])
-    asked: list[str] = []
-
-    def abort_the_first(route: Route) -> None:
-        asked.append(route.request.url)
-        if len(asked) == 1:
-            route.abort()
-        else:
-            route.continue_()
-
-    context.route("**/calculator-address.mjs", abort_the_first)
+    context.route("**/calculator-address.mjs", FirstRequestAborted())
     page = context.new_page()
     warned: list[str] = []
     page.on("console", lambda m: m.type == "warning" and warned.append(m.text))
