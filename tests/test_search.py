@@ -15,7 +15,7 @@ from collections import defaultdict
 from pathlib import Path
 
 import pytest
-from conftest import ARTIFACTS, CALCULATOR_PAGES, Device, Returning, Watched
+from conftest import ARTIFACTS, CALCULATOR_PAGES, DEVICES, Device, Returning, Watched
 from playwright.sync_api import Browser, Page, expect
 from searching import article_text, ask, defining_section, landing, lands_in, search_on_phone
 
@@ -324,3 +324,51 @@ def test_a_section_with_only_some_of_the_words_is_listed_only_among_a_pages_best
                 )
                 checked += 1
     assert checked, "no page answered a two-word term with more than two sections"
+
+
+@pytest.mark.parametrize("code", ["search-results.mjs", "pagefind.js"])
+def test_a_search_whose_code_did_not_arrive_says_so_and_answers_when_typed_again(
+    browser: Browser, server: str, code: str
+) -> None:
+    """The search's code (the site's, or Pagefind's) does not arrive: in place of the count,
+    the reader is told that the search could not be loaded and what to do, as a status
+    line, and no result is listed. Once it arrives, the next key brings the results and the note
+    goes: a failed download is not kept. On a first visit, whose page asks the network for
+    each file before the site is kept."""
+    slug = next(iter(SYSTEMS))
+    term = SYSTEMS[slug].glossary[0].term
+    context = browser.new_context(**DEVICES["phone"])
+    refused = {"now": True}
+    context.route(
+        f"**/{code}", lambda route: route.abort() if refused["now"] else route.continue_()
+    )
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("console", lambda message: message.type == "error" and errors.append(message.text))
+    page.on("pageerror", lambda error: errors.append(f"uncaught: {error}"))
+    page.goto(server)
+    page.locator("label[for='__search']").first.tap()
+    box = page.locator(".md-search__input")
+    box.press_sequentially(term)
+    note = page.locator(".md-search-result .search-unloaded")
+    expect(note).to_have_text(
+        "The search could not be loaded. Check the connection, then type again."
+    )
+    expect(note).to_have_attribute("role", "status")
+    expect(page.locator(".md-search-result__item")).to_have_count(0)
+    # Not the theme's "No matching documents": nothing was searched.
+    count = page.locator(".md-search-result__meta")
+    expect(count).to_be_hidden()
+    page.screenshot(path=str(ARTIFACTS / f"search-not-loaded-{code}.png"))
+    refused["now"] = False
+    box.press("Backspace")
+    box.press_sequentially(term[-1])
+    expect(page.locator(".md-search-result__item").first).to_be_visible(timeout=30_000)
+    expect(note).to_have_count(0)
+    expect(count).to_be_visible()
+    # What the console heard: the refused download and the search's own line, no more.
+    unexpected = [
+        text for text in errors if "net::ERR_FAILED" not in text and not text.startswith("search:")
+    ]
+    assert unexpected == [] and any(text.startswith("search:") for text in errors), errors
+    context.close()

@@ -65,6 +65,11 @@ export const loadPagefind = () => {
     // none is named as having nothing, without a search of its own.
     await module.filters();
     return module;
+  }).catch((/** @type {unknown} */ error) => {
+    // Pagefind that did not arrive (its code, or the index it starts with) is not kept:
+    // the next query asks for it again.
+    pagefind = null;
+    throw error;
   });
   return pagefind;
 };

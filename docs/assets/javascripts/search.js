@@ -25,14 +25,44 @@
     modules ??= Promise.all([
       import(new URL("search-results.mjs", scripts).href),
       import(new URL("search-notes.mjs", scripts).href),
-    ]).then((loaded) => {
-      const [results] = /** @type {[Results, Notes]} */ (loaded);
-      // Pagefind and the vocabulary start loading at once, before the first key.
-      results.loadPagefind();
-      results.loadVocabulary();
-      return /** @type {[Results, Notes]} */ (loaded);
-    });
+    ])
+      .then((loaded) => {
+        const [results] = /** @type {[Results, Notes]} */ (loaded);
+        // Pagefind and the vocabulary start loading at once, before the first key (a
+        // failure of theirs is the query's to say).
+        results.loadPagefind().catch(() => {});
+        results.loadVocabulary();
+        return /** @type {[Results, Notes]} */ (loaded);
+      })
+      .catch((error) => {
+        // A download that failed is not kept: the next query asks for the modules again.
+        modules = null;
+        throw error;
+      });
     return modules;
+  };
+
+  // Said in place of the count (site.css) when the search's code or index did not arrive.
+  // Material shows an empty list as "No matching documents", which is not what happened:
+  // the reader is told why, and what to do. A status line, as the notes of
+  // search-notes.mjs are (which may be what did not arrive), gone with the next answer or
+  // an emptied box.
+  const UNLOADED = "search-unloaded";
+  /** @param {boolean} failed */
+  const sayUnloaded = (failed) => {
+    const result = document.querySelector(".md-search-result");
+    let note = result?.querySelector(`.${UNLOADED}`);
+    if (!failed || !result) {
+      note?.remove();
+      return;
+    }
+    if (!note) {
+      note = document.createElement("p");
+      note.className = UNLOADED;
+      note.setAttribute("role", "status");
+      result.querySelector(".md-search-result__meta")?.after(note);
+    }
+    note.textContent = "The search could not be loaded. Check the connection, then type again.";
   };
 
   class PagefindSearch extends EventTarget {
@@ -49,6 +79,7 @@
         const superseded = () => asked !== this.#latest;
         // The empty query the theme sends as it starts asks nothing, and loads nothing.
         if (!/[\p{L}\p{N}]/u.test(/** @type {string} */ (message.data))) {
+          sayUnloaded(false);
           modules?.then(([, notes]) => notes.showNotes());
           this.#reply({ type: RESULT, data: { items: [] } });
           return;
@@ -58,14 +89,19 @@
             const answer = await results.answer(/** @type {string} */ (message.data), superseded);
             // An answer to a query typed over since is dropped: the newest one shows.
             if (superseded()) return;
+            sayUnloaded(false);
             notes.showNotes(answer);
             this.#reply({ type: RESULT, data: { items: answer.items } });
           })
           .catch(async (error) => {
             if (superseded()) return;
             console.error("search:", error);
-            (await modules)?.[1].showNotes();
             this.#reply({ type: RESULT, data: { items: [] } });
+            // The notes of an earlier answer go, where their module is here to take them.
+            const notes = (await modules?.catch(() => null))?.[1];
+            if (superseded()) return;
+            notes?.showNotes();
+            sayUnloaded(true);
           });
       }
     }
@@ -79,12 +115,15 @@
   }
 
   document.addEventListener("focusin", (event) => {
-    if (/** @type {Element} */ (event.target).matches?.(".md-search__input")) load();
+    // A failure here is said by the query that meets it.
+    if (/** @type {Element} */ (event.target).matches?.(".md-search__input")) load().catch(() => {});
   });
   // An emptied search box asks nothing: the notes of the last answer go with its results.
   document.addEventListener("input", (event) => {
     const box = /** @type {HTMLInputElement} */ (event.target);
-    if (box.matches?.(".md-search__input") && !box.value.trim()) modules?.then(([, notes]) => notes.showNotes());
+    if (!box.matches?.(".md-search__input") || box.value.trim()) return;
+    sayUnloaded(false);
+    modules?.then(([, notes]) => notes.showNotes());
   });
 
   const BrowserWorker = window.Worker;
