@@ -733,8 +733,13 @@ def test_an_embed_whose_code_does_not_arrive_says_so_and_its_button_reloads_it(
         'width="100%" height="900"></iframe>'
     )
     host = Host(partitioned, host_folder, host_server, "code-missing", 375)
+    warned: list[str] = []
+    host.page.on(
+        "console", lambda message: message.type == "warning" and warned.append(message.text)
+    )
     for missing in ("embed-page.mjs", "calculator-widget.mjs"):
         host.context.route(f"**/{missing}", lambda route: route.abort())
+        warned.clear()
         host.open([defaults, shared])
         for index, figures in ((0, True), (1, False)):
             content = host.content(index)
@@ -766,6 +771,11 @@ def test_an_embed_whose_code_does_not_arrive_says_so_and_its_button_reloads_it(
             "headline => getComputedStyle(headline, '::after').content"
         )
         assert "Out of date: the calculator could not start" in mark, mark
+        # Why, for whoever opens the console: the module that did not come.
+        assert any("code could not be loaded" in text and missing in text for text in warned), (
+            missing,
+            warned,
+        )
         host.context.unroute(f"**/{missing}")
     # The link's embed, reloaded by its button: its live answer, the full page's.
     reload = host.frame(1).get_by_role("button", name="Reload the page")

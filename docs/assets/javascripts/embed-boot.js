@@ -43,9 +43,9 @@
   // and the embed says its height, and starts Python, as it comes into view.
   addEventListener("load", function () {
     setTimeout(function () {
-      import(page).catch(function () {
+      import(page).catch(function (reason) {
         return import(unbound).then(function (module) {
-          module.codeMissing(document);
+          module.codeMissing(document, reason);
         });
       });
     });

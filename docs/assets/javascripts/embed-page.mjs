@@ -54,8 +54,8 @@ async function bind() {
         import("./calculator-address.mjs"),
       ]),
     );
-  } catch {
-    return codeMissing(document); // the widget's code did not arrive: the embed says so
+  } catch (reason) {
+    return codeMissing(document, reason); // the widget's code did not arrive: the embed says so
   }
   const [{ Calculator }, { followStart }, { setAddressSources }] = modules;
   const widgets = [...sections].map((section) => new Calculator(section));
