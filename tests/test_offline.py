@@ -620,17 +620,19 @@ def test_a_runtime_that_does_not_arrive_is_said_and_tried_again(
     context.close()
 
 
+@pytest.mark.parametrize("missing", ["calculator-site.mjs", "calculator-loader.mjs"])
 def test_calculator_code_that_does_not_arrive_is_said_and_reloaded(
-    browser: Browser, server: str, site: Path
+    browser: Browser, server: str, site: Path, missing: str
 ) -> None:
-    """The widgets' code fails to download (calculator-site.mjs, imported by the loader):
-    nothing bound the page's calculators, and a shared link's answer said "Computing the
-    answer to these inputs…" for ever while Python loaded and answered nothing. Now each
-    says why and what to do, on a phone's screen, its figures are never shown as the answer
-    to inputs they do not answer, and its button reloads the page."""
+    """The widgets' code fails to download (calculator-site.mjs, imported by the loader; or
+    the loader itself, the page's module script): nothing bound the page's calculators, and
+    a shared link's answer said "Computing the answer to these inputs…" for ever while
+    Python loaded and answered nothing. Now each says why and what to do, on a phone's
+    screen, its figures are never shown as the answer to inputs they do not answer, and its
+    button reloads the page."""
     stem, (calculator, *_) = next(iter(CALCULATOR_PAGES.items()))
     context = browser.new_context(**DEVICES["phone"])
-    context.route("**/calculator-site.mjs", lambda route: route.abort())
+    context.route(f"**/{missing}", lambda route: route.abort())
     page = context.new_page()
     warned: list[str] = []
     page.on("console", lambda m: m.type == "warning" and warned.append(m.text))
@@ -657,13 +659,11 @@ def test_calculator_code_that_does_not_arrive_is_said_and_reloaded(
         widget.locator("input[type=text]").first.fill("3")
         assert "Out of date: the calculator could not start" in mark(), mark()
     # Why, for whoever opens the console: the module that did not come.
-    assert any(
-        "code could not be loaded" in text and "calculator-site.mjs" in text for text in warned
-    ), warned
+    assert any("code could not be loaded" in text and missing in text for text in warned), warned
     ARTIFACTS.mkdir(exist_ok=True)
-    page.screenshot(path=str(ARTIFACTS / "calculator-code-missing-phone.png"))
+    page.screenshot(path=str(ARTIFACTS / f"calculator-code-missing-{missing}-phone.png"))
 
-    context.unroute("**/calculator-site.mjs")
+    context.unroute(f"**/{missing}")
     reload.click()
     wait_live(page, calculator)
     first_live_answer(page)
@@ -672,14 +672,17 @@ def test_calculator_code_that_does_not_arrive_is_said_and_reloaded(
     context.close()
 
 
-def test_calculator_code_that_fails_once_is_fetched_again(browser: Browser, server: str) -> None:
+@pytest.mark.parametrize("aborted", ["calculator-address.mjs", "calculator-loader.mjs"])
+def test_calculator_code_that_fails_once_is_fetched_again(
+    browser: Browser, server: str, aborted: str
+) -> None:
     """One module of the widgets' code fails to arrive the first time (Chromium aborted such
-    a fetch, calculator-address.mjs, on a returning reader's page in a full run): the page
-    fetches it again and the calculator answers, with no reload and nothing said on screen;
-    the first failure is said in the console."""
+    a fetch on a returning reader's page in a full run: calculator-address.mjs, and once the
+    loader, the page's module script): the page fetches it again and the calculator answers,
+    with no reload and nothing said on screen; the first failure is said in the console."""
     stem, (calculator, *_) = next(iter(CALCULATOR_PAGES.items()))
     context = browser.new_context(**DEVICES["phone"])
-    context.route("**/calculator-address.mjs", FirstRequestAborted())
+    context.route(f"**/{aborted}", FirstRequestAborted())
     page = context.new_page()
     warned: list[str] = []
     page.on("console", lambda m: m.type == "warning" and warned.append(m.text))

@@ -41,4 +41,25 @@
   import(new URL("calculator-client.mjs", script.src).href).then(function (client) {
     client.adopt();
   });
+  // The widgets' code starts at calculator-loader.mjs, a module script of every page
+  // (mkdocs.yml), which tries its own imports twice (calculator-unbound.mjs). Where it, or
+  // a module it imports, does not arrive (Chromium aborted its fetch, served by the site's
+  // service worker, on a returning reader's page), none of the site's code runs to say so,
+  // and a shared link's answer said "Computing…" for ever: it is imported once more, and if
+  // that fails too each calculator says its code did not arrive, with the fix.
+  var loader = new URL("calculator-loader.mjs", script.src).href;
+  addEventListener(
+    "error",
+    function (event) {
+      var failed = event.target;
+      if (!(failed instanceof HTMLScriptElement) || failed.src !== loader) return;
+      console.warn("The calculators' code failed to load once; trying again:", loader);
+      import(loader).catch(function (reason) {
+        return import(new URL("calculator-unbound.mjs", script.src).href).then(function (module) {
+          module.codeMissing(document, reason);
+        });
+      });
+    },
+    true, // a script's failure does not bubble: heard on its way down
+  );
 })();
