@@ -53,9 +53,11 @@
     function (event) {
       var failed = event.target;
       if (!(failed instanceof HTMLScriptElement) || failed.src !== loader) return;
-      console.warn("The calculators' code failed to load once; trying again:", loader);
-      import(loader).catch(function (reason) {
-        return import(new URL("calculator-unbound.mjs", script.src).href).then(function (module) {
+      import(new URL("calculator-unbound.mjs", script.src).href).then(function (module) {
+        var load = function () {
+          return import(loader);
+        };
+        module.tryAgain(load, loader).catch(function (/** @type {unknown} */ reason) {
           module.codeMissing(document, reason);
         });
       });

@@ -6,7 +6,8 @@
 //
 // It imports nothing, and what calls it imports it statically (calculator-loader.mjs on the
 // site, embed-page.mjs in an embed) or has it preloaded (embed-boot.js): it is on the device
-// whenever what would call it is.
+// whenever what would call it is. calculator-boot.js imports it once the loader's module
+// script failed (this module among what may not have arrived): its import is a try too.
 
 /**
  * Imports what `load` imports, and once more if that failed, before anything says the code
@@ -20,10 +21,20 @@
  * @returns {Promise<T>}
  */
 export function importWithSecondTry(load) {
-  return load().catch((/** @type {unknown} */ reason) => {
-    console.warn("The calculators' code failed to load once; trying again:", String(reason));
-    return load();
-  });
+  return load().catch((/** @type {unknown} */ reason) => tryAgain(load, reason));
+}
+
+/**
+ * The second try of `load`, whose first failed for `reason`: said in the console. For a
+ * first try made by the page itself (calculator-boot.js: the loader's module script).
+ * @template T
+ * @param {() => Promise<T>} load
+ * @param {unknown} reason
+ * @returns {Promise<T>}
+ */
+export function tryAgain(load, reason) {
+  console.warn("The calculators' code failed to load once; trying again:", String(reason));
+  return load();
 }
 
 /**

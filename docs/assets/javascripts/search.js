@@ -64,6 +64,11 @@
     }
     note.textContent = "The search could not be loaded. Check the connection, then type again.";
   };
+  // No answer shown (the box emptied, or its query asks nothing): no note above it either.
+  const clearNotes = () => {
+    sayUnloaded(false);
+    modules?.then(([, notes]) => notes.showNotes());
+  };
 
   class PagefindSearch extends EventTarget {
     #latest = 0;
@@ -79,8 +84,7 @@
         const superseded = () => asked !== this.#latest;
         // The empty query the theme sends as it starts asks nothing, and loads nothing.
         if (!/[\p{L}\p{N}]/u.test(/** @type {string} */ (message.data))) {
-          sayUnloaded(false);
-          modules?.then(([, notes]) => notes.showNotes());
+          clearNotes();
           this.#reply({ type: RESULT, data: { items: [] } });
           return;
         }
@@ -121,9 +125,7 @@
   // An emptied search box asks nothing: the notes of the last answer go with its results.
   document.addEventListener("input", (event) => {
     const box = /** @type {HTMLInputElement} */ (event.target);
-    if (!box.matches?.(".md-search__input") || box.value.trim()) return;
-    sayUnloaded(false);
-    modules?.then(([, notes]) => notes.showNotes());
+    if (box.matches?.(".md-search__input") && !box.value.trim()) clearNotes();
   });
 
   const BrowserWorker = window.Worker;
