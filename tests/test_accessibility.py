@@ -2,14 +2,16 @@
 
 A rules page, a comparison page and every calculator page for each system (the first
 chosen through the address, `?system=...`, the others on the page; each once the live
-result is in), in the light
-and the dark palette, must show no violation of impact "serious" or "critical". No rule
-is switched off and no element is excluded.
+result is in; the dice roller, which has no system, once), in the light and the dark
+palette, must show no violation of impact "serious" or "critical". No rule is switched off
+and no element is excluded.
 
 The palette is the reader's: the mkdocs.yml palettes follow `prefers-color-scheme` on a
-first visit, so each palette gets a returning reader's browser context emulating that
-colour scheme (what the theme kept cleared, as on a first visit), and the test checks that
-the theme did show it.
+first visit, so a rules page and a comparison page are each loaded in a returning reader's
+browser context emulating each colour scheme (what the theme kept cleared, as on a first
+visit), and the test checks that the theme did show it. A calculator page is loaded once,
+in the light palette, and switched to the dark one by the header's toggle, as a reader
+does: Python starts once for it.
 
 axe is added with `add_init_script`, which Chromium runs in each new document through
 DevTools before the page's own scripts and outside the page's Content-Security-Policy;
@@ -38,9 +40,10 @@ def reader(browser: Browser, server: str, scheme: str) -> Returning:
     """A returning reader's 1280 px page in the colour scheme given, with axe in each
     document it opens."""
     assert AXE.exists(), "run `npm ci`: axe-core is pinned in package-lock.json"
-    opened = Returning(
-        browser, server, viewport={"width": 1280, "height": 900}, color_scheme=scheme
-    )
+    # A context prefers light unless told (Playwright's default): the light reader is the
+    # worker's plain returning reader (Watched's 1280x900), not one more context to make.
+    told = {} if scheme == "light" else {"color_scheme": scheme}
+    opened = Returning(browser, server, viewport={"width": 1280, "height": 900}, **told)
     opened.page.add_init_script(path=str(AXE))
     return opened
 
@@ -80,48 +83,55 @@ def test_pages_in_both_palettes(browser: Browser, server: str, path: str) -> Non
     assert found == [], "\n".join(found)
 
 
+def switch_palette(page: Page, scheme: str) -> None:
+    """The reader's own switch, the header's toggle (kept by the theme for the pages after):
+    the palette of `scheme` is shown once its colours have faded in."""
+    page.locator("label.md-header__button[for]:visible").click()
+    expect(page.locator("body")).to_have_attribute("data-md-color-scheme", PALETTES[scheme])
+
+
 @pytest.mark.parametrize("slug", list(CALCULATOR_PAGES))
 def test_calculator_pages_for_each_system_in_both_palettes(
     browser: Browser, server: str, slug: str
 ) -> None:
-    readers = {scheme: reader(browser, server, scheme) for scheme in PALETTES}
-    pages = {scheme: palette.page for scheme, palette in readers.items()}
+    """The page as a light-preferring reader loads it, then switched to the dark palette by
+    the header's toggle, as a reader at the table does: one Python for the page, not one
+    per palette (test_pages_in_both_palettes checks a dark-preferring reader is shown the
+    dark palette on load; the theme paints both from the same attributes)."""
+    opened = reader(browser, server, "light")
+    page = opened.page
+    address = f"calculators/{slug}/?system={SYSTEMS[0]}"
+    page.goto(server + address)
+    chosen = page.locator('.calc select[name="system"]')
+    # Each system after the first is switched to on the page, as a reader at the table does:
+    # one Python for the page, not one per system. The dice roller has no system to switch:
+    # its page is the same for each.
+    systems = SYSTEMS if chosen.count() else SYSTEMS[:1]
     found = []
-    for index, system in enumerate(SYSTEMS):
-        address = f"calculators/{slug}/?system={system}"
-        # After the first, each system is switched to on the page, as a reader at the table
-        # does: one Python per palette for the page, not one per system. (The dice roller
-        # has no system to switch.)
-        chosen = {
-            scheme: page.locator('.calc select[name="system"]') for scheme, page in pages.items()
-        }
-        switched = index > 0 and all(select.count() for select in chosen.values())
-        where = f"calculators/{slug}/ switched to {system}" if switched else address
-        for scheme, page in pages.items():
-            if switched:
-                for choice in chosen[scheme].all():
-                    choice.select_option(system)
-            else:
-                # Both palettes load at once: the two Pythons start side by side.
-                page.goto(server + address, wait_until="commit")
-        for scheme, page in pages.items():
+    for scheme in PALETTES:
+        if scheme != "light":
+            switch_palette(page, scheme)
+        for index, system in enumerate(systems):
+            for choice in chosen.all():
+                choice.select_option(system)
             for calculator in CALCULATOR_PAGES[slug]:
                 wait_live(page, calculator)
-            chosen = page.locator('.calc select[name="system"]')  # the dice roller has none
             if chosen.count():
                 expect(chosen.first).to_have_value(system)
+            switched = chosen.count() and (index or scheme != "light")
+            where = f"calculators/{slug}/ switched to {system}" if switched else address
             found += violations(page, scheme, where)
             if index == 0 and scheme == "light":  # the page as a desktop reader first sees it
                 page.screenshot(path=str(ARTIFACTS / f"{slug}-desktop.png"), full_page=True)
     if slug == "damage":
         # Bad input: the message next to its field, the last result kept and marked stale.
-        for scheme, page in pages.items():
-            page.fill("#damage-expression", "2d")
-            expect(page.locator("#damage-expression-error")).not_to_be_empty()
-            expect(page.locator("#damage-result")).to_contain_class("calc-result--stale")
-            found += violations(page, scheme, "calculators/damage/ with a bad expression")
-    for palette in readers.values():
-        palette.close()
+        page.fill("#damage-expression", "2d")
+        expect(page.locator("#damage-expression-error")).not_to_be_empty()
+        expect(page.locator("#damage-result")).to_contain_class("calc-result--stale")
+        found += violations(page, "dark", "calculators/damage/ with a bad expression")
+        switch_palette(page, "light")
+        found += violations(page, "light", "calculators/damage/ with a bad expression")
+    opened.close()
     assert found == [], "\n".join(found)
 
 
@@ -143,23 +153,20 @@ def _ax_node(cdp, selector: str) -> dict:
     return next(node for node in nodes if not node.get("ignored")) | {"domId": found["nodeId"]}
 
 
-@pytest.mark.parametrize("slug", list(CALCULATOR_PAGES))
-def test_each_new_answer_is_announced_on_a_phone(browser: Browser, server: str, slug: str) -> None:
+def assert_each_new_answer_is_announced(device: Returning, slug: str) -> None:
     """On a phone the result box gives way to its children (display: contents) so its
     headline can dock; the answer is announced through the status line instead, which
-    Chromium's accessibility tree must hold as a polite live region with the headline."""
-    phone = Returning(browser, server, "phone")
-    page = phone.page
-    page.goto(f"{server}calculators/{slug}/")
+    Chromium's accessibility tree must hold as a polite live region with the headline.
+    For the page of `slug` open on `device`, live (tests/test_phone_form.py's journey)."""
+    page = device.page
     calculator = CALCULATOR_PAGES[slug][0]
-    wait_live(page, calculator)
     widget = page.locator(f'.calc[data-calculator="{calculator}"]')
     field = widget.locator('input[type="text"]:visible').first
     field.fill(str(int(field.input_value() or 0) + 1) if field.input_value().isdigit() else "2d4")
     wait_live(page, calculator)
     headline = widget.locator(".calc-headline, .calc-undefined").first.text_content().strip()
     expect(widget.locator(".calc-announce")).to_have_text(headline)
-    cdp = phone.context.new_cdp_session(page)
+    cdp = device.context.new_cdp_session(page)
     cdp.send("DOM.enable")
     cdp.send("Accessibility.enable")
     status = _ax_node(cdp, f'.calc[data-calculator="{calculator}"] .calc-status')
@@ -172,4 +179,3 @@ def test_each_new_answer_is_announced_on_a_phone(browser: Browser, server: str, 
     )["nodes"]
     assert said, f"{slug}: the status line does not hold '{headline}' for screen readers"
     cdp.detach()
-    phone.close()

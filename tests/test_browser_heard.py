@@ -34,6 +34,7 @@ from conftest import (
     wait_live,
 )
 from playwright.sync_api import Browser, BrowserContext, Page, Route, expect
+from test_reflow import laid_out_anew
 
 from rules_core.calculators import CALCULATORS
 from rules_core.calculators.address import PAGES
@@ -631,48 +632,52 @@ def _with_checks_and_a_system() -> list[str]:
     ]
 
 
-@pytest.mark.parametrize("view", list(VIEWS))
 @pytest.mark.parametrize("calculator", _with_checks_and_a_system())
 def test_the_dock_shows_its_first_two_figures_whole_for_every_system_with_every_box_ticked(
-    browser: Browser, server: str, calculator: str, view: str
+    browser: Browser, server: str, calculator: str
 ) -> None:
     """Both sides' chances (a fight's), a roll's mean and range: the dock's first two
-    parts stay whole on a phone and at 200% text, wrapping to a second line rather than
-    cutting a number, however much the ticked boxes add under them."""
-    device = Returning(browser, server, **VIEWS[view])
+    parts stay whole at 200% text and on a phone, wrapping to a second line rather than
+    cutting a number, however much the ticked boxes add under them. The page is loaded at
+    200% text, then laid out at 375 px (tests/test_reflow.laid_out_anew): one Python."""
+    first, then = "200% text", "375 px"
+    device = Returning(browser, server, **VIEWS[first])
     page = device.page
     page.goto(f"{server}calculators/{PAGES[calculator]}/")
     wait_live(page, calculator)
     widget = page.locator(f'.calc[data-calculator="{calculator}"]')
     failures = {}
-    for system in system_slugs():
-        select = widget.locator('select[name="system"]')
-        select.focus()
-        select.select_option(system)
-        wait_live(page, calculator)
-        widget.locator("form details").evaluate_all(
-            "(folds) => folds.forEach((f) => (f.open = true))"
-        )
-        boxes = widget.locator(".calc-field--check input[type=checkbox]")
-        for index in range(boxes.count()):
-            box = boxes.nth(index)
-            if box.is_visible() and not box.is_checked():
-                box.focus()
-                box.check()
-                wait_live(page, calculator)
-        widget.locator(".calc-field--check input[type=checkbox]:visible, select").first.focus()
-        shown = dock_shows_its_first_parts(page, calculator)
-        assert shown["docked"], (system, shown)
-        bad = [
-            p
-            for p in shown["parts"]
-            if p.get("missing") or p["broken"] or not p["inside"] or not p["shown"]
-        ]
-        if bad:
-            failures[system] = bad
-        page.screenshot(
-            path=str(ARTIFACTS / f"heard-dock-{calculator}-{system}-{view.split()[0]}.png")
-        )
+    for view in (first, then):
+        if view == then:
+            laid_out_anew(page, VIEWS[then]["viewport"])
+        for system in system_slugs():
+            select = widget.locator('select[name="system"]')
+            select.focus()
+            select.select_option(system)
+            wait_live(page, calculator)
+            widget.locator("form details").evaluate_all(
+                "(folds) => folds.forEach((f) => (f.open = true))"
+            )
+            boxes = widget.locator(".calc-field--check input[type=checkbox]")
+            for index in range(boxes.count()):
+                box = boxes.nth(index)
+                if box.is_visible() and not box.is_checked():
+                    box.focus()
+                    box.check()
+                    wait_live(page, calculator)
+            widget.locator(".calc-field--check input[type=checkbox]:visible, select").first.focus()
+            shown = dock_shows_its_first_parts(page, calculator)
+            assert shown["docked"], (view, system, shown)
+            bad = [
+                p
+                for p in shown["parts"]
+                if p.get("missing") or p["broken"] or not p["inside"] or not p["shown"]
+            ]
+            if bad:
+                failures[f"{system} at {view}"] = bad
+            page.screenshot(
+                path=str(ARTIFACTS / f"heard-dock-{calculator}-{system}-{view.split()[0]}.png")
+            )
     device.close()
     assert failures == {}
 

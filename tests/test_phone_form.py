@@ -7,7 +7,9 @@ from pathlib import Path
 
 import pytest
 from conftest import ARTIFACTS, CALCULATOR_PAGES, FIELD_AND_DOCK, Returning, placed, wait_live
-from playwright.sync_api import Browser, expect
+from playwright.sync_api import Browser, Page, expect
+from test_accessibility import assert_each_new_answer_is_announced
+from test_reflow import VIEWS, laid_out_anew, reflows
 
 from hooks.pages.embed import FOLDER as EMBEDS
 from rules_core.calculators import CALCULATORS
@@ -17,27 +19,63 @@ from rules_core.systems import get_system, system_slugs
 KEYBOARD_UP = {"width": 375, "height": 420}  # 812 px less a phone keyboard's ~390
 
 
+PHONE = {"width": 375, "height": 812}
+# Where a focused field settles: in view, above the dock; and the dock, within a quarter of
+# the room under the header.
+CLEAR = "where.onScreen && !where.underDock"
+A_QUARTER = "where.dock.every((height) => height <= where.room / 4 + 1)"
+CONTROLS = ".calc-form input[type=text], .calc-form select, .calc-form summary"
+FIELDS = ".calc-form input[type=text], .calc-form select"
+
+
+def focus_each(page: Page, controls: str, dock_within_a_quarter: bool) -> int:
+    """Focus each visible control in turn (which scrolls it into view): each lies on screen
+    under the header and under no docked answer, and the dock within a quarter of the room
+    if asked. How many were checked."""
+    settled = f"{A_QUARTER} && {CLEAR}" if dock_within_a_quarter else CLEAR
+    checked = 0
+    for control in page.locator(controls).all():
+        if not control.is_visible():
+            continue
+        control.focus()
+        where = placed(control, FIELD_AND_DOCK, settled)
+        if dock_within_a_quarter:
+            assert all(height <= where["room"] / 4 + 1 for height in where["dock"]), where
+        assert where["onScreen"] and not where["underDock"], where
+        checked += 1
+    return checked
+
+
 @pytest.mark.parametrize("stem", list(CALCULATOR_PAGES))
-def test_a_focused_field_is_never_under_the_docked_answer(
+def test_a_calculator_on_a_phone_reflows_keeps_its_fields_clear_of_the_dock_and_says_answers(
     browser: Browser, server: str, stem: str
 ) -> None:
-    device = Returning(browser, server, "phone")
+    """A phone's journey through a calculator page, its live answers in, on one Python
+    start: the page laid out in turn at each view of tests/test_reflow.py (200 % text, then
+    320 px; the device pixels stay the first view's four), with the keyboard up at 375 px,
+    and at 375 px.
+
+    - At each view: every word whole, nothing sideways; the docked answer takes at most a
+      quarter of the screen under the header (a line where its words would take more);
+      every control, brought into view by focus, lies above it.
+    - With the keyboard up: every field, brought into view by focus, lies on screen above
+      the dock.
+    - At 375 px: a new answer is announced through the status line
+      (test_accessibility.assert_each_new_answer_is_announced)."""
+    device = Returning(browser, server, **VIEWS["200% text"])
     page = device.page
     page.goto(f"{server}calculators/{stem}/")
     for calculator in CALCULATOR_PAGES[stem]:
         wait_live(page, calculator)
-    page.set_viewport_size(KEYBOARD_UP)
-    fields = page.locator(".calc-form input[type=text], .calc-form select")
-    checked = 0
-    for index in range(fields.count()):
-        field = fields.nth(index)
-        if not field.is_visible():
-            continue
-        field.focus()
-        where = placed(field, FIELD_AND_DOCK, "where.onScreen && !where.underDock")
-        assert where["onScreen"] and not where["underDock"], where
-        checked += 1
-    assert checked
+    for view, options in VIEWS.items():
+        laid_out_anew(page, options["viewport"])
+        assert reflows(page) == {"broken": [], "sideways": []}, view
+        assert focus_each(page, CONTROLS, dock_within_a_quarter=True), view
+        page.screenshot(path=str(ARTIFACTS / f"reflow-{stem}-{view.split()[0]}.png"))
+    laid_out_anew(page, KEYBOARD_UP)
+    assert focus_each(page, FIELDS, dock_within_a_quarter=False)
+    laid_out_anew(page, PHONE)
+    assert_each_new_answer_is_announced(device, stem)
     device.close()
 
 
