@@ -333,9 +333,12 @@ def built_parameters(site: Path, slug: str) -> list[str]:
 
 
 @pytest.mark.parametrize("slug", list(CALCULATOR_PAGES))
-def test_payloads_in_the_address_stay_text(
+def test_payloads_in_the_address_or_typed_stay_text(
     browser: Browser, server: str, site: Path, slug: str
 ) -> None:
+    """Each payload given to every field by a shared link (a page load each), then typed
+    into every field of each system on the last page loaded (typed_payloads_stay_text):
+    shown as text, with its message, and nothing injected."""
     watched = Hostile(browser, server)
     page = watched.page
     names = built_parameters(site, slug)  # no page load to read them
@@ -358,6 +361,7 @@ def test_payloads_in_the_address_stay_text(
         for box in page.locator('.calc input[type="checkbox"][name]').all():
             assert not box.is_checked()
         assert_nothing_injected(page)
+    typed_payloads_stay_text(page, slug)
     watched.close()
 
 
@@ -395,11 +399,15 @@ def wait_all_live(page: Page, slug: str) -> None:
     expect(page.locator(".calc-error:not(:empty)")).to_have_count(0)
 
 
-@pytest.mark.parametrize("slug", list(CALCULATOR_PAGES))
-def test_typed_payloads_stay_text(browser: Browser, server: str, slug: str) -> None:
-    watched = Hostile(browser, server)
-    page = watched.page
-    page.goto(f"{server}calculators/{slug}/")
+def typed_payloads_stay_text(page: Page, slug: str) -> None:
+    """The calculator page of `slug`, open: every field set back to its default (hidden
+    ones too: a shared link's payloads fill every system's), then, for each system, each
+    payload typed into its first field and given whole to the others, each time shown as
+    text with its message and nothing injected."""
+    every_field = page.locator('.calc input[type="text"]').evaluate_all(
+        "(fields) => fields.map((field) => field.id)"
+    )
+    page.evaluate(BACK_TO_THE_DEFAULTS, every_field)
     wait_all_live(page, slug)
     systems = page.locator('.calc select[name="system"]')
     choices = systems.first.locator("option").evaluate_all("(os) => os.map((o) => o.value)")
@@ -419,7 +427,6 @@ def test_typed_payloads_stay_text(browser: Browser, server: str, slug: str) -> N
             assert_nothing_injected(page)
             page.evaluate(BACK_TO_THE_DEFAULTS, ids)  # so the next payload starts clean
             wait_all_live(page, slug)
-    watched.close()
 
 
 def test_payloads_in_a_rules_page_address_stay_text(browser: Browser, server: str) -> None:
