@@ -1,12 +1,24 @@
 """A game master's phone (375 px): the form's controls are easy to hit and never hidden by
-the answer docked at the bottom, with the soft keyboard up (a shorter viewport) too."""
+the answer docked at the bottom, with the soft keyboard up (a shorter viewport) too.
+
+Each calculator page is walked once on a phone, Python started once for it: its reflow at
+200 % text and 320 px (tests/test_reflow.py's checks), its fields with the keyboard up, and
+its answers announced (test_accessibility.assert_each_new_answer_is_announced)."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
 import pytest
-from conftest import ARTIFACTS, CALCULATOR_PAGES, FIELD_AND_DOCK, Returning, placed, wait_live
+from conftest import (
+    ARTIFACTS,
+    CALCULATOR_PAGES,
+    DEVICES,
+    FIELD_AND_DOCK,
+    Returning,
+    placed,
+    wait_live,
+)
 from playwright.sync_api import Browser, Page, expect
 from test_accessibility import assert_each_new_answer_is_announced
 from test_reflow import VIEWS, laid_out_anew, reflows
@@ -16,10 +28,8 @@ from rules_core.calculators import CALCULATORS
 from rules_core.mechanics.situations import situations
 from rules_core.systems import get_system, system_slugs
 
+PHONE = DEVICES["phone"]["viewport"]
 KEYBOARD_UP = {"width": 375, "height": 420}  # 812 px less a phone keyboard's ~390
-
-
-PHONE = {"width": 375, "height": 812}
 # Where a focused field settles: in view, above the dock; and the dock, within a quarter of
 # the room under the header.
 CLEAR = "where.onScreen && !where.underDock"
