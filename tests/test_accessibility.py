@@ -106,7 +106,8 @@ def test_calculator_pages_for_each_system_in_both_palettes(
     # Each system after the first is switched to on the page, as a reader at the table does:
     # one Python for the page, not one per system. The dice roller has no system to switch:
     # its page is the same for each.
-    systems = SYSTEMS if chosen.count() else SYSTEMS[:1]
+    has_systems = chosen.count() > 0
+    systems = SYSTEMS if has_systems else SYSTEMS[:1]
     found = []
     for scheme in PALETTES:
         if scheme != "light":
@@ -116,9 +117,9 @@ def test_calculator_pages_for_each_system_in_both_palettes(
                 choice.select_option(system)
             for calculator in CALCULATOR_PAGES[slug]:
                 wait_live(page, calculator)
-            if chosen.count():
+            if has_systems:
                 expect(chosen.first).to_have_value(system)
-            switched = chosen.count() and (index or scheme != "light")
+            switched = has_systems and (index or scheme != "light")
             where = f"calculators/{slug}/ switched to {system}" if switched else address
             found += violations(page, scheme, where)
             if index == 0 and scheme == "light":  # the page as a desktop reader first sees it

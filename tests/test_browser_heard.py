@@ -34,6 +34,7 @@ from conftest import (
     wait_live,
 )
 from playwright.sync_api import Browser, BrowserContext, Page, Route, expect
+from test_reflow import VIEWS as REFLOW_VIEWS
 from test_reflow import laid_out_anew
 
 from rules_core.calculators import CALCULATORS
@@ -597,15 +598,7 @@ PARTS_SHOWN = r"""(headline) => {
   return { docked: box.bottom >= innerHeight - 1, parts: found };
 }"""
 
-VIEWS = {
-    "375 px": DEVICES["phone"],
-    "200% text": {
-        "viewport": {"width": 188, "height": 406},
-        "device_scale_factor": 4,
-        "is_mobile": True,
-        "has_touch": True,
-    },
-}
+VIEWS = {"375 px": DEVICES["phone"], "200% text": REFLOW_VIEWS["200% text"]}
 
 
 def dock_shows_its_first_parts(page: Page, calculator: str) -> dict:
