@@ -508,6 +508,17 @@ def wait_live(page: Page, calculator: str) -> None:
     expect(widget.locator(".calc-result")).not_to_contain_class("calc-result--stale")
 
 
+def reload_once_bound(page: Page) -> None:
+    """Reload a calculator page once its widgets' code has all arrived (each calculator
+    bound). A reload while that code was still on its way once left the reloaded page
+    without it, under load: the old page's module fetches were aborted, and the new page's
+    import of calculator-site.mjs failed, at both tries ("could not start"). These tests
+    reload a page to read what it keeps, not to reload one half loaded."""
+    expect(page.locator(".calc[data-bound]").first).to_be_attached()
+    expect(page.locator(".calc:not([data-bound])")).to_have_count(0)
+    page.reload()
+
+
 # A field and the answer docked at the foot of a phone's screen: each docked headline's
 # height, whether the field lies on screen below the header and under no docked headline,
 # and the room under the header.

@@ -12,7 +12,14 @@ import json
 import re
 from html import unescape
 
-from conftest import ARTIFACTS, Returning, figure, settled_address, wait_live
+from conftest import (
+    ARTIFACTS,
+    Returning,
+    figure,
+    reload_once_bound,
+    settled_address,
+    wait_live,
+)
 from playwright.sync_api import Browser, Page, expect
 
 from rules_core.mechanics.situations import situations
@@ -52,7 +59,7 @@ def keep_party(page: Page, members: list[dict[str, str]]) -> None:
     """The party kept on the device as given, then the page reloaded to offer it."""
     kept = json.dumps({"version": 1, "members": members})
     page.evaluate("([key, kept]) => localStorage.setItem(key, kept)", [STORE, kept])
-    page.reload()
+    reload_once_bound(page)
 
 
 def member(name: str, system: str | None = None) -> dict[str, str]:
@@ -119,7 +126,7 @@ def test_a_party_entered_on_the_fight_page_is_offered_on_the_attack_page(
     page.screenshot(path=str(ARTIFACTS / "party-fight-rows-phone.png"))
 
     page.goto(f"{server}calculators/attack/?system={system}")
-    page.reload()
+    reload_once_bound(page)
     wait_live(page, "attack")
     attacker = page.get_by_role("group", name="The party as the attacker")
     target = page.get_by_role("group", name="The party as the target")
@@ -179,7 +186,7 @@ def test_an_empty_fight_form_offers_the_party_and_forgets_it_on_request(
     enter_the_party(page)
     wait_live(page, "fight")
     page.goto(f"{server}calculators/fight/")  # the form as built, without the names
-    page.reload()
+    reload_once_bound(page)
     wait_live(page, "fight")
     expect(page.locator("#fight-c1_name")).to_have_value("")
     # The party's own button comes first and stands out; "Forget" is a link after the names.
@@ -226,7 +233,7 @@ def test_a_corrupt_or_old_kept_party_leaves_the_pages_working(
         page = phone.page
         page.goto(f"{server}calculators/attack/")
         page.evaluate("([key, kept]) => localStorage.setItem(key, kept)", [STORE, kept])
-        page.reload()
+        reload_once_bound(page)
         wait_live(page, "attack")
         expect(page.locator(".calc-party")).to_have_count(0)
         type_into(page, "#attack-bonus", "9")
@@ -317,7 +324,7 @@ def test_the_fight_page_keeps_the_members_of_other_systems(browser: Browser, ser
     assert kept == {("Mira", one), (MARKUP, one), ("Tess", other)}, kept
     # Her system's form fills in only her.
     page.goto(f"{server}calculators/fight/?system={other}")
-    page.reload()
+    reload_once_bound(page)
     wait_live(page, "fight")
     expect(note).to_contain_text(f"Kept on this device: Tess. For {one_title}: Mira, {MARKUP}.")
     page.get_by_role("button", name="Fill in the party").tap()

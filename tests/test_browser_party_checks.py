@@ -13,7 +13,14 @@ import json
 import re
 from html import unescape
 
-from conftest import ARTIFACTS, Returning, figure, settled_address, wait_live
+from conftest import (
+    ARTIFACTS,
+    Returning,
+    figure,
+    reload_once_bound,
+    settled_address,
+    wait_live,
+)
 from playwright.sync_api import Browser, Page, expect
 
 from rules_core.web import handle
@@ -32,7 +39,7 @@ def kept_party(page: Page, members: list[dict[str, str]] | str) -> None:
     """The party kept on the device, then the page reloaded to offer it."""
     kept = members if isinstance(members, str) else json.dumps({"version": 1, "members": members})
     page.evaluate("([key, kept]) => localStorage.setItem(key, kept)", [STORE, kept])
-    page.reload()
+    reload_once_bound(page)
     wait_live(page, "check")
 
 
@@ -115,7 +122,7 @@ def test_the_checks_page_fills_only_the_bonuses_kept_for_each_member(
 
     # After a reload, choosing him fills what was typed.
     page.goto(f"{server}calculators/checks/")
-    page.reload()
+    reload_once_bound(page)
     wait_live(page, "check")
     page.locator("#check-roll").select_option("save")
     wait_live(page, "check")
