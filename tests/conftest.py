@@ -508,15 +508,23 @@ def wait_live(page: Page, calculator: str) -> None:
     expect(widget.locator(".calc-result")).not_to_contain_class("calc-result--stale")
 
 
-def reload_once_bound(page: Page) -> None:
-    """Reload a calculator page once its widgets' code has all arrived (each calculator
-    bound). A reload while that code was still on its way once left the reloaded page
-    without it, under load: the old page's module fetches were aborted, and the new page's
-    import of calculator-site.mjs failed, at both tries ("could not start"). These tests
-    reload a page to read what it keeps, not to reload one half loaded."""
-    expect(page.locator(".calc[data-bound]").first).to_be_attached()
+# Where the site keeps a game master's party (party-store.mjs), and a member's name that is
+# markup, which every page must show as text.
+PARTY_STORE = "orr-party"
+MARKUP = "<b>Bram</b>"
+
+
+def keep_party(page: Page, kept: list[dict[str, str]] | str, then: str) -> None:
+    """The party kept on the device (its members, or an entry as stored, however damaged),
+    then the page at address `then` opened to offer it. Kept from the page open: any page
+    of the site (the 404 page starts no Python), left once its calculators are bound. Left
+    while their code was still on its way, a calculator page once left the next without
+    it, under load: its module fetches were aborted, and the next page's import of
+    calculator-site.mjs failed, at both tries ("could not start")."""
+    entry = kept if isinstance(kept, str) else json.dumps({"version": 1, "members": kept})
     expect(page.locator(".calc:not([data-bound])")).to_have_count(0)
-    page.reload()
+    page.evaluate("([key, entry]) => localStorage.setItem(key, entry)", [PARTY_STORE, entry])
+    page.goto(then)
 
 
 # A field and the answer docked at the foot of a phone's screen: each docked headline's

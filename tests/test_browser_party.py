@@ -1,5 +1,5 @@
 """The party kept on a game master's phone: entered once on the fight page, offered on the
-attack calculator after a reload as one-tap choices that fill its fields (the live answer
+attack calculator when it is next opened, as one-tap choices that fill its fields (the live answer
 following), and offered back to an empty fight form. A corrupt entry leaves the pages
 working; names with markup are shown as text.
 
@@ -14,9 +14,11 @@ from html import unescape
 
 from conftest import (
     ARTIFACTS,
+    MARKUP,
+    PARTY_STORE,
     Returning,
     figure,
-    reload_once_bound,
+    keep_party,
     settled_address,
     wait_live,
 )
@@ -25,9 +27,6 @@ from playwright.sync_api import Browser, Page, expect
 from rules_core.mechanics.situations import situations
 from rules_core.systems import get_system, system_slugs
 from rules_core.web import handle
-
-STORE = "orr-party"
-MARKUP = "<b>Bram</b>"
 
 
 def type_into(page: Page, selector: str, text: str) -> None:
@@ -52,14 +51,7 @@ def enter_the_party(page: Page) -> None:
 
 
 def stored(page: Page) -> list[dict[str, str]]:
-    return json.loads(page.evaluate(f"localStorage.getItem('{STORE}')"))["members"]
-
-
-def keep_party(page: Page, members: list[dict[str, str]]) -> None:
-    """The party kept on the device as given, then the page reloaded to offer it."""
-    kept = json.dumps({"version": 1, "members": members})
-    page.evaluate("([key, kept]) => localStorage.setItem(key, kept)", [STORE, kept])
-    reload_once_bound(page)
+    return json.loads(page.evaluate(f"localStorage.getItem('{PARTY_STORE}')"))["members"]
 
 
 def member(name: str, system: str | None = None) -> dict[str, str]:
@@ -126,7 +118,6 @@ def test_a_party_entered_on_the_fight_page_is_offered_on_the_attack_page(
     page.screenshot(path=str(ARTIFACTS / "party-fight-rows-phone.png"))
 
     page.goto(f"{server}calculators/attack/?system={system}")
-    reload_once_bound(page)
     wait_live(page, "attack")
     attacker = page.get_by_role("group", name="The party as the attacker")
     target = page.get_by_role("group", name="The party as the target")
@@ -186,7 +177,6 @@ def test_an_empty_fight_form_offers_the_party_and_forgets_it_on_request(
     enter_the_party(page)
     wait_live(page, "fight")
     page.goto(f"{server}calculators/fight/")  # the form as built, without the names
-    reload_once_bound(page)
     wait_live(page, "fight")
     expect(page.locator("#fight-c1_name")).to_have_value("")
     # The party's own button comes first and stands out; "Forget" is a link after the names.
@@ -211,13 +201,13 @@ def test_an_empty_fight_form_offers_the_party_and_forgets_it_on_request(
     # Forgotten at once, and it can be undone: the party kept again as it was.
     kept = stored(page)
     page.get_by_role("button", name="Forget").tap()
-    assert page.evaluate(f"localStorage.getItem('{STORE}')") is None
+    assert page.evaluate(f"localStorage.getItem('{PARTY_STORE}')") is None
     expect(page.locator(".calc-party")).to_contain_text("Forgotten on this device: Mira")
     page.get_by_role("button", name="Undo").tap()
     assert stored(page) == kept
     # Forgotten: nothing is kept, and the attack page offers nothing.
     page.get_by_role("button", name="Forget").tap()
-    assert page.evaluate(f"localStorage.getItem('{STORE}')") is None
+    assert page.evaluate(f"localStorage.getItem('{PARTY_STORE}')") is None
     page.goto(f"{server}calculators/attack/")
     wait_live(page, "attack")
     expect(page.locator(".calc-party")).to_have_count(0)
@@ -231,9 +221,8 @@ def test_a_corrupt_or_old_kept_party_leaves_the_pages_working(
                  '{"version": 1, "members": [{"name": 7}]}', "null"):  # fmt: skip
         phone = Returning(browser, server, "phone")
         page = phone.page
-        page.goto(f"{server}calculators/attack/")
-        page.evaluate("([key, kept]) => localStorage.setItem(key, kept)", [STORE, kept])
-        reload_once_bound(page)
+        page.goto(f"{server}404.html")  # a page of the site without Python
+        keep_party(page, kept, f"{server}calculators/attack/")
         wait_live(page, "attack")
         expect(page.locator(".calc-party")).to_have_count(0)
         type_into(page, "#attack-bonus", "9")
@@ -258,8 +247,7 @@ def test_a_member_kept_for_one_system_is_offered_only_on_that_system(
     (one, _), (other, other_title) = systems_of(page, "#attack-system")[:2]
     assert other_title, "the select names each system by a short title"
     # Mira kept for the other system: not offered here, and the line says for which.
-    page.goto(f"{server}calculators/attack/?system={one}")
-    keep_party(page, [member("Mira", other)])
+    keep_party(page, [member("Mira", other)], f"{server}calculators/attack/?system={one}")
     wait_live(page, "attack")
     party = page.locator(".calc[data-calculator='attack'] .calc-party")
     expect(party).to_have_text(f"The party kept on this device is for {other_title}.")
@@ -275,7 +263,7 @@ def test_a_member_kept_for_one_system_is_offered_only_on_that_system(
     page.locator("#attack-system").select_option(one)
     expect(party).to_have_text(f"The party kept on this device is for {other_title}.")
     # A member kept before members had a system is offered for every system.
-    keep_party(page, [member("Mira", other), member("Tess")])
+    keep_party(page, [member("Mira", other), member("Tess")], page.url)
     wait_live(page, "attack")
     for system, _ in systems_of(page, "#attack-system"):
         page.locator("#attack-system").select_option(system)
@@ -283,8 +271,7 @@ def test_a_member_kept_for_one_system_is_offered_only_on_that_system(
         expect(attacker.get_by_role("button")).to_have_text(names)
 
     # The checks page: the same line, her system offers her, and choosing another releases her.
-    page.goto(f"{server}calculators/checks/?system={one}")
-    keep_party(page, [member("Mira", other)])
+    keep_party(page, [member("Mira", other)], f"{server}calculators/checks/?system={one}")
     wait_live(page, "check")
     party = page.locator(".calc[data-calculator='check'] .calc-party").first
     expect(party).to_have_text(f"The party kept on this device is for {other_title}.")
@@ -311,8 +298,7 @@ def test_the_fight_page_keeps_the_members_of_other_systems(browser: Browser, ser
     page.goto(f"{server}calculators/fight/")
     wait_live(page, "fight")
     (one, one_title), (other, other_title) = systems_of(page, "#fight-system")[:2]
-    page.goto(f"{server}calculators/fight/?system={one}")
-    keep_party(page, [member("Tess", other)])
+    keep_party(page, [member("Tess", other)], f"{server}calculators/fight/?system={one}")
     wait_live(page, "fight")
     note = page.locator(".calc[data-calculator='fight'] .calc-party")
     expect(note).to_contain_text(f"For {other_title}: Tess.")
@@ -324,7 +310,6 @@ def test_the_fight_page_keeps_the_members_of_other_systems(browser: Browser, ser
     assert kept == {("Mira", one), (MARKUP, one), ("Tess", other)}, kept
     # Her system's form fills in only her.
     page.goto(f"{server}calculators/fight/?system={other}")
-    reload_once_bound(page)
     wait_live(page, "fight")
     expect(note).to_contain_text(f"Kept on this device: Tess. For {one_title}: Mira, {MARKUP}.")
     page.get_by_role("button", name="Fill in the party").tap()
@@ -336,5 +321,5 @@ def test_the_fight_page_keeps_the_members_of_other_systems(browser: Browser, ser
     assert kept == {("Mira", one, "9"), (MARKUP, one, "3"), ("Tess", other, "7")}, kept
     # "Forget all" forgets every system's.
     page.get_by_role("button", name="Forget all").tap()
-    assert page.evaluate(f"localStorage.getItem('{STORE}')") is None
+    assert page.evaluate(f"localStorage.getItem('{PARTY_STORE}')") is None
     phone.close()

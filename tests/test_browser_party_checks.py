@@ -15,18 +15,17 @@ from html import unescape
 
 from conftest import (
     ARTIFACTS,
+    MARKUP,
+    PARTY_STORE,
     Returning,
     figure,
-    reload_once_bound,
+    keep_party,
     settled_address,
     wait_live,
 )
 from playwright.sync_api import Browser, Page, expect
 
 from rules_core.web import handle
-
-STORE = "orr-party"
-MARKUP = "<b>Bram</b>"
 
 
 def member(name: str, **rolls: str) -> dict[str, str]:
@@ -35,16 +34,8 @@ def member(name: str, **rolls: str) -> dict[str, str]:
     return {"name": name, **fields, **rolls}
 
 
-def kept_party(page: Page, members: list[dict[str, str]] | str) -> None:
-    """The party kept on the device, then the page reloaded to offer it."""
-    kept = members if isinstance(members, str) else json.dumps({"version": 1, "members": members})
-    page.evaluate("([key, kept]) => localStorage.setItem(key, kept)", [STORE, kept])
-    reload_once_bound(page)
-    wait_live(page, "check")
-
-
 def stored(page: Page) -> list[dict[str, str]]:
-    return json.loads(page.evaluate(f"localStorage.getItem('{STORE}')"))["members"]
+    return json.loads(page.evaluate(f"localStorage.getItem('{PARTY_STORE}')"))["members"]
 
 
 def expected_success(page: Page, inputs: dict[str, str]) -> str:
@@ -67,7 +58,8 @@ def test_the_checks_page_fills_only_the_bonuses_kept_for_each_member(
     page.goto(f"{server}calculators/checks/")
     wait_live(page, "check")
     expect(page.locator(".calc-party")).to_have_count(0)  # nothing kept, nothing offered
-    kept_party(page, [member("Mira", save="7"), member(MARKUP)])
+    keep_party(page, [member("Mira", save="7"), member(MARKUP)], f"{server}calculators/checks/")
+    wait_live(page, "check")
     rollers = page.get_by_role("group", name="The party as who rolls")
     expect(rollers.get_by_role("button")).to_have_text(["Mira", MARKUP])
     assert page.locator(".calc-party b").count() == 0  # the markup is the name's text
@@ -120,9 +112,8 @@ def test_the_checks_page_fills_only_the_bonuses_kept_for_each_member(
     assert kept[MARKUP]["save"] == "4" and "check" not in kept[MARKUP]
     assert kept["Mira"]["save"] == "7" and kept["Mira"]["bonus"] == "5"
 
-    # After a reload, choosing him fills what was typed.
+    # Opened again, choosing him fills what was typed.
     page.goto(f"{server}calculators/checks/")
-    reload_once_bound(page)
     wait_live(page, "check")
     page.locator("#check-roll").select_option("save")
     wait_live(page, "check")
@@ -158,7 +149,7 @@ def test_the_checks_page_fills_only_the_bonuses_kept_for_each_member(
     assert kept[MARKUP]["save"] == "4"
     # Forget forgets them too.
     page.get_by_role("button", name="Forget").tap()
-    assert page.evaluate(f"localStorage.getItem('{STORE}')") is None
+    assert page.evaluate(f"localStorage.getItem('{PARTY_STORE}')") is None
     phone.close()
 
 
@@ -186,7 +177,7 @@ def test_an_old_entry_loads_and_a_corrupt_bonus_is_ignored(browser: Browser, ser
     page.goto(f"{server}404.html")  # a page of the site without Python, to keep the first entry
     for kept, offered in cases.items():
         page.evaluate("([key, kept]) => { localStorage.clear(); localStorage.setItem(key, kept) }",
-                      [STORE, kept])  # fmt: skip
+                      [PARTY_STORE, kept])  # fmt: skip
         page.goto(f"{server}calculators/checks/")
         wait_live(page, "check")
         if offered:
@@ -218,8 +209,12 @@ def test_the_other_members_kept_checks_fill_the_group_check_only_when_all_are_ke
     # A system with group checks, as the page's own form names it.
     group_systems = page.locator(".calc-field:has(#check-group)").get_attribute("data-systems")
     assert group_systems, "the group check field names its systems"
-    page.goto(f"{server}calculators/checks/?system={group_systems.split()[0]}&roll=check")
-    kept_party(page, [member("Mira", check="3"), member("Bram", check="2"), member("Tess")])
+    keep_party(
+        page,
+        [member("Mira", check="3"), member("Bram", check="2"), member("Tess")],
+        f"{server}calculators/checks/?system={group_systems.split()[0]}&roll=check",
+    )
+    wait_live(page, "check")
     rollers = page.get_by_role("group", name="The party as who rolls")
     rollers.get_by_role("button", name="Mira").tap()
     expect(page.locator("#check-bonus")).to_have_value("3")

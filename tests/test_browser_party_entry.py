@@ -10,10 +10,9 @@ from __future__ import annotations
 
 import json
 
-from conftest import ARTIFACTS, Returning
+from conftest import ARTIFACTS, PARTY_STORE, Returning
 from playwright.sync_api import Browser, Page, expect
 
-STORE = "orr-party"
 # A party of four and one row of opponents, as a GM types them: row by row, a field at a
 # time, the party in the first rows and the opponents in the form's last.
 PARTY = [
@@ -133,7 +132,7 @@ def test_the_encounter_link_takes_the_party_kept_on_the_device(
     members = [{**member, "system": system, "attacks": "1"} for member in PARTY]
     page.evaluate(
         "([key, kept]) => localStorage.setItem(key, kept)",
-        [STORE, json.dumps({"version": 1, "members": members})],
+        [PARTY_STORE, json.dumps({"version": 1, "members": members})],
     )
     _open_encounter(page, server)
     link = page.locator("a.calc-fight-link")
