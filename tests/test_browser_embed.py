@@ -43,6 +43,7 @@ from playwright.sync_api import (
     FrameLocator,
     Locator,
     Page,
+    Route,
     expect,
 )
 
@@ -790,21 +791,39 @@ def test_an_embed_whose_code_does_not_arrive_says_so_and_its_button_reloads_it(
     host.close()
 
 
+class FirstRequestFailedLate(FirstRequestAborted):
+    """FirstRequestAborted, the first request for each file failing only once the embed has
+    asked to import its code (embed-boot.js does on the frame's load, in a task of its own,
+    which this waits for behind it): where that request is the page's preload, the import
+    has joined it and is handed its failure, with no download of its own, as on a slow
+    connection whose preload fails late."""
+
+    def __call__(self, route: Route) -> None:
+        if not self.asked[route.request.url.rsplit("/", 1)[-1]]:
+            frame = route.request.frame
+            frame.wait_for_function("() => document.readyState === 'complete'")
+            frame.evaluate("() => new Promise((resolve) => setTimeout(resolve))")
+        super().__call__(route)
+
+
+@pytest.mark.parametrize("failing", [FirstRequestAborted, FirstRequestFailedLate])
 def test_an_embed_whose_code_fails_once_is_fetched_again(
     browser: Browser,
     partitioned: Browser,
     site_server: Served,
     host_server: Served,
     host_folder: Path,
+    failing: type[FirstRequestAborted],
 ) -> None:
-    """What embed-boot.js imports (embed-page.mjs, preloaded: the import fetches it again),
-    and what that imports (the widget's, tried twice: calculator-unbound.mjs), each fail to
-    download the first time: a shared link's embed answers as its full page does, with
+    """What embed-boot.js imports (embed-page.mjs, preloaded: the import fetches it again,
+    and tries once more where it was handed the preload's failure), and what that imports
+    (the widget's, tried twice: calculator-unbound.mjs), each fail to download the first
+    time, at once or late: a shared link's embed answers as its full page does, with
     nothing said on screen."""
     name = rolling_calculators()[0]
     figure, shared = _snippet(browser, site_server.origin, name)
-    host = Host(partitioned, host_folder, host_server, "code-once", 375)
-    once = FirstRequestAborted()
+    host = Host(partitioned, host_folder, host_server, f"code-once-{failing.__name__}", 375)
+    once = failing()
     for module in ("embed-page.mjs", "calculator-widget.mjs"):
         host.context.route(f"**/{module}", once)
     host.open([shared])  # a shared link's embed: Python answers it

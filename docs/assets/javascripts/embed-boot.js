@@ -41,11 +41,20 @@
   // Once the page has loaded (its styles: the answer can be painted). Not by the frames the
   // page paints: a browser paints no frame of another site's page out of view (Chromium),
   // and the embed says its height, and starts Python, as it comes into view.
+  // A failed import is tried once more before the embed says its code did not arrive, as
+  // calculator-boot.js does on the site: the import may have joined the page's preload of
+  // the same module while it was still on its way, and been handed its failure (a preload
+  // that failed late, on a slow connection) without a download of its own.
   addEventListener("load", function () {
     setTimeout(function () {
-      import(page).catch(function (reason) {
+      var load = function () {
+        return import(page);
+      };
+      load().catch(function (/** @type {unknown} */ first) {
         return import(unbound).then(function (module) {
-          module.codeMissing(document, reason);
+          module.tryAgain(load, first).catch(function (/** @type {unknown} */ reason) {
+            module.codeMissing(document, reason);
+          });
         });
       });
     });
