@@ -440,6 +440,8 @@ class Returning(Watched):
         # with its Python, for the next test.
         for page in self.context.pages:
             page.close()
+        # Nor a permission it granted (the clipboard's, to read a copied link).
+        self.context.clear_permissions()
 
 
 @pytest.fixture

@@ -444,7 +444,7 @@ def test_a_link_the_page_makes_reproduces_its_answer(browser: Browser, server: s
     """Each calculator's link, copied with its button, opens on another device with the
     answer its sender saw. The devices take turns: a phone sends to a laptop, then a laptop
     to a phone, so each device copies and opens links of half the calculators."""
-    devices = [Device(browser, server, device) for device in DEVICES]
+    devices = [Returning(browser, server, device) for device in DEVICES]
     for device in devices:
         device.context.grant_permissions(["clipboard-read", "clipboard-write"])
     for turn, (slug, calculator) in enumerate(CALCULATORS):
