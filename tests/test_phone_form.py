@@ -191,16 +191,35 @@ def test_situations_are_tiles_with_room_between_them(
 
 
 def test_back_to_top_never_covers_a_calculator(browser: Browser, server: str) -> None:
+    """On a phone the theme shows "Back to top" as the reader scrolls up a page, but not on
+    a page with calculators, where it would cover the form: also when the reader comes to
+    it by the site's own links (an instant navigation keeps the page's root, where the
+    scripts mark a page with calculators), and leaves it for a page of rules."""
     device = Returning(browser, server, "phone")
     page = device.page
+    top = page.locator(".md-top")
+
+    def scrolled_up() -> None:
+        """Down the page, then up: the theme then shows the button (drops its `hidden`)."""
+        page.mouse.wheel(0, 1200)
+        expect(top).to_have_attribute("hidden", "")
+        page.mouse.wheel(0, -300)
+        expect(top).not_to_have_attribute("hidden", "")
+
+    page.goto(server)
     stem, (calculator, *_) = next(iter(CALCULATOR_PAGES.items()))
-    page.goto(f"{server}calculators/{stem}/")
+    # In the drawer, on a phone: the same document, a calculator page.
+    page.locator(f'a[href$="calculators/{stem}/"]').first.evaluate("link => link.click()")
+    page.wait_for_function("() => window.documentsEmitted === 2")
     wait_live(page, calculator)
-    page.mouse.wheel(0, 600)
-    page.wait_for_timeout(300)
-    page.mouse.wheel(0, -300)  # scrolling up is when the theme shows it
-    page.wait_for_timeout(300)
-    expect(page.locator(".md-top")).to_be_hidden()
+    scrolled_up()
+    expect(top).to_have_css("display", "none")
+    # A rule the answer cites, by its link: the same document, a page of rules.
+    page.locator(f'.calc[data-calculator="{calculator}"] .calc-sources a').first.click()
+    page.wait_for_function("() => window.documentsEmitted === 3")
+    expect(page.locator(".calc")).to_have_count(0)
+    scrolled_up()
+    expect(top).not_to_have_css("display", "none")
     device.close()
 
 

@@ -23,6 +23,8 @@
   // Said where the answer is read from the first paint (calculators.css), until the
   // worker says how far it has got (calculator-client.mjs).
   document.documentElement.setAttribute("data-calc-loading", "");
+  // A page with calculators, from the first paint (calculators.css).
+  document.documentElement.setAttribute("data-calc-page", "");
   document.documentElement.style.setProperty("--calc-loading", '"loading the calculators\' Python…"');
   var worker = new Worker(new URL("calculator-worker.mjs", script.src), {
     type: "module",

@@ -25,7 +25,11 @@ function asksOtherInputs(page) {
 
 /** @param {Document} page */
 function onPage(page) {
-  if (!page.querySelector(PYTHON_WIDGETS)) return;
+  // The root's mark of a page with calculators (calculators.css), which an instant
+  // navigation keeps: set on each page it brings, as calculator-boot.js sets it on a first load.
+  const calculators = Boolean(page.querySelector(PYTHON_WIDGETS));
+  document.documentElement.toggleAttribute("data-calc-page", calculators);
+  if (!calculators) return;
   // The widgets' code binds a frame or two later, once imported: until then an address's
   // inputs are not yet read, and the built results beside other inputs say so (as
   // calculator-boot.js has it for a page's first load; an instant navigation, Back
