@@ -252,11 +252,27 @@ class Host:
 
 
 def live(frame: FrameLocator, name: str, timeout: int = 90_000) -> str:
-    """Waits for Python's answer in an embed (not the build's, not out of date): its headline."""
-    result = frame.locator(f'.calc[data-calculator="{name}"] .calc-result')
-    expect(result).to_have_attribute("aria-busy", "false", timeout=timeout)
-    expect(result).not_to_contain_class("calc-result--stale")
-    expect(result).not_to_contain_class("calc-result--built")
+    """Waits for Python's answer in an embed (not the build's, not out of date): its headline.
+    Each condition waits as long as Python's start may take: the result stops being busy as
+    soon as Python is ready where the inputs are the build's (the answer shown is theirs),
+    before Python's own answer has replaced the build's. A wait that runs out says what the
+    embed showed."""
+    widget = frame.locator(f'.calc[data-calculator="{name}"]')
+    result = widget.locator(".calc-result")
+    try:
+        expect(result).to_have_attribute("aria-busy", "false", timeout=timeout)
+        expect(result).not_to_contain_class("calc-result--stale", timeout=timeout)
+        expect(result).not_to_contain_class("calc-result--built", timeout=timeout)
+    except AssertionError as error:
+        shown = widget.evaluate(
+            """section => ({sectionClass: section.className,
+                resultClass: section.querySelector('.calc-result')?.className,
+                busy: section.querySelector('.calc-result')?.getAttribute('aria-busy'),
+                status: section.querySelector('.calc-status')?.textContent.trim(),
+                calculators: document.documentElement.dataset.calculators ?? null})""",
+            timeout=5_000,
+        )
+        raise AssertionError(f"the embed of {name} is not live: {shown}") from error
     return result.locator(".calc-headline").inner_text()
 
 

@@ -21,6 +21,7 @@ from conftest import (
 )
 from playwright.sync_api import Browser, Page, expect
 from test_accessibility import assert_each_new_answer_is_announced
+from test_browser import open_calculator
 from test_reflow import VIEWS, laid_out_anew, reflows
 
 from hooks.pages.embed import FOLDER as EMBEDS
@@ -208,8 +209,7 @@ def test_back_to_top_never_covers_a_calculator(browser: Browser, server: str) ->
 
     page.goto(server)
     stem, (calculator, *_) = next(iter(CALCULATOR_PAGES.items()))
-    # In the drawer, on a phone: the same document, a calculator page.
-    page.locator(f'a[href$="calculators/{stem}/"]').first.evaluate("link => link.click()")
+    open_calculator(page, server, stem)  # by the drawer's link: the same document
     page.wait_for_function("() => window.documentsEmitted === 2")
     wait_live(page, calculator)
     scrolled_up()
