@@ -33,6 +33,8 @@ from playwright.sync_api import (
     ConsoleMessage,
     Locator,
     Page,
+    Request,
+    Response,
     Route,
     expect,
     sync_playwright,
@@ -302,8 +304,17 @@ class Watched:
         # For a failed test's report: the whole console, and the requests that failed.
         self.console: list[str] = []
         self.failed: list[str] = []
+        # How far each document got (its response, its whole body, its parsing), seconds
+        # from the start: a page whose content never showed was either never served or
+        # never read, and a stuck renderer takes no screenshot and answers no evaluate.
+        self.documents: list[str] = []
+        self._started = time.monotonic()
         self.page.on("console", self._console)
         self.page.on("requestfailed", lambda r: self.failed.append(f"{r.url}: {r.failure}"))
+        self.page.on("response", self._document_responded)
+        self.page.on("requestfinished", self._document_finished)
+        for step in ("domcontentloaded", "load"):
+            self.page.on(step, functools.partial(self._page_step, step))
         self.page.on("pageerror", lambda e: self.errors.append(str(e)))
         self.page.on("request", lambda r: r.url.startswith(origin) or self.foreign.append(r.url))
         self.page.add_init_script(COUNT_DOCUMENTS)
@@ -313,6 +324,20 @@ class Watched:
         self.console.append(f"{message.type}: {message.text}")
         if message.type == "error":
             self.errors.append(message.text)
+
+    def _document_responded(self, response: Response) -> None:
+        if self._is_document(response.request):
+            self._page_step(f"response {response.status} {response.url}")
+
+    def _document_finished(self, request: Request) -> None:
+        if self._is_document(request):
+            self._page_step(f"finished {request.url}")
+
+    def _is_document(self, request: Request) -> bool:
+        return request.resource_type == "document" and request.frame == self.page.main_frame
+
+    def _page_step(self, step: str, *_: object) -> None:
+        self.documents.append(f"{time.monotonic() - self._started:.1f} s {step}")
 
     def _context(self, browser: Browser, origin: str, options: dict[str, Any]) -> BrowserContext:
         return browser.new_context(**options)
@@ -335,6 +360,7 @@ class Watched:
             lines.append(f"state: {self.page.evaluate(PAGE_STATE)}")
         except Exception as error:  # the page may be gone or stuck: say so
             lines.append(f"unreadable: {error}")
+        lines.append(f"documents: {self.documents}")
         lines.append(f"requests failed: {self.failed}")
         lines.append(f"errors: {self.errors}")
         lines += ["console:", *self.console[-40:]]
