@@ -8,18 +8,16 @@ import sys
 from pathlib import Path
 
 import pytest
+from command_line import run_cli
 
 ROOT = Path(__file__).resolve().parent.parent
 
 
 def run(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "rules_core", *args],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
+    """The command as `python -m rules_core` runs it, in this process (a process of its own
+    costs a quarter of a second to start): the last tests run it as its own process."""
+    status, out, err = run_cli(list(args))
+    return subprocess.CompletedProcess(["rules_core", *args], status, out, err)
 
 
 def run_json(*args: str) -> dict:
@@ -245,3 +243,24 @@ def test_a_reader_that_has_gone_ends_the_command_without_a_traceback(output: lis
     stderr = process.stderr.read().decode("utf-8")
     assert process.wait(timeout=120) == 1
     assert stderr == ""
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["attack", "--system", "orcus", "--bonus", "5", "--defense", "16", "--damage", "1d8+4"],
+        ["modifier", "--system", "orcus", "--score", "15", "--json"],
+        ["modifier", "--system", "orcus", "--score", "abc"],
+    ],
+)
+def test_the_command_as_its_own_process_says_what_it_says_in_this_one(args: list[str]) -> None:
+    """`python -m rules_core` in a process of its own: the same status, the same stdout and
+    the same stderr as the tests above read from it run in theirs."""
+    process = subprocess.run(
+        [sys.executable, "-m", "rules_core", *args],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert (process.returncode, process.stdout, process.stderr) == run_cli(args)
