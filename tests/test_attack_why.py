@@ -9,13 +9,12 @@ from __future__ import annotations
 
 import copy
 import json
-import subprocess
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+from command_line import run_cli
 
 from rules_core.errors import NotDefined, RulesError
 from rules_core.mechanics.attacks import AttackResult, AttackSetup, attack
@@ -188,15 +187,10 @@ def first_dependent_situation() -> tuple[System, str, str, str | None]:
 
 
 def cli(*args: str) -> str:
-    result = subprocess.run(
-        [sys.executable, "-m", "rules_core", *args],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
-    assert result.returncode == 0, result.stderr
-    return result.stdout
+    """The command's stdout, run as test_cli.py runs it (in this process)."""
+    status, out, err = run_cli(list(args))
+    assert status == 0, err
+    return out
 
 
 def test_the_command_line_prints_the_why_and_the_reading_taken() -> None:

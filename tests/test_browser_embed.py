@@ -223,6 +223,12 @@ class Host:
     def frame(self, index: int) -> FrameLocator:
         return self.page.frame_locator("iframe").nth(index)
 
+    def bring_into_view(self, index: int) -> None:
+        """A reader scrolls to the index-th embed: one out of view has not started Python,
+        and, a frame of another site, does not update its rendering (Chromium throttles
+        it)."""
+        self.page.locator("iframe").nth(index).scroll_into_view_if_needed()
+
     def content(self, index: int) -> Frame:
         frame = self.page.locator("iframe").nth(index).element_handle().content_frame()
         assert frame is not None
@@ -411,7 +417,7 @@ def test_three_embeds_of_shared_links_answer_as_their_full_pages_from_one_python
         for index, (name, figure) in enumerate(zip(names, figures, strict=True)):
             frame = host.frame(index)
             # A reader scrolls to it: Python starts as the first embed comes into view.
-            host.page.locator("iframe").nth(index).scroll_into_view_if_needed()
+            host.bring_into_view(index)
             if throttled and index == 0:
                 said = _what_it_says_until_live(frame, name)
             assert live(frame, name, timeout=180_000) == figure, name
@@ -679,7 +685,7 @@ def test_without_storage_for_frames_each_embed_answers_and_offline_says_why_not(
     site_server.counts.clear()
     host.open([snippet for _, snippet in shared])
     for index, (name, (figure, _)) in enumerate(zip(names, shared, strict=True)):
-        host.page.locator("iframe").nth(index).scroll_into_view_if_needed()
+        host.bring_into_view(index)
         assert live(host.frame(index), name) == figure
     print(f"without storage for frames: the WebAssembly sent {site_server.downloads(WASM_FILE)}")
     host.close()
@@ -692,7 +698,7 @@ def test_without_storage_for_frames_each_embed_answers_and_offline_says_why_not(
     # Out of view, Python is not started.
     assert site_server.downloads(WASM_FILE) == 0 and site_server.downloads("bundle.json") == 0
     host.context.set_offline(True)
-    host.page.locator("iframe").scroll_into_view_if_needed()
+    host.bring_into_view(0)
     status = host.frame(0).locator(f'.calc[data-calculator="{name}"] .calc-status-text')
     expect(status).to_contain_text(
         "You are offline, and the calculators are not stored on this device", timeout=60_000
@@ -719,7 +725,7 @@ def test_when_the_embed_that_runs_python_goes_the_others_answer_still(
     # The second below the screen: the first runs Python, the one first in view.
     host.open([snippet for _, snippet in shared], between='<p style="height: 1500px"></p>')
     for index, (name, (figure, _)) in enumerate(zip(names, shared, strict=True)):
-        host.page.locator("iframe").nth(index).scroll_into_view_if_needed()
+        host.bring_into_view(index)
         assert live(host.frame(index), name) == figure
     assert len(host.page.workers) == 1  # one Python for both
     host.page.evaluate("() => document.querySelector('iframe').remove()")
@@ -763,7 +769,7 @@ def test_an_embed_whose_code_does_not_arrive_says_so_and_its_button_reloads_it(
             widget = host.frame(index).locator(f'.calc[data-calculator="{name}"]')
             reload = said_code_missing(widget, link=not figures)
             # Once in view Python starts, where the embed's code that starts it arrived.
-            host.page.locator("iframe").nth(index).scroll_into_view_if_needed()
+            host.bring_into_view(index)
             if missing != "embed-page.mjs":  # what says the frame's height arrived
                 fitted(content)
             host.scroll_to(index, widget.locator(".calc-headline").first)
@@ -877,17 +883,13 @@ def test_embeds_and_their_snippet_have_no_serious_accessibility_violation(
     )
     found = []
     for index, name in enumerate(names):
-        # An embed starts once in view (below the fold it costs nothing): scrolled to.
-        host.page.locator("iframe").nth(index).scroll_into_view_if_needed()
+        host.bring_into_view(index)  # below the fold, an embed costs nothing
         live(host.frame(index), name)
     assert len(host.page.workers) == 1  # one Python answers every embed
     for scheme, palette in PALETTES.items():
         host.page.emulate_media(color_scheme=scheme)
         for index, name in enumerate(names):
-            # A frame of another site out of view does not update its rendering (Chromium
-            # throttles it), the step that tells it of the new setting: scrolled to, as
-            # its reader sees it.
-            host.page.locator("iframe").nth(index).scroll_into_view_if_needed()
+            host.bring_into_view(index)  # where its rendering tells it of the new setting
             # The palette on the page's root (embed-boot.js), where a page of the site has
             # it on its body (which test_accessibility's violations() reads).
             expect(host.frame(index).locator("html")).to_have_attribute(
