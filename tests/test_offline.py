@@ -672,14 +672,18 @@ def test_calculator_code_that_does_not_arrive_is_said_and_reloaded(
     context.close()
 
 
-@pytest.mark.parametrize("aborted", ["calculator-address.mjs", "calculator-loader.mjs"])
+@pytest.mark.parametrize(
+    "aborted",
+    ["calculator-address.mjs", "calculator-loader.mjs", "pyodide.mjs", "python-start.mjs"],
+)
 def test_calculator_code_that_fails_once_is_fetched_again(
     browser: Browser, server: str, aborted: str
 ) -> None:
-    """One module of the widgets' code fails to arrive the first time (Chromium aborted such
-    a fetch on a returning reader's page in a full run: calculator-address.mjs, and once the
-    loader, the page's module script): the page fetches it again and the calculator answers,
-    with no reload and nothing said on screen; the first failure is said in the console."""
+    """One module of the widgets' code, or of Python's start in the calculators' worker,
+    fails to arrive the first time (Chromium aborted such a fetch on a returning reader's
+    page in full runs: calculator-address.mjs, the loader, the page's module script, and
+    the worker's pyodide.mjs): it is fetched again and the calculator answers, with no
+    reload and nothing said on screen; the first failure is said in the console."""
     stem, (calculator, *_) = next(iter(CALCULATOR_PAGES.items()))
     context = browser.new_context(**DEVICES["phone"])
     context.route(f"**/{aborted}", FirstRequestAborted())

@@ -7,7 +7,8 @@
 // It imports nothing, and what calls it imports it statically (calculator-loader.mjs on the
 // site, embed-page.mjs in an embed) or has it preloaded (embed-boot.js): it is on the device
 // whenever what would call it is. calculator-boot.js imports it once the loader's module
-// script failed (this module among what may not have arrived): its import is a try too.
+// script failed (this module among what may not have arrived): its import is a try too, as
+// it is in the calculators' worker, which imports it once one of its own imports failed.
 
 /**
  * Imports what `load` imports, and once more if that failed, before anything says the code

@@ -242,11 +242,29 @@ function startPython(name, post, prepared) {
   const cache = afresh ? "reload" : "default";
   const listing = fetch(`${indexURL}bundle.json`, { cache });
   /** @type {Promise<typeof import("pyodide")>} */
-  const runtime = import(`${indexURL}pyodide.mjs`);
+  const runtime = withSecondTry(() => import(`${indexURL}pyodide.mjs`));
   // Told by the start, which reads them, unless it failed before.
   for (const asked of [listing, runtime]) asked.catch(() => {});
-  const code = Promise.all([import("./python-start.mjs"), import("./python-bundle.mjs"), import("./python-snapshot.mjs")]);
+  const code = withSecondTry(() =>
+    Promise.all([import("./python-start.mjs"), import("./python-bundle.mjs"), import("./python-snapshot.mjs")]),
+  );
   return code.then(([start]) => start.startPython({ indexURL, cache, listing, runtime }, post, prepared));
+}
+
+// What `load` imports, imported once more if that failed, before the start fails for it:
+// as the page does for the widgets' code (calculator-unbound.mjs, whose tryAgain says the
+// first failure in the console), imported only then. Chromium once aborted this worker's
+// import of pyodide.mjs, served by the site's service worker, on a returning reader's page
+// in a full run: a fetch the browser gave up on costs no "Try again".
+/**
+ * @template T
+ * @param {() => Promise<T>} load
+ * @returns {Promise<T>}
+ */
+function withSecondTry(load) {
+  return load().catch((/** @type {unknown} */ reason) =>
+    import("./calculator-unbound.mjs").then(({ tryAgain }) => tryAgain(load, reason)),
+  );
 }
 
 /**
