@@ -15,7 +15,15 @@ from collections import defaultdict
 from pathlib import Path
 
 import pytest
-from conftest import ARTIFACTS, CALCULATOR_PAGES, DEVICES, Device, Returning, Watched
+from conftest import (
+    ARTIFACTS,
+    CALCULATOR_PAGES,
+    DEVICES,
+    Device,
+    FirstRequestAborted,
+    Returning,
+    Watched,
+)
 from playwright.sync_api import Browser, Page, expect
 from searching import article_text, ask, defining_section, landing, lands_in, search_on_phone
 
@@ -324,6 +332,31 @@ def test_a_section_with_only_some_of_the_words_is_listed_only_among_a_pages_best
                 )
                 checked += 1
     assert checked, "no page answered a two-word term with more than two sections"
+
+
+@pytest.mark.parametrize("code", ["search-results.mjs", "pagefind.js"])
+def test_a_search_whose_code_fails_once_answers_all_the_same(
+    browser: Browser, server: str, code: str
+) -> None:
+    """The search's code (the site's, or Pagefind's) fails to arrive the first time (Chromium
+    aborted search-results.mjs so, on a returning reader's page in a test run): the query is
+    asked once more, its code fetched anew, and answered, with nothing said on screen; the
+    first failure is said in the console."""
+    slug = next(iter(SYSTEMS))
+    term = SYSTEMS[slug].glossary[0].term
+    context = browser.new_context(**DEVICES["phone"])
+    aborted = FirstRequestAborted()
+    context.route(f"**/{code}", aborted)
+    page = context.new_page()
+    console: list[str] = []
+    page.on("console", lambda message: console.append(f"{message.type}: {message.text}"))
+    page.goto(server)
+    (groups,) = ask(page, [term], 10)
+    assert groups, console
+    assert aborted.asked[code] == 2, aborted.asked
+    assert any(line.startswith("warning: The search failed to load once") for line in console)
+    assert not any(line.startswith("error: search:") for line in console), console
+    context.close()
 
 
 @pytest.mark.parametrize("code", ["search-results.mjs", "pagefind.js"])

@@ -13,6 +13,7 @@
 /**
  * @typedef {typeof import("./search-results.mjs")} Results
  * @typedef {typeof import("./search-notes.mjs")} Notes
+ * @typedef {Awaited<ReturnType<Results["answer"]>>} Answer
  */
 (() => {
   const scripts = new URL(".", /** @type {HTMLScriptElement} */ (document.currentScript).src);
@@ -88,9 +89,22 @@
           this.#reply({ type: RESULT, data: { items: [] } });
           return;
         }
-        load()
-          .then(async ([results, notes]) => {
-            const answer = await results.answer(/** @type {string} */ (message.data), superseded);
+        /** @returns {Promise<[Answer, Notes]>} */
+        const ask = () =>
+          load().then(async ([results, notes]) => [await results.answer(/** @type {string} */ (message.data), superseded), notes]);
+        // Asked once more before the reader is told the search did not arrive: a download
+        // that failed (the search's modules, Pagefind's code or index; none is kept once
+        // failed) is fetched anew. Chromium aborted the search's module, served by the
+        // site's service worker, on a returning reader's page in a test run, as it did
+        // the calculators' code (calculator-unbound.mjs): such a failure costs the reader
+        // nothing. The first failure is said in the console.
+        ask()
+          .catch((/** @type {unknown} */ reason) => {
+            if (superseded()) throw reason;
+            console.warn("The search failed to load once; trying again:", String(reason));
+            return ask();
+          })
+          .then(([answer, notes]) => {
             // An answer to a query typed over since is dropped: the newest one shows.
             if (superseded()) return;
             sayUnloaded(false);
