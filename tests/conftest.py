@@ -294,9 +294,12 @@ class Watched:
     context: a reader's first visit."""
 
     def __init__(self, browser: Browser, origin: str, width: int = 1280, **options) -> None:
-        """A context `width` wide, or made with Playwright's context `options` when given."""
+        """A context `width` wide (as high as the laptop of DEVICES: at 1280, the laptop's
+        own options, so its returning reader is the same context), or made with
+        Playwright's context `options` when given."""
+        height = DEVICES["desktop"]["viewport"]["height"]
         self.context = self._context(
-            browser, origin, options or {"viewport": {"width": width, "height": 900}}
+            browser, origin, options or {"viewport": {"width": width, "height": height}}
         )
         self.page: Page = self.context.new_page()
         self.errors: list[str] = []

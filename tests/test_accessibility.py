@@ -37,13 +37,13 @@ RUN_AXE = "() => axe.run(document, { resultTypes: ['violations'] })"
 
 
 def reader(browser: Browser, server: str, scheme: str) -> Returning:
-    """A returning reader's 1280 px page in the colour scheme given, with axe in each
+    """A returning reader's laptop page preferring the colour scheme given, with axe in each
     document it opens."""
     assert AXE.exists(), "run `npm ci`: axe-core is pinned in package-lock.json"
-    # A context prefers light unless told (Playwright's default): the light reader is the
-    # worker's plain returning reader (Watched's 1280x900), not one more context to make.
-    told = {} if scheme == "light" else {"color_scheme": scheme}
-    opened = Returning(browser, server, viewport={"width": 1280, "height": 900}, **told)
+    # The worker's plain returning reader on a laptop, its page told the scheme the reader
+    # prefers: not one more context to make for the dark one.
+    opened = Returning(browser, server, "desktop")
+    opened.page.emulate_media(color_scheme=scheme)
     opened.page.add_init_script(path=str(AXE))
     return opened
 
