@@ -340,8 +340,9 @@ def test_a_search_whose_code_fails_once_answers_all_the_same(
 ) -> None:
     """The search's code (the site's, or Pagefind's) fails to arrive the first time (Chromium
     aborted search-results.mjs so, on a returning reader's page in a test run): the query is
-    asked once more, its code fetched anew, and answered, with nothing said on screen; the
-    first failure is said in the console."""
+    asked once more, its code fetched anew, and answered; the first failure is said in the
+    console as a warning, and the path that tells the reader the search did not arrive (its
+    `search:` error) is never taken."""
     slug = next(iter(SYSTEMS))
     term = SYSTEMS[slug].glossary[0].term
     context = browser.new_context(**DEVICES["phone"])
