@@ -3,7 +3,7 @@
 
 // The address is written once the edits pause for this long (see addressLags).
 const ADDRESS_IDLE_MS = 300;
-export const HANDED_ADDRESS = "calculators-handed-address";
+export const LAST_EDIT = "calculators-last-edit";
 
 /** @typedef {{addressEntries(): [name: string, value: string][]}} AddressSource */
 
@@ -11,8 +11,6 @@ export const HANDED_ADDRESS = "calculators-handed-address";
 let sources = () => []; // the widgets on screen, each with addressEntries()
 let addressTimer = 0; // set while the address lags behind an edit
 let addressPath = ""; // the page whose edit it lags behind
-/** @type {{path: string, stale: string, fresh: string} | null} */
-let lastWrite = null; // the address this page last wrote, and the one it replaced
 
 /** @param {() => AddressSource[]} widgets */
 export function setAddressSources(widgets) {
@@ -33,6 +31,7 @@ export function addressLags(path, { answering }) {
   clearTimeout(addressTimer);
   addressTimer = setTimeout(writeAddressNow, ADDRESS_IDLE_MS);
   addressPath = path;
+  keepLastEdit(path);
   if (!answering) writeAddressNow();
 }
 
@@ -48,52 +47,57 @@ function writeAddressNow() {
 // Capture: before Material's instant navigation takes the click to the next page.
 document.addEventListener("click", writeAddressNow, true);
 document.addEventListener("visibilitychange", writeAddressNow);
-// A reload takes the page's address before the page hears of it. An edit whose address still
-// lagged, or was written in between (the lag's timer firing on a busy phone, or the page
-// hidden as it unloads), would be lost: so the page's last write is handed on as it leaves,
-// and the page a reload opens takes it up if it opened at the address that write replaced.
-window.addEventListener("pagehide", () => {
-  writeAddressNow();
-  if (lastWrite?.path !== location.pathname || lastWrite.fresh !== location.search) return;
-  const handed = { ...lastWrite, at: performance.timeOrigin + performance.now() };
+window.addEventListener("pagehide", writeAddressNow);
+// A reload opens the address the page had as the reload began, and the page it leaves hears
+// of it only after the next page has begun: an edit whose address still lagged would be lost,
+// and one written as the page leaves may come after the reloaded page has looked. So each
+// edit is also kept at once, beside its history entry, in the tab's sessionStorage (a cheap
+// write, where replaceState is not); the page a reload (or Back, Forward) opens on that entry
+// takes it up. The entry's key, from the Navigation API, is kept by a reload and by
+// replaceState, and is new for every other entry: a link followed, say. The same address
+// opened again may keep the key (the browser replaces the entry), but it is no reload.
+/** @param {string} path */
+function keepLastEdit(path) {
+  const entry = globalThis.navigation?.currentEntry?.key;
+  if (!entry) return; // no Navigation API (before 2026's browsers): only that edit is lost
   try {
-    sessionStorage.setItem(HANDED_ADDRESS, JSON.stringify(handed));
+    sessionStorage.setItem(LAST_EDIT, JSON.stringify({ entry, path, address: addressOfInputs() }));
   } catch {
-    // Storage refused (private mode, quota): only an edit made as the reload began is lost.
+    // Storage refused (private mode, quota): only an edit made as a reload began is lost.
   }
-});
+}
 
-export function recallHandedAddress() {
-  /** @type {{path: string, stale: string, fresh: string, at: number} | null} */
-  let handed = null;
+export function recallLastEdit() {
+  /** @type {{entry: string, path: string, address: string} | null} */
+  let last = null;
   try {
-    handed = JSON.parse(/** @type {string} */ (sessionStorage.getItem(HANDED_ADDRESS)));
-    sessionStorage.removeItem(HANDED_ADDRESS);
+    last = JSON.parse(/** @type {string} */ (sessionStorage.getItem(LAST_EDIT)));
+    sessionStorage.removeItem(LAST_EDIT);
   } catch {
     return;
   }
-  if (!handed) return;
+  if (!last || last.entry !== globalThis.navigation?.currentEntry?.key || last.path !== location.pathname) return;
   const [opening] = /** @type {PerformanceNavigationTiming[]} */ (performance.getEntriesByType("navigation"));
-  // Handed on after this page's navigation began: by the page it reloads, not by a page left
-  // earlier whose pagehide came after the next page had already looked.
-  const reloaded = opening?.type === "reload" && handed.at >= performance.timeOrigin;
-  if (reloaded && handed.path === location.pathname && handed.stale === location.search) {
-    history.replaceState(history.state, "", location.pathname + handed.fresh + location.hash);
+  if (opening?.type !== "reload" && opening?.type !== "back_forward") return;
+  if (last.address !== location.search) {
+    history.replaceState(history.state, "", location.pathname + last.address + location.hash);
   }
+}
+
+/** The inputs that differ from the page as built, as an address's query ("" for none). */
+function addressOfInputs() {
+  const params = new URLSearchParams();
+  for (const widget of sources()) {
+    for (const [name, value] of widget.addressEntries()) params.set(name, value);
+  }
+  const query = params.toString();
+  return query ? "?" + query : "";
 }
 
 function writeAddress() {
   // The inputs that differ from the page as built, in place of the page's history entry:
   // Back leaves the calculator for the page the reader came from, however many edits were
   // made. Material keeps its scroll position in the entry's state, which stays.
-  const params = new URLSearchParams();
-  for (const widget of sources()) {
-    for (const [name, value] of widget.addressEntries()) params.set(name, value);
-  }
-  const query = params.toString();
-  const url = location.pathname + (query ? "?" + query : "") + location.hash;
-  if (url !== location.pathname + location.search + location.hash) {
-    lastWrite = { path: location.pathname, stale: location.search, fresh: query ? "?" + query : "" };
-    history.replaceState(history.state, "", url);
-  }
+  const url = location.pathname + addressOfInputs() + location.hash;
+  if (url !== location.pathname + location.search + location.hash) history.replaceState(history.state, "", url);
 }

@@ -7,7 +7,7 @@
 // screen (calculator-dock.mjs), and the snippet that embeds a calculator in another site's
 // page (embed-snippet.mjs; an embed page binds its widget itself: embed-page.mjs).
 
-import { recallHandedAddress, setAddressSources } from "./calculator-address.mjs";
+import { recallLastEdit, setAddressSources } from "./calculator-address.mjs";
 import { dockAnswer } from "./calculator-dock.mjs";
 import { followStart } from "./calculator-status.mjs";
 import { Calculator } from "./calculator-widget.mjs";
@@ -21,7 +21,7 @@ setAddressSources(() => current);
 
 /** @param {Document} page */
 export function bind(page) {
-  recallHandedAddress();
+  recallLastEdit();
   // Marks are per page; an instant navigation keeps the visit's timeline.
   performance.clearMarks("calc-first-live-result");
   /** @type {NodeListOf<HTMLElement>} */
