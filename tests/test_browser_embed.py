@@ -381,7 +381,7 @@ def test_every_calculator_offers_an_embed_of_the_inputs_on_screen(
     context.close()
 
 
-@pytest.mark.parametrize(("size", "throttled"), [(320, False), (375, True), (1280, False)])
+@pytest.mark.parametrize(("size", "throttled"), [(375, True), (1280, False)])
 def test_three_embeds_of_shared_links_answer_as_their_full_pages_from_one_python(
     browser: Browser,
     partitioned: Browser,
@@ -396,7 +396,9 @@ def test_three_embeds_of_shared_links_answer_as_their_full_pages_from_one_python
     embed the figure the full page answers for the same inputs, as each comes into view,
     having downloaded Python's WebAssembly once for the three; no embed scrolls inside, after
     its answer or after an edit. At 375 px over a slow connection, each says how far Python's
-    download has got meanwhile."""
+    download has got meanwhile; then the window narrows to 320 px (the narrowest phone, a
+    split screen) and each refits, still not scrolling inside. Two first visits: one where
+    the embeds come into view one by one, one (a laptop) where they may start together."""
     names = rolling_calculators()
     reader = browser.new_context(**SIZES[size])
     full = reader.new_page()
@@ -448,6 +450,11 @@ def test_three_embeds_of_shared_links_answer_as_their_full_pages_from_one_python
             fitted(host.content(index))
         if size == 375:
             screenshot(host, f"{size}-edited", 0)
+            host.page.set_viewport_size(SIZES[320]["viewport"])
+            for index in range(len(names)):
+                host.bring_into_view(index)
+                fitted(host.content(index))
+                assert host.content(index).evaluate("() => innerWidth") < 320
         assert site_server.downloads(WASM_FILE) == 1, site_server.counts
     finally:
         site_server.pace = None
