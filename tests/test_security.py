@@ -268,11 +268,12 @@ def assert_nothing_injected(page: Page) -> None:
     }
 
 
-# The fields (by id) that do not yet show the payload as text as they should: with a message
+# The fields (by id) that do not yet show their payload as text as they should: with a message
 # beside the field, or, for free text (a combatant's name, which has a maxlength), with none:
 # any text is a name, kept and shown as text, never as markup (assert_nothing_injected).
-NOT_SHOWN_AS_TEXT = """([ids, payload]) => ids.filter((id) => {
+NOT_SHOWN_AS_TEXT = """(shown) => Object.keys(shown).filter((id) => {
   const control = document.getElementById(id);
+  const payload = shown[id];
   const invalid = control.getAttribute("aria-invalid") === "true";
   if (control.value !== payload) return true;
   if (control.hasAttribute("maxlength")) return invalid;
@@ -280,17 +281,18 @@ NOT_SHOWN_AS_TEXT = """([ids, payload]) => ids.filter((id) => {
 })"""
 
 
-def shown_as_text_with_messages(page: Page, ids: list[str], payload: str) -> None:
-    """Every field of ids shows the payload as text, each with its message where it has one.
+def shown_as_text_with_messages(page: Page, shown: dict[str, str]) -> None:
+    """Every field of `shown` (by id) shows its payload as text, each with its message where
+    it has one.
     Asked of the page in one call while the answers come, then once more to name the fields
     that never did (one call per field and check made the fight's test two minutes long)."""
     with contextlib.suppress(PlaywrightTimeoutError):
         page.wait_for_function(
             f"(asked) => ({NOT_SHOWN_AS_TEXT})(asked).length === 0",
-            arg=[ids, payload],
+            arg=shown,
             timeout=60_000,
         )
-    assert page.evaluate(NOT_SHOWN_AS_TEXT, [ids, payload]) == []
+    assert page.evaluate(NOT_SHOWN_AS_TEXT, shown) == []
 
 
 def parameters(page: Page) -> list[str]:
@@ -312,12 +314,15 @@ class _BuiltParameters(HTMLParser):
         super().__init__()
         self.inside: list[bool] = []  # for each open element: is it a calculator
         self.names: list[str] = []
+        self.texts: list[str] = []  # of those, the text fields'
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         attributes = dict(attrs)
         name = attributes.get("name")
         if any(self.inside) and name and name not in self.names:
             self.names.append(name)
+            if tag == "input" and attributes.get("type", "text") == "text":
+                self.texts.append(name)
         if tag not in VOID:
             self.inside.append("calc" in (attributes.get("class") or "").split())
 
@@ -326,34 +331,42 @@ class _BuiltParameters(HTMLParser):
             self.inside.pop()
 
 
-def built_parameters(site: Path, slug: str) -> list[str]:
+def built_parameters(site: Path, slug: str, text_fields_only: bool = False) -> list[str]:
     parser = _BuiltParameters()
     parser.feed((site / "calculators" / slug / "index.html").read_text(encoding="utf-8"))
-    return parser.names
+    return parser.texts if text_fields_only else parser.names
 
 
 @pytest.mark.parametrize("slug", list(CALCULATOR_PAGES))
 def test_payloads_in_the_address_or_typed_stay_text(
     browser: Browser, server: str, site: Path, slug: str
 ) -> None:
-    """Each payload given to every field by a shared link (a page load each), then typed
-    into every field of each system on the last page loaded (typed_payloads_stay_text):
-    shown as text, with its message, and nothing injected."""
+    """The payloads given to every field by a shared link, each field a payload of its own
+    in turn (a page load each, until every payload has been shown in a field on screen:
+    mostly one load), then each typed into every field of each system on the last page
+    loaded (typed_payloads_stay_text): shown as text, with its message, and nothing
+    injected."""
     watched = Hostile(browser, server)
     page = watched.page
     names = built_parameters(site, slug)  # no page load to read them
     assert names
-    for index, payload in enumerate(PAYLOADS):
-        query = urlencode({name: payload for name in names})
-        page.goto(f"{server}calculators/{slug}/?{query}")
+    # The text fields first, in the page's order: those on screen together take different
+    # payloads.
+    texts = built_parameters(site, slug, text_fields_only=True)
+    order = texts + [name for name in names if name not in texts]
+    shown_on_screen: set[str] = set()
+    for turn in range(len(PAYLOADS)):
+        given = {name: PAYLOADS[(index + turn) % len(PAYLOADS)] for index, name in enumerate(order)}
+        page.goto(f"{server}calculators/{slug}/?{urlencode(given)}")
         expect(page.locator(".calc-result").first).to_have_attribute(
             "aria-busy", "false", timeout=60_000
         )
-        if index == 0:  # the names read from the built page are those the page has
+        if turn == 0:  # the names read from the built page are those the page has
             assert sorted(parameters(page)) == sorted(names)
-        ids = visible_text_fields(page)
-        assert ids
-        shown_as_text_with_messages(page, ids, payload)
+        fields = visible_text_fields(page)
+        assert fields
+        shown = {field: given[name] for field, name in fields.items()}
+        shown_as_text_with_messages(page, shown)
         # A choice keeps one of its own options; a box is ticked only by "on".
         for select in page.locator(".calc select").all():
             options = select.locator("option").evaluate_all("(os) => os.map((o) => o.value)")
@@ -361,13 +374,18 @@ def test_payloads_in_the_address_or_typed_stay_text(
         for box in page.locator('.calc input[type="checkbox"][name]').all():
             assert not box.is_checked()
         assert_nothing_injected(page)
+        shown_on_screen |= set(shown.values())
+        if shown_on_screen == set(PAYLOADS):
+            break
+    assert shown_on_screen == set(PAYLOADS)
     typed_payloads_stay_text(page, slug)
     watched.close()
 
 
-def visible_text_fields(page: Page) -> list[str]:
+def visible_text_fields(page: Page) -> dict[str, str]:
+    """The text fields on screen: each one's id, and its name (its parameter)."""
     return page.locator('.calc input[type="text"]:visible').evaluate_all(
-        "(fields) => fields.map((field) => field.id)"
+        "(fields) => Object.fromEntries(fields.map((field) => [field.id, field.name]))"
     )
 
 
@@ -415,7 +433,7 @@ def typed_payloads_stay_text(page: Page, slug: str) -> None:
         if choice is not None:
             systems.first.select_option(choice)  # each system shows its own fields
             wait_all_live(page, slug)
-        ids = visible_text_fields(page)
+        ids = list(visible_text_fields(page))
         if not ids:  # a system whose text lacks the calculator shows no field but its own
             expect(page.locator(".calc-undefined").first).to_be_visible()
             continue
@@ -423,7 +441,7 @@ def typed_payloads_stay_text(page: Page, slug: str) -> None:
             page.locator(f"#{ids[0]}").fill(payload)  # typed as a reader types it
             page.evaluate(GIVEN_WHOLE_TO_THE_OTHERS, [ids[1:], payload])
             # Every field's message comes with the answer to the last edit.
-            shown_as_text_with_messages(page, ids, payload)
+            shown_as_text_with_messages(page, dict.fromkeys(ids, payload))
             assert_nothing_injected(page)
             page.evaluate(BACK_TO_THE_DEFAULTS, ids)  # so the next payload starts clean
             wait_all_live(page, slug)
