@@ -130,6 +130,8 @@ def compare_pages(site: Path) -> list[str]:
 # gzipped, downloaded and decompressed by the calculators' worker.
 WASM_FILE = "pyodide.asm.wasm.gz"
 WHEEL_FILES = "**/rules_core-*.whl.gz"
+# The first file the calculators' worker asks for: Python's bundle (python-start.mjs).
+PYTHON_LISTING = "**/assets/pyodide/*/bundle.json"
 
 
 class _QuietHandler(http.server.SimpleHTTPRequestHandler):
@@ -496,6 +498,14 @@ class FirstRequestAborted:
             route.abort()
         else:
             route.continue_()
+
+
+def hold_python(context: BrowserContext) -> None:
+    """Python's start held at its first request for as long as the context lasts: its pages
+    show the calculators as built, and start no Python they would leave unused. Held in the
+    network, which the service worker's requests pass through too; a returning reader's
+    service worker answers from its own copy, so not for a Returning context."""
+    context.route(PYTHON_LISTING, lambda route: None)  # never answered
 
 
 class HeldWheel:

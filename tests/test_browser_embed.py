@@ -32,6 +32,7 @@ from conftest import (
     WASM_FILE,
     FirstRequestAborted,
     QuietServer,
+    hold_python,
     launch_options,
     said_code_missing,
     settled_address,
@@ -344,8 +345,10 @@ def test_every_calculator_offers_an_embed_of_the_inputs_on_screen(
     """Embed beside Copy link on every calculator of every page: its snippet's frame has a
     title and the inputs on screen in a shared link's format (a link and an embed of the same
     inputs open the same question), with the host script beside it; the snippet follows an
-    edit, and the theme chosen."""
+    edit, and the theme chosen. Python is held (none of this is its), as on a slow phone
+    whose reader embeds before the answer comes."""
     context = browser.new_context(**SIZES[375])
+    hold_python(context)
     page = context.new_page()
     for name, calculator in CALCULATORS.items():
         has_system = any(f.kind == "system" for f in calculator.fields)

@@ -110,7 +110,7 @@ def test_the_boxes_of_a_row_are_level(browser: Browser, server: str) -> None:
     page = device.page
     rows_checked = {"form": 0, "more options": 0}
     for stem, calculators in CALCULATOR_PAGES.items():
-        page.goto(f"{server}calculators/{stem}/")
+        open_calculator(page, server, stem)  # by the drawer's link after the first: one Python
         for calculator in calculators:
             wait_live(page, calculator)
         page.screenshot(path=str(ARTIFACTS / f"{stem}-phone.png"), full_page=True)

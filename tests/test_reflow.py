@@ -18,11 +18,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from conftest import ARTIFACTS, CALCULATOR_PAGES, Returning, Watched, wait_live
+from conftest import ARTIFACTS, CALCULATOR_PAGES, Returning, Watched, hold_python, wait_live
 from playwright.sync_api import Browser, Page, expect
-
-# The first file the calculators' worker asks for: Python's bundle (python-start.mjs).
-PYTHON_LISTING = "**/assets/pyodide/*/bundle.json"
 
 VIEWS = {
     "200% text": {
@@ -107,13 +104,10 @@ def test_every_page_reflows(browser: Browser, server: str, site: Path) -> None:
     out again at 200 % text (its viewport resized, as when a reader raises the text size on
     an open page; drawn at the 320 px view's two device pixels): one load for both views."""
     loaded, resized = "320 px", "200% text"
-    # As built: Python's start held at its first request, so no live answer changes a page
-    # while it is measured, and no page starts a Python it is left before using. Held in
-    # the network (a context's route), where the service worker's requests pass too: so a
-    # first visit's context, not a returning reader's, whose worker holds Python's files.
+    # As built: no live answer changes a page while it is measured.
     watched = Watched(browser, server, **VIEWS[loaded])
+    hold_python(watched.context)
     page = watched.page
-    watched.context.route(PYTHON_LISTING, lambda route: None)  # never answered
     pages = built_pages(site)
     assert any(address.endswith("gm-screen/") for address in pages)
     failures = {}
