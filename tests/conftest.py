@@ -23,6 +23,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 import pytest
 from filelock import FileLock
@@ -538,6 +539,19 @@ class HeldWheel:
         self.released = True
         for route in self.routes:
             route.continue_()
+
+
+def open_calculator(page: Page, server: str, slug: str) -> None:
+    """Go to a calculator page through the site's own link (an instant navigation, once
+    on the site: Python stays loaded), or by address for the first page."""
+    link = f'a[href$="calculators/{slug}/"]'
+    if urlsplit(page.url).path == f"/calculators/{slug}/":
+        return  # already there (a page with several calculators)
+    if not page.url.startswith(server) or not page.locator(link).count():
+        page.goto(f"{server}calculators/{slug}/")
+        return
+    page.locator(link).first.evaluate("link => link.click()")  # in the drawer, on a phone
+    expect(page).to_have_url(f"{server}calculators/{slug}/")
 
 
 def wait_live(page: Page, calculator: str) -> None:

@@ -30,6 +30,7 @@ from conftest import (
     Returning,
     Watched,
     figure,
+    open_calculator,
     settled_address,
     wait_live,
 )
@@ -39,19 +40,6 @@ from rules_core.mechanics.situations import attack_types, situations
 from rules_core.systems import get_system, system_slugs
 
 CALCULATORS = [(slug, name) for slug, names in CALCULATOR_PAGES.items() for name in names]
-
-
-def open_calculator(page: Page, server: str, slug: str) -> None:
-    """Go to a calculator page through the site's own link (an instant navigation, once
-    on the site: Python stays loaded), or by address for the first page."""
-    link = f'a[href$="calculators/{slug}/"]'
-    if urlsplit(page.url).path == f"/calculators/{slug}/":
-        return  # already there (a page with several calculators)
-    if not page.url.startswith(server) or not page.locator(link).count():
-        page.goto(f"{server}calculators/{slug}/")
-        return
-    page.locator(link).first.evaluate("link => link.click()")  # in the drawer, on a phone
-    expect(page).to_have_url(f"{server}calculators/{slug}/")
 
 
 def headline_in_view(page: Page, calculator: str) -> bool:

@@ -19,6 +19,7 @@ from conftest import (
     Returning,
     figure,
     keep_party,
+    open_calculator,
     settled_address,
     wait_live,
 )
@@ -230,7 +231,7 @@ def test_a_corrupt_or_old_kept_party_leaves_the_pages_working(
         assert figure(page, "attack", "Hit").split()[0] == expected_figure(
             page, {"bonus": "9"}, "Hit"
         )
-        page.goto(f"{server}calculators/fight/")
+        open_calculator(page, server, "fight")  # the visit's next page: Python stays
         wait_live(page, "fight")
         expect(page.locator(".calc-party")).to_contain_text("kept on this device")
         expect(page.get_by_role("button", name="Fill in the party")).to_have_count(0)

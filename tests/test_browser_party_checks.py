@@ -20,6 +20,7 @@ from conftest import (
     Returning,
     figure,
     keep_party,
+    open_calculator,
     settled_address,
     wait_live,
 )
@@ -193,7 +194,7 @@ def test_an_old_entry_loads_and_a_corrupt_bonus_is_ignored(browser: Browser, ser
         wait_live(page, "check")
         assert figure(page, "check", "Success").split()[0] == expected_success(page, {"bonus": "3"})
         if not offered:
-            page.goto(f"{server}calculators/attack/")
+            open_calculator(page, server, "attack")  # the visit's next page: Python stays
             wait_live(page, "attack")
             expect(page.locator(".calc-party")).to_have_count(0)
     phone.close()  # no error on the console, no request to another host

@@ -16,12 +16,12 @@ from conftest import (
     DEVICES,
     FIELD_AND_DOCK,
     Returning,
+    open_calculator,
     placed,
     wait_live,
 )
 from playwright.sync_api import Browser, Page, expect
 from test_accessibility import assert_each_new_answer_is_announced
-from test_browser import open_calculator
 from test_reflow import VIEWS, laid_out_anew, reflows
 
 from hooks.pages.embed import FOLDER as EMBEDS
