@@ -106,7 +106,8 @@ def test_an_edit_during_a_long_fight_stops_its_work_and_answers_the_new_question
             window.workerSent = [];
             window.rulesCoreWorker.worker.addEventListener('message', ({ data }) => {
                 window.workerSent.push(data);
-                if (window.editedAt || !/^working out round [1-6] of 10…$/.test(said() ?? '')) return;
+                const early = /^working out round [1-6] of 10…$/.test(said() ?? '');
+                if (window.editedAt || !early) return;
                 window.editedAt = [window.saidProgress.length, window.workerSent.length];
                 const rounds = document.querySelector('#fight-rounds');
                 rounds.value = '2';
