@@ -283,9 +283,9 @@ NOT_SHOWN_AS_TEXT = """(shown) => Object.keys(shown).filter((id) => {
 
 def shown_as_text_with_messages(page: Page, shown: dict[str, str]) -> None:
     """Every field of `shown` (by id) shows its payload as text, each with its message where
-    it has one.
-    Asked of the page in one call while the answers come, then once more to name the fields
-    that never did (one call per field and check made the fight's test two minutes long)."""
+    it has one. Asked of the page in one call while the answers come, then once more to name
+    the fields that never did (one call per field and check made the fight's test two minutes
+    long)."""
     with contextlib.suppress(PlaywrightTimeoutError):
         page.wait_for_function(
             f"(asked) => ({NOT_SHOWN_AS_TEXT})(asked).length === 0",
@@ -331,10 +331,12 @@ class _BuiltParameters(HTMLParser):
             self.inside.pop()
 
 
-def built_parameters(site: Path, slug: str, text_fields_only: bool = False) -> list[str]:
+def built_parameters(site: Path, slug: str) -> list[str]:
+    """parameters() of the page as built, the text fields' first, each part in the page's
+    order."""
     parser = _BuiltParameters()
     parser.feed((site / "calculators" / slug / "index.html").read_text(encoding="utf-8"))
-    return parser.texts if text_fields_only else parser.names
+    return parser.texts + [name for name in parser.names if name not in parser.texts]
 
 
 @pytest.mark.parametrize("slug", list(CALCULATOR_PAGES))
@@ -348,15 +350,13 @@ def test_payloads_in_the_address_or_typed_stay_text(
     injected."""
     watched = Hostile(browser, server)
     page = watched.page
-    names = built_parameters(site, slug)  # no page load to read them
+    # No page load to read them; the text fields first, so that those on screen together
+    # take different payloads.
+    names = built_parameters(site, slug)
     assert names
-    # The text fields first, in the page's order: those on screen together take different
-    # payloads.
-    texts = built_parameters(site, slug, text_fields_only=True)
-    order = texts + [name for name in names if name not in texts]
     shown_on_screen: set[str] = set()
     for turn in range(len(PAYLOADS)):
-        given = {name: PAYLOADS[(index + turn) % len(PAYLOADS)] for index, name in enumerate(order)}
+        given = {name: PAYLOADS[(index + turn) % len(PAYLOADS)] for index, name in enumerate(names)}
         page.goto(f"{server}calculators/{slug}/?{urlencode(given)}")
         expect(page.locator(".calc-result").first).to_have_attribute(
             "aria-busy", "false", timeout=60_000

@@ -3,7 +3,7 @@
 
 // The address is written once the edits pause for this long (see addressLags).
 const ADDRESS_IDLE_MS = 300;
-export const LAST_EDIT = "calculators-last-edit";
+const LAST_EDIT = "calculators-last-edit";
 
 /** @typedef {{addressEntries(): [name: string, value: string][]}} AddressSource */
 
