@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from hooks.content.loader import load_content
+from hooks.content.loader import load_system
 from hooks.content.readings import READINGS, _readings, check_readings
 from hooks.content.yaml_lines import ContentError, load_yaml
 
@@ -36,7 +36,7 @@ def _first_readings(path: Path) -> list[tuple[str, str, int]]:
 
 @pytest.mark.parametrize("slug", SYSTEMS)
 def test_each_systems_readings_quote_its_pages(slug: str) -> None:
-    system = load_content(CONTENT)[slug]
+    system = load_system(CONTENT / slug)
     if system.rules is not None:
         check_readings(system, system.rules, system.folder / "rules.yml")
 
@@ -61,7 +61,7 @@ def test_a_reading_quoting_words_the_pages_do_not_say_is_refused_at_its_line(
         )
         lines[at] = re.sub(rf'"{re.escape(phrase)}', '"Zorbulant', lines[at], count=1)
         rules.write_text("\n".join(lines), encoding="utf-8")
-        system = load_content(copy)[slug]
+        system = load_system(copy / slug)
         with pytest.raises(ContentError) as caught:
             check_readings(system, system.rules, rules)
         assert caught.value.line == line, (section, caught.value)

@@ -40,8 +40,10 @@ def _copy(tmp_path: Path) -> Path:
 
 
 def _refused(copy: Path, path: Path) -> ContentError:
+    """The refusal of the system whose file `path` is, loaded alone as load_content loads
+    each system (the others, unchanged, would only be read again)."""
     with pytest.raises(ContentError) as caught:
-        load_content(copy)
+        load_system(copy / path.relative_to(copy).parts[0])
     assert caught.value.path == str(path), caught.value
     return caught.value
 
@@ -82,7 +84,7 @@ def test_a_table_value_changed_away_from_the_text_is_refused_at_its_row(
         )
         path.write_text("\n".join(lines), encoding="utf-8")
         if _in_outside_section(system, table.name):
-            load_content(copy)  # from outside the text: not checked against it
+            load_system(copy / slug)  # from outside the text: not checked against it
             continue
         caught = _refused(copy, path)
         assert caught.line == line, caught
@@ -274,7 +276,7 @@ def test_a_page_cut_short_is_refused_at_the_texts_words_it_left_out(
     ]
     longest.write_text("\n".join(kept), encoding="utf-8")
     with pytest.raises(ContentError) as caught:
-        load_content(copy)
+        load_system(copy / slug)
     assert caught.value.path == str(copy / slug / "source.txt"), caught.value
     assert "of the words of this text appear on" in caught.value.message
     source = (copy / slug / "source.txt").read_text(encoding="utf-8").split("\n")
