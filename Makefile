@@ -90,9 +90,10 @@ lint: setup
 	node_modules/.bin/tsc -p hooks/package/tsconfig.json
 
 # pytest runs on TEST_WORKERS processes at once (pytest-xdist; `make test TEST_WORKERS=1`
-# runs one): a test mostly waits, for Chromium, a build or a server, so more workers than a
-# 2-core machine's cores pay. worksteal: a worker that is done takes tests queued for
-# another. The site is built once for the run (tests/conftest.py, built_once).
+# runs one): a test often waits, for Chromium, a build or a server, and a third worker's
+# tests use that time (a whole run kept both cores of a 2-core machine 96% busy: the suite's
+# time is its CPU). worksteal: a worker that is done takes tests queued for another. The
+# site is built once for the run (tests/conftest.py, built_once).
 TEST_WORKERS ?= 3
 
 # node --test runs as many test files at once as the machine has cores (each file is a
