@@ -50,8 +50,7 @@ SAID_WHILE_WORKING = """() => {
 WORKER_LOG = """() => {
   self.heardAndSent = [];
   self.addEventListener("message", ({ data }) => {
-    const message = typeof data === "string" ? JSON.parse(data) : data;
-    if (message && "withdraw" in message) self.heardAndSent.push({ withdraw: message.withdraw });
+    if ("withdraw" in data) self.heardAndSent.push({ withdraw: data.withdraw });
   });
   const send = self.postMessage.bind(self);
   self.postMessage = (message) => {
